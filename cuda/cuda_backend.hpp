@@ -1,0 +1,17 @@
+// Entry points of the CUDA backend, in plain C++ so that host code never includes CUDA headers.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "host/rollout/backend.hpp"
+
+namespace sp::cuda {
+
+// True when a CUDA driver and at least one device are usable; otherwise reason says why.
+bool device_available(std::string* reason);
+
+template <class Game>
+std::unique_ptr<rollout::Backend<Game>> make_cuda_backend(const rollout::BackendOptions& options);
+
+}  // namespace sp::cuda

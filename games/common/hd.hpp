@@ -1,0 +1,64 @@
+// Host/device portability layer: every rule, bitboard primitive and playout in games/ is written
+// once with SP_HD and compiled by g++ (CPU backend) and by nvcc (kernels). Nothing here allocates.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define SP_HD __host__ __device__
+#define SP_FORCEINLINE __forceinline__
+#else
+#define SP_HD
+#define SP_FORCEINLINE inline __attribute__((always_inline))
+#endif
+
+namespace sp {
+
+// Number of set bits.
+SP_HD SP_FORCEINLINE int count(uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __popc(b);
+#else
+  return __builtin_popcount(b);
+#endif
+}
+
+// Index of the lowest set bit; precondition b != 0.
+SP_HD SP_FORCEINLINE int lsb(uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(static_cast<int>(b)) - 1;
+#else
+  return __builtin_ctz(b);
+#endif
+}
+
+// Index of the highest set bit; precondition b != 0.
+SP_HD SP_FORCEINLINE int msb(uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return 31 - __clz(static_cast<int>(b));
+#else
+  return 31 - __builtin_clz(b);
+#endif
+}
+
+// Removes the lowest set bit and returns its index; precondition b != 0.
+SP_HD SP_FORCEINLINE int pop_lsb(uint32_t& b) {
+  const int i = lsb(b);
+  b &= b - 1;
+  return i;
+}
+
+// The n-th (0-based) set bit's index; precondition n < count(b).
+SP_HD SP_FORCEINLINE int nth_set_bit(uint32_t b, int n) {
+  for (int i = 0; i < n; ++i) b &= b - 1;
+  return lsb(b);
+}
+
+// Uniform integer in [0, n) from 32 random bits by multiply-shift (Lemire). The bias is at most
+// n / 2^32 per value, far below anything a self-play statistic can resolve, and it needs no loop,
+// so every backend consumes exactly the same random words.
+SP_HD SP_FORCEINLINE uint32_t bounded(uint32_t random_word, uint32_t n) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(random_word) * n) >> 32);
+}
+
+}  // namespace sp

@@ -1,0 +1,142 @@
+// EWN playouts (uniform and weighted), the one source of playout code for the CPU backend, the
+// CUDA kernels and the engines. Every ply consumes exactly two 32-bit words of the rollout's Philox
+// stream (die, move), one block per two plies, so results depend only on the stream id.
+#pragma once
+
+#include <cstdint>
+
+#include "games/common/hd.hpp"
+#include "games/common/philox.hpp"
+#include "games/ewn/ewn.hpp"
+
+namespace sp::ewn {
+
+// Weights are fixed point with 8 fractional bits (256 == 1.0): integer arithmetic keeps CPU and GPU
+// bit-identical where float contraction (FMA) would not.
+inline constexpr uint32_t kWeightOne = 256;
+inline constexpr uint32_t kMaxWeight = 100 * kWeightOne;  // keeps six products of two below 2^32
+
+enum class PolicyKind : uint8_t { kUniform, kHeavy };
+
+// Rollout policy. Heavy (Lorentz 2011): take a winning move if one exists; otherwise a move's
+// weight is goal_weight if it lowers the cube's distance to the goal, times capture_weight if it
+// takes an enemy cube (each 1.0 otherwise); pick proportionally to weight.
+struct PlayoutPolicy {
+  PolicyKind kind = PolicyKind::kUniform;
+  uint32_t goal_weight = 2 * kWeightOne;
+  uint32_t capture_weight = 2 * kWeightOne;
+};
+
+// A game can pass only with capture_own off; with passes it still ends with probability one, but
+// the cap bounds a kernel's running time. A capped playout reports kNoWinner (counted as a draw).
+inline constexpr int kMaxPlayoutPlies = 4096;
+
+struct PlayoutResult {
+  uint8_t winner;  // 0, 1, or kNoWinner when capped
+  uint16_t plies;
+};
+
+namespace playout_detail {
+
+SP_HD SP_FORCEINLINE uint32_t move_weight(const State& s, const PlayoutPolicy& p, int side, int from,
+                                          int to) {
+  uint32_t w = distance_to_goal(side, to) < distance_to_goal(side, from) ? p.goal_weight : kWeightOne;
+  if (s.occ[side ^ 1] & (1u << to)) w = (w * p.capture_weight) >> 8;
+  return w;
+}
+
+// One ply for Side with two random words; returns true when the game is over.
+template <int Side>
+SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy& policy,
+                               uint32_t die_word, uint32_t move_word) {
+  const int die = s.die != kNoDie ? s.die : 1 + static_cast<int>(bounded(die_word, 6));
+  uint32_t movers = movable_cubes(s.alive[Side], die, rules.substitution);
+  const int c1 = pop_lsb(movers);
+  const int c2 = movers ? lsb(movers) : c1;
+  const int sq1 = square_of(s, Side, c1), sq2 = square_of(s, Side, c2);
+  const uint32_t t1 = cube_targets(s, rules, Side, sq1);
+  const uint32_t t2 = c2 != c1 ? cube_targets(s, rules, Side, sq2) : 0u;
+  s.side = Side ^ 1;
+  s.die = kNoDie;
+  const int n1 = count(t1), n = n1 + count(t2);
+  if (n == 0) return false;  // pass
+
+  int cube, to;
+  if (policy.kind == PolicyKind::kUniform) {
+    const int k = static_cast<int>(bounded(move_word, static_cast<uint32_t>(n)));
+    cube = k < n1 ? c1 : c2;
+    to = k < n1 ? nth_set_bit(t1, k) : nth_set_bit(t2, k - n1);
+  } else {
+    // Pass 1: a winning move ends the choice; otherwise total weight. Pass 2: walk to the pick.
+    uint32_t total = 0;
+    int win_cube = -1, win_to = 0;
+    for (int i = 0; i < 2; ++i) {
+      uint32_t t = i == 0 ? t1 : t2;
+      const int c = i == 0 ? c1 : c2, from = i == 0 ? sq1 : sq2;
+      while (t) {
+        const int dest = pop_lsb(t);
+        if (win_cube < 0 && is_winning_move(s, Side, dest)) win_cube = c, win_to = dest;
+        total += move_weight(s, policy, Side, from, dest);
+      }
+    }
+    if (win_cube >= 0) {
+      cube = win_cube, to = win_to;
+    } else {
+      uint32_t r = bounded(move_word, total);
+      cube = t1 ? c1 : c2, to = lsb(t1 ? t1 : t2);
+      bool found = false;
+      for (int i = 0; i < 2 && !found; ++i) {
+        uint32_t t = i == 0 ? t1 : t2;
+        const int c = i == 0 ? c1 : c2, from = i == 0 ? sq1 : sq2;
+        while (t && !found) {
+          const int dest = pop_lsb(t);
+          const uint32_t w = move_weight(s, policy, Side, from, dest);
+          if (r < w) cube = c, to = dest, found = true;
+          else r -= w;
+        }
+      }
+    }
+  }
+  move_cube(s, Side, cube, to);
+  return s.winner != kNoWinner;
+}
+
+template <int First>
+SP_HD SP_FORCEINLINE int run(State& s, const Rules& rules, const PlayoutPolicy& policy,
+                             BlockStream& rng) {
+  int plies = 0;
+  while (plies < kMaxPlayoutPlies) {
+    const Philox4x32 b = rng.next();
+    ++plies;
+    if (step<First>(s, rules, policy, b.v[0], b.v[1])) break;
+    ++plies;
+    if (step<First ^ 1>(s, rules, policy, b.v[2], b.v[3])) break;
+  }
+  return plies;
+}
+
+}  // namespace playout_detail
+
+// Plays s to the end with the given policy and stream. If s.die is set, the first ply uses it
+// (its die word is still consumed, keeping every stream's layout the same).
+SP_HD inline PlayoutResult playout(State s, const Rules& rules, const PlayoutPolicy& policy,
+                                   BlockStream& rng) {
+  if (s.winner != kNoWinner) return PlayoutResult{s.winner, 0};
+  const int plies = s.side == 0 ? playout_detail::run<0>(s, rules, policy, rng)
+                                : playout_detail::run<1>(s, rules, policy, rng);
+  return PlayoutResult{s.winner, static_cast<uint16_t>(plies)};
+}
+
+// A uniformly random arrangement (Fisher-Yates driven by the stream).
+SP_HD inline Arrangement random_arrangement(WordStream& rng) {
+  Arrangement a;
+  for (int i = kCubes - 1; i > 0; --i) {
+    const int j = static_cast<int>(rng.below(static_cast<uint32_t>(i + 1)));
+    const uint8_t t = a.cube_at_slot[i];
+    a.cube_at_slot[i] = a.cube_at_slot[j];
+    a.cube_at_slot[j] = t;
+  }
+  return a;
+}
+
+}  // namespace sp::ewn

@@ -1,0 +1,216 @@
+// `selfplay bench`: rollout throughput of a backend and the bench signature. The signature is the
+// total number of plies of a fixed workload (4096 random setups x 16 uniform rollouts, seed fixed):
+// it depends only on the rules, the playout code and the generator, so it is identical on every
+// backend, build type and machine.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "games/common/errors.hpp"
+#include "games/ewn/game.hpp"
+#include "games/ewn/notation.hpp"
+#include "host/app/commands.hpp"
+#include "host/common/log.hpp"
+#include "host/rollout/backend.hpp"
+
+namespace sp::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using EwnLeaf = rollout::Leaf<EwnGame>;
+
+constexpr uint64_t kSignatureSeed = 20261129;
+constexpr uint32_t kSignatureLeaves = 4096;
+constexpr uint32_t kSignatureRollouts = 16;
+
+// Leaves from random setups (player 0 to move, die not rolled); leaf i is game i of the seed.
+std::vector<EwnLeaf> setup_leaves(uint64_t seed, uint32_t n, uint32_t rollouts, uint32_t game_offset) {
+  std::vector<EwnLeaf> leaves(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    WordStream rng({seed, game_offset + i, 0, kLeafSetup, 0});
+    const ewn::Arrangement a0 = ewn::random_arrangement(rng), a1 = ewn::random_arrangement(rng);
+    leaves[i] = EwnLeaf{ewn::initial_state(a0, a1, 0), game_offset + i, 0, 0, rollouts};
+  }
+  return leaves;
+}
+
+struct Totals {
+  uint64_t rollouts = 0, plies = 0, wins0 = 0, wins1 = 0, draws = 0;
+  void add(const std::vector<rollout::LeafStats>& stats) {
+    for (const auto& s : stats) {
+      rollouts += s.rollouts;
+      plies += s.plies;
+      wins0 += s.wins[0];
+      wins1 += s.wins[1];
+      draws += s.draws;
+    }
+  }
+};
+
+struct Throughput {
+  uint64_t batches = 0, rollouts = 0, plies = 0;
+  double compute_s = 0, wall_s = 0;
+  double kernel_rate() const { return compute_s > 0 ? rollouts / compute_s : 0; }
+  double e2e_rate() const { return wall_s > 0 ? rollouts / wall_s : 0; }
+  double plies_rate() const { return wall_s > 0 ? plies / wall_s : 0; }
+};
+
+// Keeps two batches in flight (double buffering) until min_seconds have passed and at least
+// min_batches batches are done.
+Throughput measure(rollout::Backend<EwnGame>& backend, const rollout::PlayoutParams<EwnGame>& params,
+                   const std::vector<EwnLeaf>& leaves, double min_seconds, uint64_t min_batches) {
+  Throughput t;
+  std::vector<rollout::LeafStats> stats(leaves.size());
+  const int depth = std::max(1, std::min(2, backend.info().max_in_flight));
+  std::vector<rollout::Ticket> tickets;
+  const auto start = Clock::now();
+  for (int i = 0; i < depth; ++i) tickets.push_back(backend.submit(leaves, params));
+  size_t head = 0;
+  for (;;) {
+    const rollout::BatchTiming timing = backend.wait(tickets[head], stats);
+    ++head;
+    ++t.batches;
+    t.compute_s += timing.compute_ms / 1000.0;
+    for (const auto& s : stats) t.rollouts += s.rollouts, t.plies += s.plies;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const uint64_t submitted = tickets.size();
+    if (elapsed >= min_seconds && submitted >= min_batches) {
+      while (head < tickets.size()) backend.wait(tickets[head++], stats);  // drain, not counted
+      t.wall_s = elapsed;
+      return t;
+    }
+    tickets.push_back(backend.submit(leaves, params));
+  }
+}
+
+}  // namespace
+
+Runner add_bench(CLI::App& app) {
+  struct Opts {
+    std::string game = "ewn";
+    std::string backend = "cpu";
+    int threads = 1;
+    double seconds = 2.0;
+    bool sweep = false;
+    int sweep_min = 10, sweep_max = 22;
+    double sweep_seconds = 0.3;
+    uint32_t rollouts_per_leaf = 16;
+    uint32_t batch_log2 = 0;
+    std::string csv;
+    std::string policy = "uniform";
+  };
+  auto o = std::make_shared<Opts>();
+  app.add_option("--game", o->game, "Game")->check(CLI::IsMember({"ewn"}))->capture_default_str();
+  app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check")->capture_default_str();
+  app.add_option("--threads", o->threads, "CPU backend threads (0 = all cores)")
+      ->check(CLI::Range(0, 4096))->capture_default_str();
+  app.add_option("--seconds", o->seconds, "Time for the throughput measurement")
+      ->check(CLI::Range(0.0, 3600.0))->capture_default_str();
+  app.add_option("--batch-log2", o->batch_log2, "Rollouts per batch as a power of two (0 = backend's preference)")
+      ->check(CLI::Range(0, 26));
+  app.add_option("--rollouts-per-leaf", o->rollouts_per_leaf, "Rollouts per leaf in throughput batches")
+      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  app.add_option("--policy", o->policy, "Rollout policy for the throughput runs")
+      ->check(CLI::IsMember({"uniform", "heavy"}))->capture_default_str();
+  app.add_flag("--sweep", o->sweep, "Vary the batch size over powers of two");
+  app.add_option("--sweep-min", o->sweep_min, "Smallest batch, log2 rollouts")->check(CLI::Range(0, 26))->capture_default_str();
+  app.add_option("--sweep-max", o->sweep_max, "Largest batch, log2 rollouts")->check(CLI::Range(0, 26))->capture_default_str();
+  app.add_option("--sweep-seconds", o->sweep_seconds, "Minimum time per sweep point")
+      ->check(CLI::Range(0.0, 600.0))->capture_default_str();
+  app.add_option("--csv", o->csv, "Write the measurements (one row per batch size) to this CSV file");
+
+  return [o]() {
+    if (o->sweep && o->sweep_min > o->sweep_max)
+      throw InputError("--sweep-min " + std::to_string(o->sweep_min) + " is above --sweep-max " +
+                       std::to_string(o->sweep_max));
+    rollout::BackendOptions bopts;
+    bopts.threads = o->threads;
+    const int max_log2 = std::max<int>(o->sweep ? o->sweep_max : 0, o->batch_log2);
+    bopts.max_rollouts = std::max<size_t>(size_t{1} << std::max(max_log2, 22), kSignatureLeaves * kSignatureRollouts);
+    bopts.max_leaves = std::max<size_t>(bopts.max_rollouts, kSignatureLeaves);
+    auto backend = rollout::make_backend<EwnGame>(o->backend, bopts);
+    const rollout::BackendInfo& info = backend->info();
+    std::printf("backend: %s\ndevice: %s\n", info.name.c_str(), info.device.c_str());
+
+    rollout::PlayoutParams<EwnGame> sig_params;
+    sig_params.seed = kSignatureSeed;
+    const auto sig_leaves = setup_leaves(kSignatureSeed, kSignatureLeaves, kSignatureRollouts, 0);
+    std::vector<rollout::LeafStats> sig_stats(sig_leaves.size());
+    backend->run(sig_leaves, sig_params, sig_stats);
+    Totals sig;
+    sig.add(sig_stats);
+
+    rollout::PlayoutParams<EwnGame> params;
+    params.seed = kSignatureSeed + 1;
+    params.policy.kind = o->policy == "heavy" ? ewn::PolicyKind::kHeavy : ewn::PolicyKind::kUniform;
+
+    std::FILE* csv = nullptr;
+    std::string csv_tmp;
+    if (!o->csv.empty()) {
+      csv_tmp = o->csv + ".tmp";
+      csv = std::fopen(csv_tmp.c_str(), "w");
+      if (!csv) throw std::runtime_error("cannot write " + csv_tmp);
+      std::fprintf(csv, "backend,device,policy,batch_rollouts,leaves,rollouts_per_leaf,batches,"
+                        "kernel_playouts_per_s,e2e_playouts_per_s,plies_per_s\n");
+    }
+    auto row = [&](uint64_t batch, const Throughput& t, uint32_t leaves, uint32_t rpl) {
+      if (!csv) return;
+      std::string device = info.device;
+      for (char& ch : device)
+        if (ch == ',' || ch == '"') ch = ' ';
+      std::fprintf(csv, "%s,%s,%s,%llu,%u,%u,%llu,%.6g,%.6g,%.6g\n", info.name.c_str(), device.c_str(),
+                   o->policy.c_str(), static_cast<unsigned long long>(batch), leaves, rpl,
+                   static_cast<unsigned long long>(t.batches), t.kernel_rate(), t.e2e_rate(), t.plies_rate());
+    };
+    auto batch_for = [&](int log2) {
+      const uint64_t total = uint64_t{1} << log2;
+      const uint32_t rpl = static_cast<uint32_t>(std::min<uint64_t>(o->rollouts_per_leaf, total));
+      return setup_leaves(params.seed, static_cast<uint32_t>(total / rpl), rpl, 1u << 24);
+    };
+
+    if (o->sweep) {
+      std::printf("%12s %10s %16s %16s %14s\n", "batch", "leaves", "kernel play/s", "e2e play/s", "plies/s");
+      for (int k = o->sweep_min; k <= o->sweep_max; ++k) {
+        const auto leaves = batch_for(k);
+        const Throughput t = measure(*backend, params, leaves, o->sweep_seconds, 2);
+        std::printf("%12llu %10zu %16.4g %16.4g %14.4g\n", 1ull << k, leaves.size(), t.kernel_rate(),
+                    t.e2e_rate(), t.plies_rate());
+        std::fflush(stdout);
+        row(uint64_t{1} << k, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
+      }
+    } else {
+      int log2 = static_cast<int>(o->batch_log2);
+      if (log2 == 0) {
+        log2 = 10;
+        while ((uint64_t{1} << log2) < info.preferred_rollouts && log2 < 22) ++log2;
+      }
+      const auto leaves = batch_for(log2);
+      const Throughput t = measure(*backend, params, leaves, o->seconds, 1);
+      std::printf("batch: %llu rollouts (%zu leaves x %u), %s policy, %llu batches in %.2f s\n",
+                  1ull << log2, leaves.size(), leaves[0].rollouts, o->policy.c_str(),
+                  static_cast<unsigned long long>(t.batches), t.wall_s);
+      std::printf("playouts/s: %.4g (kernel-level %.4g)\n", t.e2e_rate(), t.kernel_rate());
+      std::printf("plies/s: %.4g\n", t.plies_rate());
+      row(uint64_t{1} << log2, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
+    }
+    if (csv) {
+      const bool ok = std::fflush(csv) == 0 && std::ferror(csv) == 0;
+      std::fclose(csv);
+      if (!ok || std::rename(csv_tmp.c_str(), o->csv.c_str()) != 0) {
+        std::remove(csv_tmp.c_str());
+        throw std::runtime_error("cannot write " + o->csv);
+      }
+      std::printf("csv: %s\n", o->csv.c_str());
+    }
+    const double n = static_cast<double>(sig.rollouts);
+    std::printf("signature workload: %llu playouts, average plies %.3f, first-player win rate %.4f\n",
+                static_cast<unsigned long long>(sig.rollouts), sig.plies / n, sig.wins0 / n);
+    std::printf("signature: %llu\n", static_cast<unsigned long long>(sig.plies));
+    return 0;
+  };
+}
+
+}  // namespace sp::app

@@ -1,0 +1,27 @@
+// The `selfplay` subcommands. Each registers its options on the CLI11 app and returns a runner
+// that yields the process exit code (0 ok, 1 runtime failure, 2 usage or input error).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "games/ewn/ewn.hpp"
+
+namespace sp::app {
+
+using Runner = std::function<int()>;
+
+Runner add_perft(CLI::App& app);
+Runner add_bench(CLI::App& app);
+Runner add_demo(CLI::App& app);
+
+// Rule options shared by commands that build EWN positions.
+struct RuleFlags {
+  bool no_capture_own = false;
+  std::string substitution = "next_lower_or_higher";
+};
+void add_rule_flags(CLI::App& cmd, RuleFlags& flags);
+ewn::Rules to_rules(const RuleFlags& flags);
+
+}  // namespace sp::app

@@ -1,0 +1,46 @@
+// selfplay: GPU-accelerated Monte Carlo self-play research tool.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+
+#include "games/common/errors.hpp"
+#include "host/app/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"selfplay: Monte Carlo self-play for EinStein wuerfelt nicht (CPU and CUDA backends)"};
+  app.require_subcommand(1);
+  std::map<CLI::App*, sp::app::Runner> runners;
+  auto add = [&](const char* name, const char* help, sp::app::Runner (*reg)(CLI::App&)) {
+    CLI::App* cmd = app.add_subcommand(name, help);
+    runners[cmd] = reg(*cmd);
+  };
+  add("perft", "Count leaf nodes of the move tree (dice enumerated) for rules validation",
+      &sp::app::add_perft);
+  add("bench", "Rollout throughput and the deterministic bench signature", &sp::app::add_bench);
+  add("demo", "Play a few random games and print their records", &sp::app::add_demo);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    for (const auto& [cmd, run] : runners)
+      if (cmd->parsed()) return run();
+  } catch (const sp::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}

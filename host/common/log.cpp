@@ -1,0 +1,29 @@
+#include "host/common/log.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace sp::log {
+namespace {
+std::atomic<bool> g_quiet{false};
+
+void emit(const char* level, std::string_view message) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  std::fprintf(stderr, "%s %s %.*s\n", stamp, level, static_cast<int>(message.size()), message.data());
+}
+}  // namespace
+
+void set_quiet(bool q) { g_quiet = q; }
+bool quiet() { return g_quiet; }
+void info(std::string_view message) {
+  if (!g_quiet) emit("info", message);
+}
+void warn(std::string_view message) { emit("warn", message); }
+
+}  // namespace sp::log

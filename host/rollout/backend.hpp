@@ -1,0 +1,100 @@
+// The batch interface between search and the rollout engines. Search submits leaf states with
+// their stream ids and rollout counts and later collects per-leaf statistics; it knows nothing
+// else about where the playouts run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "games/common/philox.hpp"
+
+namespace sp::rollout {
+
+// One leaf: the state to play out from, its stream id parts and how many rollouts to run.
+// Rollout r of this leaf draws from StreamId{seed, game, ply, leaf, r}.
+template <class Game>
+struct Leaf {
+  typename Game::State state;
+  uint32_t game = 0;
+  uint32_t ply = 0;
+  uint32_t leaf = 0;
+  uint32_t rollouts = 1;
+};
+
+// Per-leaf outcome counts; wins by absolute player, draws include capped playouts.
+struct LeafStats {
+  uint32_t wins[2] = {0, 0};
+  uint32_t draws = 0;
+  uint32_t rollouts = 0;
+  uint64_t plies = 0;
+  bool operator==(const LeafStats&) const = default;
+};
+
+template <class Game>
+struct PlayoutParams {
+  uint64_t seed = 0;
+  typename Game::Rules rules{};
+  typename Game::Policy policy{};
+};
+
+struct BackendInfo {
+  std::string name;            // registry name: "cpu", "cuda", "check(cpu,cuda)"
+  std::string device;          // "2 threads on Intel(R) Xeon(R)..." or the GPU's name
+  size_t preferred_rollouts = 0;  // a batch of at least this many rollouts keeps it busy
+  size_t max_leaves = 0;          // per batch
+  size_t max_rollouts = 0;        // per batch, summed over leaves
+  int max_in_flight = 2;          // batches submitted and not yet waited for
+};
+
+// Wall-clock split of one batch: compute (kernel or OpenMP loop) and host-to-host total.
+struct BatchTiming {
+  double compute_ms = 0;
+  double total_ms = 0;
+};
+
+using Ticket = uint64_t;
+
+// Asynchronous batch backend. submit() copies the leaves and returns at once; wait() blocks until
+// that batch is done and fills one LeafStats per leaf in submission order. Tickets are waited for
+// in submission order. Errors (device failures) surface as exceptions from submit or wait.
+template <class Game>
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const BackendInfo& info() const = 0;
+  virtual Ticket submit(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params) = 0;
+  virtual bool ready(Ticket ticket) = 0;
+  virtual BatchTiming wait(Ticket ticket, std::span<LeafStats> out) = 0;
+
+  // Convenience: submit and wait.
+  BatchTiming run(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
+                  std::span<LeafStats> out) {
+    return wait(submit(leaves, params), out);
+  }
+};
+
+// Options every backend understands; a backend ignores those that do not apply to it.
+struct BackendOptions {
+  int threads = 0;        // cpu: OpenMP threads, 0 = all cores
+  int device = 0;         // cuda: device ordinal
+  int block_size = 0;     // cuda: threads per block, 0 = tuned default
+  size_t max_rollouts = size_t{1} << 22;  // per batch: sizes the buffers allocated once
+  size_t max_leaves = size_t{1} << 20;
+};
+
+// Registry: "cpu", "cuda", "check" (cpu against cuda, or against a second cpu configuration when
+// no GPU is present), "auto" (cuda if built and a device is present, else cpu). Unknown names and
+// unavailable backends throw sp::InputError / std::runtime_error with a clear message.
+template <class Game>
+std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options);
+
+std::vector<std::string> backend_names();
+
+// True when the CUDA backend was compiled in and a device is usable; reason says why not.
+bool cuda_available(std::string* reason = nullptr);
+
+}  // namespace sp::rollout
