@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Set up, build and run every test: the Release build (with the CUDA sources when nvcc is present;
+# GPU tests skip without a device), then the unit tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer. `scripts/test.sh --slow` also runs the tests labelled slow.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+label_args=(-LE slow)
+if [ "${1:-}" = "--slow" ]; then label_args=(); fi
+
+scripts/setup.sh
+scripts/build.sh build/release -DCMAKE_BUILD_TYPE=Release
+ctest --test-dir build/release --output-on-failure -j "$(nproc)" "${label_args[@]}"
+
+scripts/build.sh build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSELFPLAY_SANITIZE=ON -DSELFPLAY_CUDA=OFF
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" -L unit "${label_args[@]}"
