@@ -41,6 +41,8 @@ SP_HD SP_FORCEINLINE Philox4x32 philox4x32_10(Philox4x32 c, PhiloxKey k) {
   using namespace philox_detail;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
+#elif defined(__GNUC__) && !defined(__CUDACC__)
+#pragma GCC unroll 10
 #endif
   for (int round = 0; round < 10; ++round) {
     uint32_t hi0, lo0, hi1, lo1;

@@ -86,13 +86,23 @@ SP_HD SP_FORCEINLINE int square_of(const State& s, int side, int cube) {
   return static_cast<int>((s.cubes[side] >> (5 * cube)) & 31u);
 }
 
-// Cube index standing on sq among one side's packed fields, or -1. The zero-field test finds the
-// lowest field equal to sq; alive cubes occupy distinct squares, so it is exact.
-SP_HD SP_FORCEINLINE int cube_on(uint32_t packed, int sq) {
+// The 5-bit field of a side's packed squares that equals sq, as a mask with all five bits set, or 0
+// when no cube of that side stands on sq. The zero-field test flags the lowest field equal to sq
+// exactly (higher flags can be borrow artefacts, so only the lowest is kept); alive cubes occupy
+// distinct squares and captured ones hold kGone, so at most one field matches.
+SP_HD SP_FORCEINLINE uint32_t field_on(uint32_t packed, int sq) {
   const uint32_t x = packed ^ (kFieldLow * static_cast<uint32_t>(sq));
-  const uint32_t zero = (x - kFieldLow) & ~x & kFieldHigh;
-  if (zero == 0) return -1;
-  return (lsb(zero) * 13) >> 6;  // (5c + 4) / 5 == c for c in 0..5
+  const uint32_t flag = lowest_bit((x - kFieldLow) & ~x & kFieldHigh);
+  return (flag >> 4) * 31u;
+}
+
+// Cube index (0..5) of the field mask from field_on; precondition field != 0.
+SP_HD SP_FORCEINLINE int cube_of_field(uint32_t field) { return (lsb(field) * 13) >> 6; }  // 5c/5
+
+// Cube index standing on sq among one side's packed fields, or -1.
+SP_HD SP_FORCEINLINE int cube_on(uint32_t packed, int sq) {
+  const uint32_t field = field_on(packed, sq);
+  return field ? cube_of_field(field) : -1;
 }
 
 SP_HD inline State empty_state() {
@@ -135,20 +145,18 @@ SP_HD inline State initial_state(const Arrangement& p0, const Arrangement& p1, i
   return s;
 }
 
-// Cubes (bit mask over 0..5) that may move for a roll of die (1..6).
+// Cubes (bit mask over 0..5) that may move for a roll of die (1..6). Branch-free on the common
+// path: the rolled die is random, so a branch on it would mispredict in every playout.
 SP_HD SP_FORCEINLINE uint32_t movable_cubes(uint32_t alive, int die, Substitution sub) {
   const uint32_t exact = 1u << (die - 1);
-  if (alive & exact) return exact;
-  const uint32_t below = alive & (exact - 1);
-  const uint32_t above = alive & ~(exact | (exact - 1));
-  const uint32_t lower = below ? 1u << msb(below) : 0u;
-  const uint32_t higher = above ? 1u << lsb(above) : 0u;
+  const uint32_t lower = highest_bit(alive & (exact - 1));
+  const uint32_t higher = lowest_bit(alive & ~(exact | (exact - 1)));
+  uint32_t pair = lower | higher;
   if (sub == Substitution::kNearest && lower && higher) {
     const int dl = (die - 1) - lsb(lower), dh = lsb(higher) - (die - 1);
-    if (dl < dh) return lower;
-    if (dh < dl) return higher;
+    pair = dl < dh ? lower : dh < dl ? higher : pair;
   }
-  return lower | higher;
+  return select((alive & exact) != 0, exact, pair);
 }
 
 // Destination squares for the cube on sq.
@@ -173,25 +181,25 @@ SP_HD inline void generate_moves(const State& s, const Rules& rules, MoveList& l
   if (list.size == 0) list.push(Move{});
 }
 
-// Moves cube of side to sq, capturing whatever stands there, and settles the winner.
+// Moves cube of side to sq, capturing whatever stands there (enemy or own cube), and settles the
+// winner. Branch-free: a capture is a no-op mask update when nothing stands on sq.
 SP_HD SP_FORCEINLINE void move_cube(State& s, int side, int cube, int to) {
-  const int from = square_of(s, side, cube);
-  const uint32_t to_bit = 1u << to;
   const int opp = side ^ 1;
-  if (s.occ[opp] & to_bit) {
-    const int victim = cube_on(s.cubes[opp], to);
-    s.cubes[opp] |= 31u << (5 * victim);
-    s.occ[opp] &= ~to_bit;
-    s.alive[opp] &= static_cast<uint8_t>(~(1u << victim));
-    if (s.alive[opp] == 0) s.winner = static_cast<uint8_t>(side);
-  } else if (s.occ[side] & to_bit) {
-    const int victim = cube_on(s.cubes[side], to);
-    s.cubes[side] |= 31u << (5 * victim);
-    s.alive[side] &= static_cast<uint8_t>(~(1u << victim));
-  }
-  s.occ[side] = (s.occ[side] & ~(1u << from)) | to_bit;
+  const uint32_t to_bit = 1u << to;
+  const uint32_t from_bit = 1u << square_of(s, side, cube);
+  // Enemy victim: its field becomes kGone and its alive bit clears.
+  const uint32_t enemy = field_on(s.cubes[opp], to);
+  s.cubes[opp] |= enemy;
+  s.occ[opp] &= ~to_bit;
+  s.alive[opp] &= static_cast<uint8_t>(~(static_cast<uint32_t>(enemy != 0) << cube_of_field(enemy | 0x80000000u)));
+  // Own victim (only possible with capture_own): same, on the mover's side.
+  const uint32_t own = field_on(s.cubes[side], to);
+  s.cubes[side] |= own;
+  s.alive[side] &= static_cast<uint8_t>(~(static_cast<uint32_t>(own != 0) << cube_of_field(own | 0x80000000u)));
+  s.occ[side] = (s.occ[side] & ~from_bit) | to_bit;
   s.cubes[side] = (s.cubes[side] & ~(31u << (5 * cube))) | (static_cast<uint32_t>(to) << (5 * cube));
-  if (to == goal_square(side)) s.winner = static_cast<uint8_t>(side);
+  const bool won = to == goal_square(side) || s.alive[opp] == 0;
+  s.winner = won ? static_cast<uint8_t>(side) : s.winner;
 }
 
 // Plays m (legal for s) and hands the turn over with the die unrolled.

@@ -50,12 +50,12 @@ template <int Side>
 SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy& policy,
                                uint32_t die_word, uint32_t move_word) {
   const int die = s.die != kNoDie ? s.die : 1 + static_cast<int>(bounded(die_word, 6));
-  uint32_t movers = movable_cubes(s.alive[Side], die, rules.substitution);
-  const int c1 = pop_lsb(movers);
-  const int c2 = movers ? lsb(movers) : c1;
+  const uint32_t movers = movable_cubes(s.alive[Side], die, rules.substitution);
+  const int c1 = lsb(movers);
+  const int c2 = msb(movers);  // == c1 when only one cube may move
   const int sq1 = square_of(s, Side, c1), sq2 = square_of(s, Side, c2);
   const uint32_t t1 = cube_targets(s, rules, Side, sq1);
-  const uint32_t t2 = c2 != c1 ? cube_targets(s, rules, Side, sq2) : 0u;
+  const uint32_t t2 = select(c2 != c1, cube_targets(s, rules, Side, sq2), 0u);
   s.side = Side ^ 1;
   s.die = kNoDie;
   const int n1 = count(t1), n = n1 + count(t2);
@@ -63,9 +63,12 @@ SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy
 
   int cube, to;
   if (policy.kind == PolicyKind::kUniform) {
+    // Selects without branching on the random index: a mispredict per ply would cost more than
+    // the whole ply's arithmetic.
     const int k = static_cast<int>(bounded(move_word, static_cast<uint32_t>(n)));
-    cube = k < n1 ? c1 : c2;
-    to = k < n1 ? nth_set_bit(t1, k) : nth_set_bit(t2, k - n1);
+    const bool second = k >= n1;
+    cube = static_cast<int>(select(second, c2, c1));
+    to = nth_set_bit(select(second, t2, t1), static_cast<int>(select(second, k - n1, k)));
   } else {
     // Pass 1: a winning move ends the choice; otherwise total weight. Pass 2: walk to the pick.
     uint32_t total = 0;

@@ -36,7 +36,8 @@ Runner add_demo(CLI::App& app) {
         ewn::MoveList moves;
         ewn::generate_moves(s, rules, moves);
         const ewn::Move m = moves.moves[choice.below(static_cast<uint32_t>(moves.size))];
-        record += (record.empty() ? "" : " ") + ewn::ply_to_string(s.die, m);
+        if (!record.empty()) record += ' ';
+        record += ewn::ply_to_string(s.die, m);
         ewn::apply(s, m);
         ++plies;
       }

@@ -1,0 +1,168 @@
+// Rollout backends: the CPU backend equals a plain single-threaded loop, results do not depend on
+// threads or batch split, the weighted policy differs from uniform, the check backend catches a
+// difference, and (with a GPU) cuda is bit-identical to cpu.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "games/common/philox.hpp"
+#include "games/ewn/game.hpp"
+#include "games/ewn/notation.hpp"
+#include "host/rollout/backend.hpp"
+#include "games/common/errors.hpp"
+#include "host/rollout/check_backend.hpp"
+#include "host/rollout/cpu_backend.hpp"
+#include "tests/rollout_fixtures.hpp"
+
+namespace sp::rollout {
+namespace {
+
+using EwnLeaf = Leaf<EwnGame>;
+
+TEST(CpuBackend, EqualsSingleThreadedReferenceLoop) {
+  const auto leaves = random_batch(11, 300, 40, false);
+  PlayoutParams<EwnGame> p;
+  p.seed = 99;
+  const auto expected = reference(leaves, p);
+  auto backend = make_cpu_backend<EwnGame>(threads(2));
+  EXPECT_EQ(run(*backend, leaves, p), expected);
+  uint64_t total = 0;
+  for (const auto& s : expected) total += s.rollouts;
+  EXPECT_GT(total, 300u);
+}
+
+TEST(CpuBackend, IndependentOfThreadCount) {
+  const auto leaves = random_batch(12, 200, 300, false);
+  PlayoutParams<EwnGame> p;
+  p.seed = 5;
+  const auto one = run(*make_cpu_backend<EwnGame>(threads(1)), leaves, p);
+  for (int t : {2, 3, 8}) EXPECT_EQ(run(*make_cpu_backend<EwnGame>(threads(t)), leaves, p), one) << t;
+}
+
+TEST(CpuBackend, IndependentOfBatchSplit) {
+  const auto leaves = random_batch(13, 257, 50, false);
+  PlayoutParams<EwnGame> p;
+  p.seed = 7;
+  auto backend = make_cpu_backend<EwnGame>(threads(2));
+  const auto whole = run(*backend, leaves, p);
+  // Split in uneven parts, two in flight at a time.
+  std::vector<LeafStats> parts(leaves.size());
+  const size_t cuts[] = {0, 1, 100, 101, 257};
+  for (int i = 0; i + 1 < 5; i += 2) {
+    std::span<const EwnLeaf> a(leaves.data() + cuts[i], cuts[i + 1] - cuts[i]);
+    const size_t end = i + 2 < 5 ? cuts[i + 2] : cuts[i + 1];
+    std::span<const EwnLeaf> b(leaves.data() + cuts[i + 1], end - cuts[i + 1]);
+    const Ticket ta = backend->submit(a, p);
+    const Ticket tb = backend->submit(b, p);
+    backend->wait(ta, std::span(parts.data() + cuts[i], a.size()));
+    backend->wait(tb, std::span(parts.data() + cuts[i + 1], b.size()));
+  }
+  EXPECT_EQ(parts, whole);
+}
+
+TEST(CpuBackend, SeedChangesResults) {
+  const auto leaves = random_batch(14, 50, 64, true);
+  PlayoutParams<EwnGame> p;
+  p.seed = 1;
+  auto backend = make_cpu_backend<EwnGame>(threads(2));
+  const auto a = run(*backend, leaves, p);
+  p.seed = 2;
+  EXPECT_NE(run(*backend, leaves, p), a);
+}
+
+TEST(CpuBackend, RejectsMisuse) {
+  const auto leaves = random_batch(15, 4, 4, true);
+  PlayoutParams<EwnGame> p;
+  auto backend = make_cpu_backend<EwnGame>(threads(1));
+  const Ticket t0 = backend->submit(leaves, p);
+  const Ticket t1 = backend->submit(leaves, p);
+  EXPECT_THROW(backend->submit(leaves, p), std::logic_error);  // max_in_flight is 2
+  std::vector<LeafStats> out(leaves.size());
+  EXPECT_THROW(backend->wait(t1, out), std::logic_error);      // must wait in order
+  backend->wait(t0, out);
+  backend->wait(t1, out);
+}
+
+TEST(Policy, WeightedDiffersFromUniformAndPrefersWins) {
+  // Player 0's cube 1 on d2 is one diagonal step from e1; player 1's cube 1 on b4 is one step from
+  // a5. Uniform player 0 misses the win two times in three and then risks losing.
+  const ewn::State s = ewn::parse_position("5/1a3/5/3A1/5 0 1");
+  EwnLeaf leaf{s, 0, 0, 0, 4000};
+  PlayoutParams<EwnGame> uniform, heavy;
+  heavy.policy.kind = ewn::PolicyKind::kHeavy;
+  const auto u = reference({leaf}, uniform)[0];
+  const auto h = reference({leaf}, heavy)[0];
+  EXPECT_EQ(h.wins[0], 4000u);  // heavy always takes the winning step
+  EXPECT_LT(u.wins[0], 4000u);
+  EXPECT_NE(u, h);
+  // Across random positions the two policies give different statistics, and heavy playouts are
+  // shorter (they take wins and captures).
+  const auto leaves = random_batch(16, 100, 64, true);
+  auto backend = make_cpu_backend<EwnGame>(threads(2));
+  const auto ru = run(*backend, leaves, uniform), rh = run(*backend, leaves, heavy);
+  EXPECT_NE(ru, rh);
+  uint64_t pu = 0, ph = 0;
+  for (size_t i = 0; i < leaves.size(); ++i) pu += ru[i].plies, ph += rh[i].plies;
+  EXPECT_LT(ph, pu);
+}
+
+// A backend that perturbs one statistic of one leaf, to prove the check backend notices.
+class PerturbingBackend final : public Backend<EwnGame> {
+ public:
+  explicit PerturbingBackend(size_t leaf) : inner_(make_cpu_backend<EwnGame>(threads(1))), leaf_(leaf) {
+    info_ = inner_->info();
+    info_.name = "perturbed";
+  }
+  const BackendInfo& info() const override { return info_; }
+  Ticket submit(std::span<const EwnLeaf> l, const PlayoutParams<EwnGame>& p) override { return inner_->submit(l, p); }
+  bool ready(Ticket t) override { return inner_->ready(t); }
+  BatchTiming wait(Ticket t, std::span<LeafStats> out) override {
+    const BatchTiming timing = inner_->wait(t, out);
+    out[leaf_].plies += 1;
+    return timing;
+  }
+
+ private:
+  std::unique_ptr<Backend<EwnGame>> inner_;
+  size_t leaf_;
+  BackendInfo info_;
+};
+
+TEST(CheckBackend, AgreesWhenBackendsAgree) {
+  const auto leaves = random_batch(17, 64, 16, false);
+  auto check = make_check_backend<EwnGame>(make_cpu_backend<EwnGame>(threads(2)),
+                                           make_cpu_backend<EwnGame>(threads(1)));
+  PlayoutParams<EwnGame> p;
+  EXPECT_EQ(run(*check, leaves, p), reference(leaves, p));
+}
+
+TEST(CheckBackend, CatchesInjectedDifferenceAndNamesTheLeaf) {
+  const auto leaves = random_batch(18, 64, 16, false);
+  auto check = make_check_backend<EwnGame>(make_cpu_backend<EwnGame>(threads(2)),
+                                           std::make_unique<PerturbingBackend>(37));
+  std::vector<LeafStats> out(leaves.size());
+  try {
+    check->run(leaves, PlayoutParams<EwnGame>{}, out);
+    FAIL() << "check backend accepted different statistics";
+  } catch (const BackendMismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("leaf 37 "), std::string::npos) << e.what();
+  }
+}
+
+TEST(Registry, NamesAndErrors) {
+  EXPECT_THROW(make_backend<EwnGame>("gpu9000", threads(1)), InputError);
+  EXPECT_EQ(make_backend<EwnGame>("cpu", threads(1))->info().name, "cpu");
+  const auto autob = make_backend<EwnGame>("auto", threads(1));
+  std::string reason;
+  EXPECT_EQ(autob->info().name, cuda_available(&reason) ? "cuda" : "cpu");
+  if (!cuda_available(&reason)) {
+    EXPECT_FALSE(reason.empty());
+    EXPECT_THROW(make_backend<EwnGame>("cuda", threads(1)), std::runtime_error);
+  }
+}
+
+}  // namespace
+}  // namespace sp::rollout
