@@ -45,7 +45,7 @@ __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
     const uint32_t r = uniform_rollouts ? i - l * uniform_rollouts : i - __ldg(offsets + l);
     const rollout::Leaf<Game>& leaf = leaves[l];
     BlockStream rng(stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf, r);
-    const auto res = Game::playout(leaf.state, params.rules, params.policy, rng);
+    const auto res = Game::playout(leaf.state, params.rules, params.policies[leaf.policy % rollout::kMaxPolicies], rng);
 
     const unsigned peers = __match_any_sync(active_mask, l);
     const unsigned w0 = __reduce_add_sync(peers, res.winner == 0 ? 1u : 0u);

@@ -42,7 +42,7 @@ inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves, cons
   for (size_t i = 0; i < leaves.size(); ++i) {
     for (uint32_t r = 0; r < leaves[i].rollouts; ++r) {
       BlockStream rng(StreamId{p.seed, leaves[i].game, leaves[i].ply, leaves[i].leaf, r});
-      const auto res = ewn::playout(leaves[i].state, p.rules, p.policy, rng);
+      const auto res = ewn::playout(leaves[i].state, p.rules, p.policies[leaves[i].policy], rng);
       if (res.winner == ewn::kNoWinner) ++out[i].draws;
       else ++out[i].wins[res.winner];
       ++out[i].rollouts;

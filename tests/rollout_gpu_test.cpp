@@ -36,7 +36,7 @@ TEST_F(CudaBackendTest, BitIdenticalWithCpuOnManySizes) {
         for (auto kind : {ewn::PolicyKind::kUniform, ewn::PolicyKind::kHeavy}) {
           PlayoutParams<EwnGame> p;
           p.seed = 4242 + n;
-          p.policy.kind = kind;
+          p.policies[0].kind = kind;
           EXPECT_EQ(run(*cuda, leaves, p), run(*cpu, leaves, p)) << "n=" << n << " block=" << block;
         }
       }

@@ -92,7 +92,7 @@ TEST(Policy, WeightedDiffersFromUniformAndPrefersWins) {
   const ewn::State s = ewn::parse_position("5/1a3/5/3A1/5 0 1");
   EwnLeaf leaf{s, 0, 0, 0, 4000};
   PlayoutParams<EwnGame> uniform, heavy;
-  heavy.policy.kind = ewn::PolicyKind::kHeavy;
+  heavy.policies[0].kind = ewn::PolicyKind::kHeavy;
   const auto u = reference({leaf}, uniform)[0];
   const auto h = reference({leaf}, heavy)[0];
   EXPECT_EQ(h.wins[0], 4000u);  // heavy always takes the winning step

@@ -3,6 +3,8 @@
 // them.
 #pragma once
 
+#include <cstring>
+
 #include "games/common/philox.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/playout.hpp"
@@ -16,6 +18,48 @@ struct EwnGame {
   using Policy = ewn::PlayoutPolicy;
   using Result = ewn::PlayoutResult;
   static constexpr uint8_t kNoWinner = ewn::kNoWinner;
+
+  using Move = ewn::Move;
+  using MoveList = ewn::MoveList;
+  static constexpr int kMaxMoves = ewn::kMaxMoves;
+  static constexpr int kChanceOutcomes = 6;  // die values; 0 for games without chance
+
+  // Search-facing rules. A state "needs chance" when the die is not rolled yet.
+  static bool needs_chance(const State& s) { return s.die == ewn::kNoDie; }
+  static void set_chance(State& s, int outcome) { s.die = static_cast<uint8_t>(outcome + 1); }
+
+  // Groups the die values of a chance state (die unrolled) into classes that allow the same moves
+  // (the same movable cubes): one representative outcome per class and the number of die values it
+  // stands for. Search keeps one subtree per class instead of per die value, which matters most in
+  // endgames where most rolls move the same cube. Returns the number of classes.
+  static int chance_classes(const State& s, const Rules& r, int representative[kChanceOutcomes],
+                            int weight[kChanceOutcomes]) {
+    uint32_t masks[kChanceOutcomes];
+    int n = 0;
+    for (int die = 1; die <= kChanceOutcomes; ++die) {
+      const uint32_t m = ewn::movable_cubes(s.alive[s.side], die, r.substitution);
+      int k = 0;
+      while (k < n && masks[k] != m) ++k;
+      if (k == n) masks[n] = m, representative[n] = die - 1, weight[n] = 0, ++n;
+      ++weight[k];
+    }
+    return n;
+  }
+  // True when two decision states differ at most in a die value of the same class.
+  static bool same_class(const State& a, const State& b, const Rules& r) {
+    State x = a, y = b;
+    x.die = y.die = ewn::kNoDie;
+    if (std::memcmp(&x, &y, sizeof(State)) != 0) return false;
+    return ewn::movable_cubes(a.alive[a.side], a.die, r.substitution) ==
+           ewn::movable_cubes(b.alive[b.side], b.die, r.substitution);
+  }
+  static void generate_moves(const State& s, const Rules& r, MoveList& list) {
+    ewn::generate_moves(s, r, list);
+  }
+  static void apply(State& s, Move m) { ewn::apply(s, m); }
+  static bool is_over(const State& s) { return ewn::is_over(s); }
+  static int winner(const State& s) { return s.winner; }
+  static int side_to_move(const State& s) { return s.side; }
 
   SP_HD static SP_FORCEINLINE Result playout(const State& s, const Rules& rules,
                                              const Policy& policy, BlockStream& rng) {

@@ -130,7 +130,7 @@ Runner add_bench(CLI::App& app) {
     bopts.threads = o->threads;
     const int max_log2 = std::max<int>(o->sweep ? o->sweep_max : 0, o->batch_log2);
     bopts.max_rollouts = std::max<size_t>(size_t{1} << std::max(max_log2, 22), kSignatureLeaves * kSignatureRollouts);
-    bopts.max_leaves = std::max<size_t>(bopts.max_rollouts, kSignatureLeaves);
+    bopts.max_leaves = std::max<size_t>(bopts.max_rollouts / o->rollouts_per_leaf + 1, kSignatureLeaves);
     auto backend = rollout::make_backend<EwnGame>(o->backend, bopts);
     const rollout::BackendInfo& info = backend->info();
     std::printf("backend: %s\ndevice: %s\n", info.name.c_str(), info.device.c_str());
@@ -145,7 +145,7 @@ Runner add_bench(CLI::App& app) {
 
     rollout::PlayoutParams<EwnGame> params;
     params.seed = kSignatureSeed + 1;
-    params.policy.kind = o->policy == "heavy" ? ewn::PolicyKind::kHeavy : ewn::PolicyKind::kUniform;
+    params.policies[0].kind = o->policy == "heavy" ? ewn::PolicyKind::kHeavy : ewn::PolicyKind::kUniform;
 
     std::FILE* csv = nullptr;
     std::string csv_tmp;

@@ -14,8 +14,11 @@
 
 namespace sp::rollout {
 
-// One leaf: the state to play out from, its stream id parts and how many rollouts to run.
-// Rollout r of this leaf draws from StreamId{seed, game, ply, leaf, r}.
+// Rollout policies one batch can mix (engines of different strength share a batch).
+inline constexpr int kMaxPolicies = 4;
+
+// One leaf: the state to play out from, its stream id parts, how many rollouts to run and with
+// which of the batch's policies. Rollout r of this leaf draws from StreamId{seed, game, ply, leaf, r}.
 template <class Game>
 struct Leaf {
   typename Game::State state;
@@ -23,6 +26,7 @@ struct Leaf {
   uint32_t ply = 0;
   uint32_t leaf = 0;
   uint32_t rollouts = 1;
+  uint32_t policy = 0;  // index into PlayoutParams::policies
 };
 
 // Per-leaf outcome counts; wins by absolute player, draws include capped playouts.
@@ -38,7 +42,7 @@ template <class Game>
 struct PlayoutParams {
   uint64_t seed = 0;
   typename Game::Rules rules{};
-  typename Game::Policy policy{};
+  typename Game::Policy policies[kMaxPolicies]{};
 };
 
 struct BackendInfo {

@@ -48,13 +48,13 @@ void run_chunks(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& p
       chunks.push_back(Chunk{i, r, std::min(leaves[i].rollouts, r + kChunkRollouts)});
   }
   const auto rules = params.rules;
-  const auto policy = params.policy;
   const int64_t n = static_cast<int64_t>(chunks.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t c = 0; c < n; ++c) {
     const Chunk ch = chunks[c];
     const Leaf<Game>& leaf = leaves[ch.leaf];
     const PhiloxKey key = stream_key(params.seed, leaf.game);
+    const auto policy = params.policies[leaf.policy % kMaxPolicies];
     uint32_t wins0 = 0, wins1 = 0, draws = 0;
     uint64_t plies = 0;
     for (uint32_t r = ch.first; r < ch.last; ++r) {

@@ -1,0 +1,65 @@
+// The effective configuration of a self-play campaign, copied out of YAML into const structs
+// before any hot loop runs. Every key is declared once in campaign_schema.cpp with its type, range,
+// default and help line; this header is the typed result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "games/ewn/ewn.hpp"
+#include "games/ewn/playout.hpp"
+
+namespace sp::config {
+
+enum class SetupKind { kRandom, kMirrored, kFixed, kExplicit };
+enum class FirstPlayer { kPlayer0, kPlayer1, kAlternate };
+enum class EngineType { kMcts, kFlat, kRandom };
+enum class ChanceMode { kSample, kRoundRobin };
+
+struct GameConfig {
+  std::string game = "ewn";
+  ewn::Rules rules;
+  SetupKind setup = SetupKind::kRandom;
+  ewn::Arrangement setup_p0, setup_p1;  // used when setup is kExplicit (kFixed: 123456 both)
+  FirstPlayer first_player = FirstPlayer::kPlayer0;
+};
+
+struct EngineConfig {
+  EngineType type = EngineType::kMcts;
+  uint32_t rollouts_per_move = 1000;  // search budget, summed over leaves
+  uint32_t rollouts_per_leaf = 8;     // playouts run for each expanded leaf
+  double exploration = 0.7;           // UCT constant c in Q + c * sqrt(ln N / n)
+  uint32_t virtual_loss = 1;          // visits added on the path while a leaf is in flight
+  uint32_t leaves_per_round = 4;      // leaves one tree contributes to a batch
+  ChanceMode chance = ChanceMode::kSample;
+  uint32_t node_budget = 200000;      // nodes per tree; search stops expanding when full
+  bool reuse_tree = true;
+  ewn::PlayoutPolicy policy;          // rollout policy and fixed-point weights
+};
+
+struct BackendConfig {
+  std::string name = "auto";  // auto | cpu | cuda | check
+  int threads = 0;            // cpu backend threads, 0 = all cores
+  int device = 0;             // cuda device ordinal
+  uint32_t batch_rollouts = 1u << 16;  // target rollouts per batch
+};
+
+struct OutputConfig {
+  std::string path = "out/ewn-campaign.h5";
+  uint32_t positions_per_game = 4;  // positions sampled per game for /positions (0 = every ply)
+  double flush_seconds = 2.0;
+};
+
+struct CampaignConfig {
+  GameConfig game;
+  EngineConfig engines[2];  // by player: engines[0] plays player 0
+  uint64_t seed = 1;
+  uint32_t games = 200;
+  uint32_t concurrency = 64;  // games in flight (G)
+  BackendConfig backend;
+  OutputConfig output;
+  std::string source_path;  // the YAML file it came from
+  std::string source_text;  // its full text, stored in the HDF5 root attributes
+};
+
+}  // namespace sp::config

@@ -1,0 +1,174 @@
+// Engines as the game driver sees them: each decides a move through rounds of leaves, so any mix of
+// engines in many concurrent games can share one rollout batch. Engines without rollouts (random,
+// and later alpha-beta) decide at begin() and never ask for leaves.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "games/common/philox.hpp"
+#include "host/rollout/backend.hpp"
+#include "host/search/mcts.hpp"
+
+namespace sp::search {
+
+template <class Game>
+class Engine {
+ public:
+  using State = typename Game::State;
+  using Move = typename Game::Move;
+  using Leaf = rollout::Leaf<Game>;
+
+  virtual ~Engine() = default;
+  virtual std::string describe() const = 0;
+  // A new game starts: forget trees of the previous one.
+  virtual void new_game() = 0;
+  // Starts deciding a move at root (chance outcome known, game not over).
+  virtual void begin(const State& root, const SearchIds& ids) = 0;
+  // Appends the leaves this engine wants evaluated now (possibly none).
+  virtual void collect(std::vector<Leaf>& out) = 0;
+  // Statistics of the leaves of the last collect(), in order.
+  virtual void absorb(std::span<const rollout::LeafStats> stats) = 0;
+  // True when decision() is final.
+  virtual bool decided() const = 0;
+  virtual Move decision(MoveStats* stats) = 0;
+  // A move was played (by anyone) and the next decision state is next_root.
+  virtual void observe(Move move, const State& next_root) = 0;
+};
+
+// Plain UCT engine over the batched tree.
+template <class Game>
+class MctsEngine final : public Engine<Game> {
+ public:
+  using typename Engine<Game>::State;
+  using typename Engine<Game>::Move;
+  using typename Engine<Game>::Leaf;
+
+  MctsEngine(const MctsParams& params, const typename Game::Rules& rules, uint32_t policy_slot)
+      : params_(params), tree_(params, rules), policy_slot_(policy_slot) {}
+
+  std::string describe() const override {
+    return "mcts(" + std::to_string(params_.rollouts_per_move) + " rollouts/move, " +
+           std::to_string(params_.rollouts_per_leaf) + "/leaf, c=" + std::to_string(params_.exploration) + ")";
+  }
+  void new_game() override { tree_.reset(); }
+  void begin(const State& root, const SearchIds& ids) override { tree_.begin(root, ids); }
+  void collect(std::vector<Leaf>& out) override {
+    const size_t first = out.size();
+    tree_.select_leaves(out);
+    for (size_t i = first; i < out.size(); ++i) out[i].policy = policy_slot_;
+  }
+  void absorb(std::span<const rollout::LeafStats> stats) override { tree_.backup(stats); }
+  bool decided() const override { return tree_.finished(); }
+  Move decision(MoveStats* stats) override { return tree_.best_move(stats); }
+  void observe(Move move, const State& next_root) override { tree_.advance(move, next_root); }
+
+ private:
+  MctsParams params_;
+  Mcts<Game> tree_;
+  uint32_t policy_slot_;
+};
+
+// Flat Monte Carlo: the budget split evenly over the legal moves in one round; the best mean wins.
+template <class Game>
+class FlatEngine final : public Engine<Game> {
+ public:
+  using typename Engine<Game>::State;
+  using typename Engine<Game>::Move;
+  using typename Engine<Game>::Leaf;
+
+  FlatEngine(uint32_t rollouts_per_move, const typename Game::Rules& rules, uint32_t policy_slot)
+      : budget_(rollouts_per_move), rules_(rules), policy_slot_(policy_slot) {}
+
+  std::string describe() const override { return "flat(" + std::to_string(budget_) + " rollouts/move)"; }
+  void new_game() override {}
+  void begin(const State& root, const SearchIds& ids) override {
+    ids_ = ids;
+    root_ = root;
+    Game::generate_moves(root, rules_, moves_);
+    values_.assign(moves_.size, 0.0);
+    spent_ = 0;
+    state_ = moves_.size == 1 ? Phase::kDecided : Phase::kWant;
+  }
+  void collect(std::vector<Leaf>& out) override {
+    if (state_ != Phase::kWant) return;
+    const uint32_t per_move = std::max<uint32_t>(1, budget_ / static_cast<uint32_t>(moves_.size));
+    for (int i = 0; i < moves_.size; ++i) {
+      State child = root_;
+      Game::apply(child, moves_.moves[i]);
+      out.push_back(Leaf{child, ids_.game, ids_.ply, static_cast<uint32_t>(i), per_move, policy_slot_});
+    }
+    state_ = Phase::kWaiting;
+  }
+  void absorb(std::span<const rollout::LeafStats> stats) override {
+    const int mover = Game::side_to_move(root_);
+    for (size_t i = 0; i < stats.size(); ++i) {
+      const double wins = stats[i].wins[mover] + 0.5 * stats[i].draws;
+      values_[i] = stats[i].rollouts ? wins / stats[i].rollouts : 0.5;
+      spent_ += stats[i].rollouts;
+    }
+    state_ = Phase::kDecided;
+  }
+  bool decided() const override { return state_ == Phase::kDecided; }
+  Move decision(MoveStats* stats) override {
+    int best = 0;
+    for (int i = 1; i < moves_.size; ++i)
+      if (values_[i] > values_[best]) best = i;
+    if (stats) {
+      stats->visits = 1;
+      stats->value = static_cast<float>(values_.empty() ? 0.5 : values_[best]);
+      stats->rollouts = spent_;
+      stats->tree_nodes = 0;
+      stats->leaves = static_cast<uint32_t>(moves_.size);
+    }
+    return moves_.moves[best];
+  }
+  void observe(Move, const State&) override {}
+
+ private:
+  enum class Phase { kWant, kWaiting, kDecided };
+  uint32_t budget_;
+  typename Game::Rules rules_;
+  uint32_t policy_slot_;
+  SearchIds ids_;
+  State root_{};
+  typename Game::MoveList moves_;
+  std::vector<double> values_;
+  uint64_t spent_ = 0;
+  Phase state_ = Phase::kDecided;
+};
+
+// Uniformly random legal move from the search stream of (seed, game, ply).
+template <class Game>
+class RandomEngine final : public Engine<Game> {
+ public:
+  using typename Engine<Game>::State;
+  using typename Engine<Game>::Move;
+  using typename Engine<Game>::Leaf;
+
+  explicit RandomEngine(const typename Game::Rules& rules) : rules_(rules) {}
+  std::string describe() const override { return "random"; }
+  void new_game() override {}
+  void begin(const State& root, const SearchIds& ids) override {
+    typename Game::MoveList moves;
+    Game::generate_moves(root, rules_, moves);
+    WordStream rng({ids.seed, ids.game, ids.ply, kLeafSearch, 1});
+    move_ = moves.moves[rng.below(static_cast<uint32_t>(moves.size))];
+  }
+  void collect(std::vector<Leaf>&) override {}
+  void absorb(std::span<const rollout::LeafStats>) override {}
+  bool decided() const override { return true; }
+  Move decision(MoveStats* stats) override {
+    if (stats) *stats = MoveStats{};
+    return move_;
+  }
+  void observe(Move, const State&) override {}
+
+ private:
+  typename Game::Rules rules_;
+  Move move_{};
+};
+
+}  // namespace sp::search

@@ -1,0 +1,375 @@
+// Batched UCT with chance nodes, one tree per game. The tree never runs playouts itself: it hands
+// out leaves (select_leaves) and takes their statistics back (backup), so many trees can share one
+// rollout batch on any backend.
+//
+// Tree shape: decision nodes (side to move, chance outcome known) have one child per legal move;
+// the child is a chance node (outcome not yet drawn) or a terminal node. A chance node has one
+// decision child per class of outcomes that allow the same moves (Game::chance_classes). Leaves are chance nodes on their first visit, or any
+// non-terminal node when the node budget is exhausted. Terminal nodes are scored exactly, without
+// rollouts.
+//
+// Values: every node keeps the sum of rollout results from player 0's view (win 1, draw 1/2) and
+// the number of results. A chance node's value is the expectation over its visited outcome classes,
+// each weighted by its probability (the die is fair), not the visit-weighted mean; a decision node's value is the
+// visit-weighted mean.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <span>
+#include <vector>
+
+#include "games/common/philox.hpp"
+#include "host/rollout/backend.hpp"
+
+namespace sp::search {
+
+enum class ChanceSelection { kSample, kRoundRobin };
+
+struct MctsParams {
+  uint32_t rollouts_per_move = 1000;
+  uint32_t rollouts_per_leaf = 8;
+  double exploration = 0.7;
+  uint32_t virtual_loss = 1;
+  uint32_t leaves_per_round = 4;
+  ChanceSelection chance = ChanceSelection::kSample;
+  uint32_t node_budget = 100000;
+  bool reuse_tree = true;
+};
+
+// Identity of a search for the stream keys of its leaves: rollouts of leaf l at ply p of game g
+// draw from StreamId{seed, g, p, l, r}.
+struct SearchIds {
+  uint32_t game = 0;
+  uint32_t ply = 0;
+  uint64_t seed = 0;
+};
+
+struct MoveStats {
+  uint32_t visits = 0;        // visits of the chosen move
+  float value = 0.5f;         // chosen move's value for the mover, 0..1
+  uint64_t rollouts = 0;      // rollouts spent on this move's search
+  uint32_t tree_nodes = 0;    // nodes in the tree when the move was chosen
+  uint32_t leaves = 0;        // leaves evaluated for this move
+};
+
+template <class Game>
+class Mcts {
+ public:
+  using State = typename Game::State;
+  using Move = typename Game::Move;
+  using Rules = typename Game::Rules;
+
+  Mcts(const MctsParams& params, const Rules& rules) : p_(params), rules_(rules) {
+    nodes_.reserve(std::min<uint32_t>(p_.node_budget, 4096));
+  }
+
+  // Starts the search of a move from root (a decision state: chance outcome known, game not over).
+  // Reuses the subtree kept by advance() when it matches root.
+  void begin(const State& root, const SearchIds& ids) {
+    ids_ = ids;
+    next_leaf_ = 0;
+    spent_ = 0;
+    in_flight_rollouts_ = 0;
+    leaves_evaluated_ = 0;
+    sampler_ = WordStream({ids.seed, ids.game, ids.ply, kLeafSearch, 0});
+    if (nodes_.empty() || !same_state(nodes_[0].state, root)) {
+      nodes_.clear();
+      nodes_.push_back(make_node(root, Kind::kDecision, Move{}));
+    }
+    expand(0);
+    // A forced move needs no search.
+    single_move_ = nodes_[0].num_children == 1;
+  }
+
+  // True when the budget is spent and nothing is in flight: best_move() is final.
+  bool finished() const { return (single_move_ || spent_ >= p_.rollouts_per_move) && pending_.empty(); }
+  // True when select_leaves() would add nothing now (budget spent, or results are pending).
+  bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
+
+  // Appends up to leaves_per_round leaves (each with rollouts_per_leaf rollouts) to out. Terminal
+  // nodes met on the way are scored at once and count against the budget. Call backup() with the
+  // statistics of exactly these leaves, in order, before the next call.
+  void select_leaves(std::vector<rollout::Leaf<Game>>& out) {
+    if (!wants_leaves()) return;
+    for (uint32_t k = 0; k < p_.leaves_per_round && budget_left(); ++k) {
+      path_.clear();
+      uint32_t node = 0;
+      for (;;) {
+        path_.push_back(node);
+        Node& n = nodes_[node];
+        if (n.kind == Kind::kTerminal) break;
+        if (n.kind == Kind::kChance) {
+          if (n.visits + n.in_flight == 0) break;  // first visit: evaluate by rollouts
+          if (!expand(node)) break;                 // budget full: evaluate again
+          node = pick_outcome(node);
+          continue;
+        }
+        if (!expand(node)) break;
+        node = pick_move(node);
+      }
+      const uint32_t leaf = path_.back();
+      if (nodes_[leaf].kind == Kind::kTerminal) {
+        const int w = Game::winner(nodes_[leaf].state);
+        rollout::LeafStats exact;
+        exact.rollouts = p_.rollouts_per_leaf;
+        if (w == 0 || w == 1) exact.wins[w] = p_.rollouts_per_leaf;
+        else exact.draws = p_.rollouts_per_leaf;
+        apply_result(path_, exact);
+        spent_ += p_.rollouts_per_leaf;
+        continue;
+      }
+      for (uint32_t i : path_) nodes_[i].in_flight += 1;
+      pending_paths_.insert(pending_paths_.end(), path_.begin(), path_.end());
+      pending_.push_back(static_cast<uint32_t>(pending_paths_.size()));
+      in_flight_rollouts_ += p_.rollouts_per_leaf;
+      out.push_back(rollout::Leaf<Game>{nodes_[leaf].state, ids_.game, ids_.ply, next_leaf_++,
+                                        p_.rollouts_per_leaf});
+    }
+  }
+
+  // Statistics for the leaves of the last select_leaves() call, in order.
+  void backup(std::span<const rollout::LeafStats> stats) {
+    if (stats.size() != pending_.size())
+      throw std::logic_error("mcts: backup() with " + std::to_string(stats.size()) +
+                             " results for " + std::to_string(pending_.size()) + " leaves");
+    for (size_t i = 0; i < stats.size(); ++i) {
+      const std::span<const uint32_t> path(pending_paths_.data() + (i ? pending_[i - 1] : 0),
+                                           pending_paths_.data() + pending_[i]);
+      for (uint32_t n : path) nodes_[n].in_flight -= 1;
+      apply_result(path, stats[i]);
+      spent_ += stats[i].rollouts;
+      ++leaves_evaluated_;
+    }
+    in_flight_rollouts_ = 0;
+    pending_.clear();
+    pending_paths_.clear();
+  }
+
+  size_t pending_leaves() const { return pending_.size(); }
+
+  // The most visited root move (ties: higher value for the mover, then generation order).
+  Move best_move(MoveStats* stats = nullptr) const {
+    const Node& root = nodes_[0];
+    const int mover = Game::side_to_move(root.state);
+    uint32_t best = root.first_child;
+    for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c) {
+      const Node &a = nodes_[c], &b = nodes_[best];
+      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover))) best = c;
+    }
+    if (stats) {
+      stats->visits = nodes_[best].visits;
+      stats->value = static_cast<float>(value(best, mover));
+      stats->rollouts = spent_;
+      stats->tree_nodes = static_cast<uint32_t>(nodes_.size());
+      stats->leaves = leaves_evaluated_;
+    }
+    return nodes_[best].move;
+  }
+
+  // Value of root move i (generation order) for the side to move at the root, and its visits.
+  double root_child_value(int i) const { return value(nodes_[0].first_child + i, Game::side_to_move(nodes_[0].state)); }
+  uint32_t root_child_visits(int i) const { return nodes_[nodes_[0].first_child + i].visits; }
+  int root_children() const { return nodes_[0].num_children; }
+  size_t tree_size() const { return nodes_.size(); }
+
+  // Keeps the subtree below (move, outcome) as the next root, or drops the tree. Call after a move
+  // is played in the game and the next chance outcome is known; next_root is the resulting state.
+  void advance(Move move, const State& next_root) {
+    if (!p_.reuse_tree || nodes_.empty() || !pending_.empty()) {
+      nodes_.clear();
+      return;
+    }
+    uint32_t keep = kNone;
+    const Node& root = nodes_[0];
+    for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c)
+      if (nodes_[c].move == move) keep = c;
+    if (keep != kNone && nodes_[keep].kind == Kind::kChance && nodes_[keep].first_child != kNone) {
+      const Node& chance = nodes_[keep];
+      uint32_t found = kNone;
+      for (uint32_t c = chance.first_child; c < chance.first_child + chance.num_children; ++c)
+        if (Game::same_class(nodes_[c].state, next_root, rules_)) found = c;
+      keep = found;
+    } else {
+      keep = kNone;
+    }
+    if (keep == kNone) {
+      nodes_.clear();
+      return;
+    }
+    compact(keep);
+    nodes_[0].state = next_root;  // the real roll, which may be another die of the same class
+  }
+
+  void reset() {
+    nodes_.clear();
+    pending_.clear();
+    pending_paths_.clear();
+  }
+
+ private:
+  enum class Kind : uint8_t { kDecision, kChance, kTerminal };
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+  struct Node {
+    State state;
+    Move move;  // the move from the parent decision node (decision children: unused)
+    Kind kind;
+    uint8_t weight = 1;  // decision children of a chance node: die values of the class
+    uint16_t num_children = 0;
+    uint32_t first_child = kNone;
+    uint32_t visits = 0;
+    uint32_t in_flight = 0;
+    double wins0 = 0;     // sum of results from player 0's view
+    double results = 0;   // number of results
+  };
+
+  bool budget_left() const { return spent_ + in_flight_rollouts_ < p_.rollouts_per_move; }
+
+  static bool same_state(const State& a, const State& b) {
+    return std::memcmp(&a, &b, sizeof(State)) == 0;
+  }
+
+  static Node make_node(const State& s, Kind kind, Move m) {
+    Node n;
+    n.state = s;
+    n.move = m;
+    n.kind = Game::is_over(s) ? Kind::kTerminal : kind;
+    return n;
+  }
+
+  // Creates the children of a decision or chance node; false when the budget forbids it.
+  bool expand(uint32_t node) {
+    if (nodes_[node].first_child != kNone) return true;
+    const State s = nodes_[node].state;
+    if (nodes_[node].kind == Kind::kChance) {
+      int representative[Game::kChanceOutcomes], weight[Game::kChanceOutcomes];
+      const int classes = Game::chance_classes(s, rules_, representative, weight);
+      if (nodes_.size() + classes > p_.node_budget) return false;
+      const uint32_t first = static_cast<uint32_t>(nodes_.size());
+      for (int k = 0; k < classes; ++k) {
+        State child = s;
+        Game::set_chance(child, representative[k]);
+        nodes_.push_back(make_node(child, Kind::kDecision, Move{}));
+        nodes_.back().weight = static_cast<uint8_t>(weight[k]);
+      }
+      nodes_[node].first_child = first;
+      nodes_[node].num_children = static_cast<uint16_t>(classes);
+      return true;
+    }
+    typename Game::MoveList moves;
+    Game::generate_moves(s, rules_, moves);
+    if (nodes_.size() + moves.size > p_.node_budget && node != 0) return false;
+    const uint32_t first = static_cast<uint32_t>(nodes_.size());
+    for (int i = 0; i < moves.size; ++i) {
+      State child = s;
+      Game::apply(child, moves.moves[i]);
+      nodes_.push_back(make_node(child, Kind::kChance, moves.moves[i]));
+    }
+    nodes_[node].first_child = first;
+    nodes_[node].num_children = static_cast<uint16_t>(moves.size);
+    return true;
+  }
+
+  // Mean result for `player` (0..1) of a node; 0.5 when it has none yet.
+  double value(uint32_t node, int player) const {
+    const Node& n = nodes_[node];
+    double v0;
+    if (n.kind == Kind::kTerminal) {
+      const int w = Game::winner(n.state);
+      v0 = w == 0 ? 1.0 : w == 1 ? 0.0 : 0.5;
+    } else if (n.kind == Kind::kChance && n.first_child != kNone) {
+      double sum = 0;
+      int seen = 0;
+      for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+        if (nodes_[c].results > 0) sum += nodes_[c].weight * nodes_[c].wins0 / nodes_[c].results, seen += nodes_[c].weight;
+      v0 = seen ? sum / seen : (n.results > 0 ? n.wins0 / n.results : 0.5);
+    } else {
+      v0 = n.results > 0 ? n.wins0 / n.results : 0.5;
+    }
+    return player == 0 ? v0 : 1.0 - v0;
+  }
+
+  uint32_t pick_move(uint32_t node) {
+    const Node& n = nodes_[node];
+    const int mover = Game::side_to_move(n.state);
+    const double parent = std::max(1.0, static_cast<double>(n.visits + p_.virtual_loss * n.in_flight));
+    const double log_parent = std::log(parent);
+    uint32_t best = n.first_child;
+    double best_score = -1;
+    for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
+      const Node& ch = nodes_[c];
+      const double visits = ch.visits + static_cast<double>(p_.virtual_loss) * ch.in_flight;
+      if (visits == 0) return c;  // unvisited children first, in generation order
+      // Virtual loss: in-flight visits count as losses for the mover.
+      const double q = value(c, mover) * ch.visits / visits;
+      const double score = q + p_.exploration * std::sqrt(log_parent / visits);
+      if (score > best_score) best_score = score, best = c;
+    }
+    return best;
+  }
+
+  uint32_t pick_outcome(uint32_t node) {
+    const Node& n = nodes_[node];
+    if (p_.chance == ChanceSelection::kSample) {
+      // A fair die: class k is drawn with probability weight_k / 6.
+      uint32_t r = sampler_.below(Game::kChanceOutcomes);
+      uint32_t c = n.first_child;
+      while (r >= nodes_[c].weight) r -= nodes_[c].weight, ++c;
+      return c;
+    }
+    // Round robin: the class furthest behind its share, (visits + in flight) / weight smallest.
+    uint32_t best = n.first_child;
+    for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
+      const uint64_t load_c = uint64_t{nodes_[c].visits + nodes_[c].in_flight} * nodes_[best].weight;
+      const uint64_t load_best = uint64_t{nodes_[best].visits + nodes_[best].in_flight} * nodes_[c].weight;
+      if (load_c < load_best) best = c;
+    }
+    return best;
+  }
+
+  void apply_result(std::span<const uint32_t> path, const rollout::LeafStats& s) {
+    const double w0 = s.wins[0] + 0.5 * s.draws;
+    for (uint32_t i : path) {
+      Node& n = nodes_[i];
+      n.visits += 1;
+      n.wins0 += w0;
+      n.results += s.rollouts;
+    }
+  }
+
+  // Rebuilds the arena with the subtree of `keep` as root (breadth-first, children contiguous).
+  void compact(uint32_t keep) {
+    std::vector<Node> fresh;
+    fresh.reserve(nodes_.capacity());
+    fresh.push_back(nodes_[keep]);
+    for (size_t i = 0; i < fresh.size(); ++i) {
+      const uint32_t first = fresh[i].first_child;
+      if (first == kNone) continue;
+      fresh[i].first_child = static_cast<uint32_t>(fresh.size());
+      for (uint32_t c = first; c < first + fresh[i].num_children; ++c) fresh.push_back(nodes_[c]);
+    }
+    nodes_.swap(fresh);
+  }
+
+  MctsParams p_;
+  Rules rules_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> pending_paths_;  // node paths of the leaves in flight, concatenated
+  std::vector<uint32_t> pending_;        // end offset of each leaf's path in pending_paths_
+  std::vector<uint32_t> path_;
+  SearchIds ids_;
+  WordStream sampler_{StreamId{}};
+  uint32_t next_leaf_ = 0;
+  uint64_t spent_ = 0;
+  uint64_t in_flight_rollouts_ = 0;
+  uint32_t leaves_evaluated_ = 0;
+  bool single_move_ = false;
+};
+
+}  // namespace sp::search

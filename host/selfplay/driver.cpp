@@ -1,0 +1,242 @@
+#include "host/selfplay/driver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <stdexcept>
+
+namespace sp::selfplay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using EwnLeaf = rollout::Leaf<EwnGame>;
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+ewn::State initial_position(const config::CampaignConfig& cfg, uint32_t game_id, ewn::Arrangement setup[2],
+                            int* first_player) {
+  WordStream rng({cfg.seed, game_id, 0, kLeafSetup, 0});
+  switch (cfg.game.setup) {
+    case config::SetupKind::kRandom:
+      setup[0] = ewn::random_arrangement(rng);
+      setup[1] = ewn::random_arrangement(rng);
+      break;
+    case config::SetupKind::kMirrored:
+      setup[0] = setup[1] = ewn::random_arrangement(rng);
+      break;
+    case config::SetupKind::kFixed:
+      setup[0] = setup[1] = ewn::Arrangement{};
+      break;
+    case config::SetupKind::kExplicit:
+      setup[0] = cfg.game.setup_p0;
+      setup[1] = cfg.game.setup_p1;
+      break;
+  }
+  int first = 0;
+  switch (cfg.game.first_player) {
+    case config::FirstPlayer::kPlayer0: first = 0; break;
+    case config::FirstPlayer::kPlayer1: first = 1; break;
+    case config::FirstPlayer::kAlternate: first = static_cast<int>(game_id & 1u); break;
+  }
+  if (first_player) *first_player = first;
+  ewn::State s = ewn::initial_state(setup[0], setup[1], first);
+  s.die = static_cast<uint8_t>(roll_die(cfg.seed, game_id, 0));
+  return s;
+}
+
+int roll_die(uint64_t seed, uint32_t game_id, uint32_t ply) {
+  WordStream rng({seed, game_id, ply, kLeafDice, 0});
+  return 1 + static_cast<int>(rng.below(6));
+}
+
+search::MctsParams mcts_params(const config::EngineConfig& cfg) {
+  search::MctsParams p;
+  p.rollouts_per_move = cfg.rollouts_per_move;
+  p.rollouts_per_leaf = cfg.rollouts_per_leaf;
+  p.exploration = cfg.exploration;
+  p.virtual_loss = cfg.virtual_loss;
+  p.leaves_per_round = cfg.leaves_per_round;
+  p.chance = cfg.chance == config::ChanceMode::kSample ? search::ChanceSelection::kSample
+                                                        : search::ChanceSelection::kRoundRobin;
+  p.node_budget = cfg.node_budget;
+  p.reuse_tree = cfg.reuse_tree;
+  return p;
+}
+
+std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig& cfg, const ewn::Rules& rules,
+                                                     uint32_t policy_slot) {
+  switch (cfg.type) {
+    case config::EngineType::kMcts:
+      return std::make_unique<search::MctsEngine<EwnGame>>(mcts_params(cfg), rules, policy_slot);
+    case config::EngineType::kFlat:
+      return std::make_unique<search::FlatEngine<EwnGame>>(cfg.rollouts_per_move, rules, policy_slot);
+    case config::EngineType::kRandom:
+      return std::make_unique<search::RandomEngine<EwnGame>>(rules);
+  }
+  throw std::logic_error("unknown engine type");
+}
+
+struct Driver::Slot {
+  bool active = false;
+  bool searching = false;
+  bool waiting = false;
+  ewn::State state{};
+  FinishedGame game;
+  std::unique_ptr<search::Engine<EwnGame>> engines[2];
+  Clock::time_point game_start, move_start;
+  size_t batch_first = 0, batch_count = 0;  // its leaves in the batch in flight
+};
+
+Driver::Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, std::vector<uint32_t> game_ids)
+    : cfg_(cfg), backend_(backend), game_ids_(std::move(game_ids)) {
+  params_.seed = cfg.seed;
+  params_.rules = cfg.game.rules;
+  params_.policies[0] = cfg.engines[0].policy;
+  params_.policies[1] = cfg.engines[1].policy;
+  const size_t n = std::min<size_t>(cfg.concurrency, game_ids_.size());
+  for (size_t i = 0; i < n; ++i) {
+    auto slot = std::make_unique<Slot>();
+    for (int p = 0; p < 2; ++p) slot->engines[p] = make_engine(cfg.engines[p], cfg.game.rules, static_cast<uint32_t>(p));
+    slots_.push_back(std::move(slot));
+  }
+}
+
+void Driver::start_next_game(Slot& slot) {
+  if (next_game_ >= game_ids_.size()) {
+    slot.active = false;
+    return;
+  }
+  const uint32_t id = game_ids_[next_game_++];
+  slot.active = true;
+  slot.searching = false;
+  slot.waiting = false;
+  slot.game = FinishedGame{};
+  slot.game.game_id = id;
+  slot.state = initial_position(cfg_, id, slot.game.setup, &slot.game.first_player);
+  slot.game_start = Clock::now();
+  for (auto& e : slot.engines) e->new_game();
+}
+
+void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::function<void(const BatchInfo&)>& on_batch,
+                 const std::atomic<bool>& stop) {
+  const auto start = Clock::now();
+  for (auto& slot : slots_) start_next_game(*slot);
+
+  struct Batch {
+    std::vector<EwnLeaf> leaves;
+    std::vector<rollout::LeafStats> stats;
+    std::vector<Slot*> slots;
+    rollout::Ticket ticket = 0;
+    double host_ms = 0;
+  };
+  const int depth = std::max(1, std::min(2, backend_.info().max_in_flight));
+  std::vector<Batch> batches(depth);
+  std::deque<int> in_flight;
+  uint64_t batch_index = 0;
+  size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
+
+  // Steps one slot as far as it goes without rollouts; appends its leaves to `batch` if it needs any.
+  auto step = [&](Slot& slot, Batch& batch) {
+    while (slot.active && !slot.waiting) {
+      ewn::State& s = slot.state;
+      auto& engine = *slot.engines[s.side];
+      const uint32_t ply = static_cast<uint32_t>(slot.game.plies.size());
+      if (!slot.searching) {
+        engine.begin(s, search::SearchIds{slot.game.game_id, ply, cfg_.seed});
+        slot.searching = true;
+        slot.move_start = Clock::now();
+      }
+      if (engine.decided()) {
+        PlyInfo info;
+        info.before = s;
+        info.move = engine.decision(&info.stats);
+        info.time_ms = static_cast<float>(ms_since(slot.move_start));
+        slot.game.plies.push_back(info);
+        slot.searching = false;
+        ewn::apply(s, info.move);
+        if (ewn::is_over(s)) {
+          slot.game.winner = s.winner;
+          slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
+          on_game(std::move(slot.game));
+          start_next_game(slot);
+          continue;
+        }
+        s.die = static_cast<uint8_t>(roll_die(cfg_.seed, slot.game.game_id, ply + 1));
+        for (auto& e : slot.engines) e->observe(info.move, s);
+        continue;
+      }
+      const size_t first = batch.leaves.size();
+      engine.collect(batch.leaves);
+      if (batch.leaves.size() == first)
+        throw std::logic_error("engine neither decided nor asked for leaves");
+      slot.waiting = true;
+      slot.batch_first = first;
+      slot.batch_count = batch.leaves.size() - first;
+      batch.slots.push_back(&slot);
+    }
+  };
+
+  for (;;) {
+    bool submitted = false;
+    if (!stop.load() && static_cast<int>(in_flight.size()) < depth) {
+      int b = 0;
+      while (std::find(in_flight.begin(), in_flight.end(), b) != in_flight.end()) ++b;
+      Batch& batch = batches[b];
+      const auto t0 = Clock::now();
+      batch.leaves.clear();
+      batch.slots.clear();
+      uint64_t rollouts = 0;
+      for (size_t k = 0; k < slots_.size(); ++k) {
+        Slot& slot = *slots_[(cursor + k) % slots_.size()];
+        const size_t before = batch.leaves.size();
+        step(slot, batch);
+        for (size_t i = before; i < batch.leaves.size(); ++i) rollouts += batch.leaves[i].rollouts;
+        if (rollouts >= cfg_.backend.batch_rollouts || batch.leaves.size() + 4096 > backend_.info().max_leaves) {
+          cursor = (cursor + k + 1) % slots_.size();
+          break;
+        }
+      }
+      if (!batch.leaves.empty()) {
+        batch.stats.resize(batch.leaves.size());
+        batch.ticket = backend_.submit(batch.leaves, params_);
+        in_flight.push_back(b);
+        submitted = true;
+      }
+      batch.host_ms = ms_since(t0);
+    }
+    if (in_flight.empty()) {
+      bool any_active = false;
+      for (auto& slot : slots_) any_active |= slot->active;
+      if (stop.load() || !any_active) break;
+      continue;
+    }
+    if (submitted && static_cast<int>(in_flight.size()) < depth && !stop.load()) continue;
+
+    Batch& batch = batches[in_flight.front()];
+    in_flight.pop_front();
+    const auto tw = Clock::now();
+    const rollout::BatchTiming timing = backend_.wait(batch.ticket, batch.stats);
+    const double wait_ms = ms_since(tw);
+    const auto t1 = Clock::now();
+    BatchInfo info;
+    info.index = batch_index++;
+    info.leaves = static_cast<uint32_t>(batch.leaves.size());
+    for (const auto& st : batch.stats) info.rollouts += st.rollouts;
+    for (Slot* slot : batch.slots) {
+      slot->engines[slot->state.side]->absorb(
+          std::span<const rollout::LeafStats>(batch.stats.data() + slot->batch_first, slot->batch_count));
+      slot->waiting = false;
+    }
+    info.host_ms = batch.host_ms + ms_since(t1);
+    info.backend_ms = timing.compute_ms;
+    info.wait_ms = wait_ms;
+    info.time_s = std::chrono::duration<double>(Clock::now() - start).count();
+    on_batch(info);
+  }
+}
+
+}  // namespace sp::selfplay

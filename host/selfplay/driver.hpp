@@ -1,0 +1,81 @@
+// Plays many EWN games at once, each with its two engines, and feeds all their leaves to one rollout
+// backend in double-buffered batches: while one batch runs, the host applies the previous batch's
+// results and selects the next one. A game's moves depend only on (seed, game id), never on which
+// batch its leaves travelled in, so records are identical for any concurrency, batch size, thread
+// count or backend.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "games/ewn/ewn.hpp"
+#include "games/ewn/game.hpp"
+#include "host/config/campaign_config.hpp"
+#include "host/rollout/backend.hpp"
+#include "host/search/engine.hpp"
+
+namespace sp::selfplay {
+
+struct PlyInfo {
+  ewn::State before;  // decision state: side to move and rolled die
+  ewn::Move move;
+  search::MoveStats stats;
+  float time_ms = 0;  // wall time from the move's first leaf to its decision
+};
+
+struct FinishedGame {
+  uint32_t game_id = 0;
+  ewn::Arrangement setup[2];
+  int first_player = 0;
+  int winner = 0;
+  std::vector<PlyInfo> plies;
+  double duration_s = 0;
+};
+
+struct BatchInfo {
+  uint64_t index = 0;
+  double time_s = 0;       // since the driver started, when the batch was waited for
+  uint32_t leaves = 0;
+  uint64_t rollouts = 0;
+  double host_ms = 0;      // host time spent selecting and backing up around this batch
+  double backend_ms = 0;   // the backend's compute time for the batch
+  double wait_ms = 0;      // time the host blocked waiting for it
+};
+
+// The start position of game `game_id` under the config (setup, first player), and its die roll at
+// each ply: functions of (seed, game id, ply) only.
+ewn::State initial_position(const config::CampaignConfig& cfg, uint32_t game_id, ewn::Arrangement setup[2],
+                            int* first_player);
+int roll_die(uint64_t seed, uint32_t game_id, uint32_t ply);
+
+// Engine of one player built from its config; policy_slot is its index into the batch's policies.
+std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig& cfg, const ewn::Rules& rules,
+                                                     uint32_t policy_slot);
+search::MctsParams mcts_params(const config::EngineConfig& cfg);
+
+class Driver {
+ public:
+  // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight.
+  Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, std::vector<uint32_t> game_ids);
+
+  // Runs until every game is finished or stop becomes true (then in-flight batches are drained and
+  // unfinished games are dropped). on_game gets each finished game, on_batch each batch.
+  void run(const std::function<void(FinishedGame&&)>& on_game, const std::function<void(const BatchInfo&)>& on_batch,
+           const std::atomic<bool>& stop);
+
+ private:
+  struct Slot;
+  void start_next_game(Slot& slot);
+
+  const config::CampaignConfig& cfg_;
+  rollout::Backend<EwnGame>& backend_;
+  std::vector<uint32_t> game_ids_;
+  size_t next_game_ = 0;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  rollout::PlayoutParams<EwnGame> params_;
+};
+
+}  // namespace sp::selfplay
