@@ -97,7 +97,9 @@ class Mcts {
   // statistics of exactly these leaves, in order, before the next call.
   void select_leaves(std::vector<rollout::Leaf<Game>>& out) {
     if (!wants_leaves()) return;
-    for (uint32_t k = 0; k < p_.leaves_per_round && budget_left(); ++k) {
+    // Terminal nodes do not count as leaves of the round (they need no rollouts), so a round ends
+    // with at least one leaf unless the budget runs out.
+    for (uint32_t k = 0; k < p_.leaves_per_round && budget_left();) {
       path_.clear();
       uint32_t node = 0;
       for (;;) {
@@ -130,6 +132,7 @@ class Mcts {
       in_flight_rollouts_ += p_.rollouts_per_leaf;
       out.push_back(rollout::Leaf<Game>{nodes_[leaf].state, ids_.game, ids_.ply, next_leaf_++,
                                         p_.rollouts_per_leaf});
+      ++k;
     }
   }
 

@@ -105,6 +105,8 @@ Driver::Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& bac
   }
 }
 
+Driver::~Driver() = default;
+
 void Driver::start_next_game(Slot& slot) {
   if (next_game_ >= game_ids_.size()) {
     slot.active = false;
@@ -137,6 +139,9 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
   std::vector<Batch> batches(depth);
   std::deque<int> in_flight;
   uint64_t batch_index = 0;
+  // The most leaves one slot adds to a batch: a tree's round, or a flat engine's root moves.
+  const size_t max_slot_leaves =
+      std::max<size_t>({cfg_.engines[0].leaves_per_round, cfg_.engines[1].leaves_per_round, ewn::kMaxMoves});
   size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
 
   // Steps one slot as far as it goes without rollouts; appends its leaves to `batch` if it needs any.
@@ -171,8 +176,11 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
       }
       const size_t first = batch.leaves.size();
       engine.collect(batch.leaves);
-      if (batch.leaves.size() == first)
+      if (batch.leaves.size() == first) {
+        // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
+        if (engine.decided()) continue;
         throw std::logic_error("engine neither decided nor asked for leaves");
+      }
       slot.waiting = true;
       slot.batch_first = first;
       slot.batch_count = batch.leaves.size() - first;
@@ -195,7 +203,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
         const size_t before = batch.leaves.size();
         step(slot, batch);
         for (size_t i = before; i < batch.leaves.size(); ++i) rollouts += batch.leaves[i].rollouts;
-        if (rollouts >= cfg_.backend.batch_rollouts || batch.leaves.size() + 4096 > backend_.info().max_leaves) {
+        if (rollouts >= cfg_.backend.batch_rollouts || batch.leaves.size() + max_slot_leaves > backend_.info().max_leaves) {
           cursor = (cursor + k + 1) % slots_.size();
           break;
         }

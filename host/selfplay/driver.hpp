@@ -60,6 +60,7 @@ class Driver {
  public:
   // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight.
   Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, std::vector<uint32_t> game_ids);
+  ~Driver();
 
   // Runs until every game is finished or stop becomes true (then in-flight batches are drained and
   // unfinished games are dropped). on_game gets each finished game, on_batch each batch.

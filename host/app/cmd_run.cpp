@@ -1,0 +1,62 @@
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+#include "host/app/commands.hpp"
+#include "host/common/log.hpp"
+#include "host/config/load.hpp"
+#include "host/selfplay/campaign.hpp"
+
+namespace sp::app {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_signal(int) { g_stop.store(true); }
+
+}  // namespace
+
+Runner add_run(CLI::App& app) {
+  struct Opts {
+    std::string config;
+    uint32_t games = 0;
+    std::string out, backend;
+    int threads = -1;
+    bool resume = false, quiet = false;
+  };
+  auto o = std::make_shared<Opts>();
+  app.add_option("config", o->config, "Campaign config (YAML), e.g. configs/ewn/campaign.yaml")->required();
+  app.add_option("--games", o->games, "Number of games (overrides campaign.games)")->check(CLI::Range(1u, 1000000000u));
+  app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
+  app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
+  app.add_option("--threads", o->threads, "CPU backend threads, 0 = all cores (overrides backend.threads)")
+      ->check(CLI::Range(0, 4096));
+  app.add_flag("--resume", o->resume, "Continue the campaign in the existing output file");
+  app.add_flag("--quiet", o->quiet, "No progress output, only the summary");
+  return [o]() {
+    log::set_quiet(o->quiet);
+    selfplay::RunOptions options;
+    if (o->games) options.games = o->games;
+    if (!o->out.empty()) options.output = o->out;
+    if (!o->backend.empty()) options.backend = o->backend;
+    if (o->threads >= 0) options.threads = o->threads;
+    options.resume = o->resume;
+    options.live = isatty(STDERR_FILENO);
+    const config::CampaignConfig cfg = selfplay::with_overrides(config::load_campaign_config(o->config), options);
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    const selfplay::RunResult r = selfplay::run_campaign(cfg, options, g_stop);
+    std::fputs(r.summary.c_str(), stdout);
+    if (r.interrupted) {
+      std::printf("interrupted after %llu of %u games; continue with: selfplay run %s --resume%s%s\n",
+                  static_cast<unsigned long long>(r.games_in_file), cfg.games, o->config.c_str(),
+                  o->out.empty() ? "" : " --out ", o->out.c_str());
+      return 130;
+    }
+    return 0;
+  };
+}
+
+}  // namespace sp::app

@@ -1,0 +1,815 @@
+#include "host/io/campaign_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <variant>
+
+#include "host/common/log.hpp"
+#include "host/io/h5.hpp"
+
+namespace sp::io {
+namespace {
+
+void add_member(const Datatype& type, const char* name, size_t offset, hid_t member) {
+  check(H5Tinsert(type.get(), name, offset, member), "insert compound member", name);
+}
+
+Datatype new_compound(size_t size, const char* what) {
+  return Datatype(check_id(H5Tcreate(H5T_COMPOUND, size), "create compound type", what));
+}
+
+// In-memory compound types of the row structs (host layout, padding included); the files store
+// their packed copies.
+struct RowTypes {
+  Datatype game, ply, perf;
+
+  RowTypes() {
+    init_thread();
+    game = new_compound(sizeof(GameRow), "GameRow");
+    add_member(game, "game_id", offsetof(GameRow, game_id), H5T_NATIVE_UINT64);
+    add_member(game, "seed", offsetof(GameRow, seed), H5T_NATIVE_UINT64);
+    add_member(game, "setup", offsetof(GameRow, setup), string_type(sizeof GameRow::setup).get());
+    add_member(game, "first_player", offsetof(GameRow, first_player), H5T_NATIVE_UINT8);
+    add_member(game, "winner", offsetof(GameRow, winner), H5T_NATIVE_INT8);
+    add_member(game, "plies", offsetof(GameRow, plies), H5T_NATIVE_UINT16);
+    add_member(game, "duration_s", offsetof(GameRow, duration_s), H5T_NATIVE_DOUBLE);
+    add_member(game, "record", offsetof(GameRow, record),
+               string_type(sizeof GameRow::record).get());
+    add_member(game, "record_truncated", offsetof(GameRow, record_truncated), H5T_NATIVE_UINT8);
+
+    ply = new_compound(sizeof(PlyRow), "PlyRow");
+    add_member(ply, "game_id", offsetof(PlyRow, game_id), H5T_NATIVE_UINT64);
+    add_member(ply, "ply", offsetof(PlyRow, ply), H5T_NATIVE_UINT16);
+    add_member(ply, "player", offsetof(PlyRow, player), H5T_NATIVE_UINT8);
+    add_member(ply, "die", offsetof(PlyRow, die), H5T_NATIVE_UINT8);
+    add_member(ply, "move", offsetof(PlyRow, move), string_type(sizeof PlyRow::move).get());
+    add_member(ply, "visits", offsetof(PlyRow, visits), H5T_NATIVE_UINT32);
+    add_member(ply, "root_value", offsetof(PlyRow, root_value), H5T_NATIVE_FLOAT);
+    add_member(ply, "rollouts", offsetof(PlyRow, rollouts), H5T_NATIVE_UINT64);
+    add_member(ply, "time_ms", offsetof(PlyRow, time_ms), H5T_NATIVE_FLOAT);
+
+    perf = new_compound(sizeof(PerfRow), "PerfRow");
+    add_member(perf, "batch", offsetof(PerfRow, batch), H5T_NATIVE_UINT64);
+    add_member(perf, "time_s", offsetof(PerfRow, time_s), H5T_NATIVE_DOUBLE);
+    add_member(perf, "leaves", offsetof(PerfRow, leaves), H5T_NATIVE_UINT32);
+    add_member(perf, "rollouts", offsetof(PerfRow, rollouts), H5T_NATIVE_UINT64);
+    add_member(perf, "host_ms", offsetof(PerfRow, host_ms), H5T_NATIVE_FLOAT);
+    add_member(perf, "backend_ms", offsetof(PerfRow, backend_ms), H5T_NATIVE_FLOAT);
+  }
+};
+
+constexpr unsigned kGzipLevel = 4;
+constexpr hsize_t kGameChunkRows = 64;   // ~68 KB: a GameRow is ~1 KB packed
+constexpr hsize_t kPlyChunkRows = 2048;  // ~80 KB
+constexpr hsize_t kColumnChunkRows = 8192;
+constexpr hsize_t kPerfChunkRows = 1024;
+constexpr hsize_t kFeatureChunkBytes = 64 * 1024;
+
+hsize_t feature_chunk_rows(size_t feature_count) {
+  const hsize_t rows = kFeatureChunkBytes / (sizeof(float) * std::max<size_t>(feature_count, 1));
+  return std::clamp<hsize_t>(rows, 16, 4096);
+}
+
+// The string attributes of the root group, in FileMeta.
+constexpr const char* kRootStrings[] = {"game",    "rules",  "config", "git_commit",
+                                        "backend", "device", "host",   "start_time"};
+
+template <class Meta>  // FileMeta or const FileMeta
+auto& meta_field(Meta& meta, std::string_view attribute) {
+  if (attribute == "game") return meta.game;
+  if (attribute == "rules") return meta.rules;
+  if (attribute == "config") return meta.config_text;
+  if (attribute == "git_commit") return meta.git_commit;
+  if (attribute == "backend") return meta.backend;
+  if (attribute == "device") return meta.device;
+  if (attribute == "host") return meta.host;
+  return meta.start_time;
+}
+
+// Opens for reading: SWMR read first (a live or crashed writer's file), then plain read-only for
+// files without SWMR support; when both fail the SWMR error is the one reported.
+File open_for_reading(const std::string& path) {
+  try {
+    return open_file(path, OpenMode::kReadSwmr);
+  } catch (const H5Error&) {
+    try {
+      return open_file(path, OpenMode::kRead);
+    } catch (const H5Error&) {
+    }
+    throw;
+  }
+}
+
+// The open objects of one campaign file, for the writer thread, resume and the reader.
+struct Tables {
+  std::string path;
+  File file;
+  Group positions;
+  Dataset games, plies, position_game_id, position_ply, position_side, position_result, features,
+      perf;
+  RowTypes types;
+  size_t feature_count = 0;
+
+  static Tables create(const std::string& path, const FileMeta& meta, bool exclusive) {
+    Tables t;
+    t.path = path;
+    t.file = create_file(path, exclusive);
+    t.feature_count = meta.feature_names.size();
+    const hid_t root = t.file.get();
+    write_attribute(root, "format_version", kCampaignFormatVersion);
+    for (const char* name : kRootStrings) write_attribute(root, name, meta_field(meta, name));
+    write_attribute(root, "seed", meta.seed);
+
+    GameRow game_fill;
+    game_fill.game_id = kNoGame;
+    PlyRow ply_fill;
+    ply_fill.game_id = kNoGame;
+    PerfRow perf_fill;
+    perf_fill.batch = kNoGame;
+    t.games =
+        create_table(root, "games", t.types.game.get(), {kGameChunkRows, kGzipLevel}, &game_fill);
+    t.plies =
+        create_table(root, "plies", t.types.ply.get(), {kPlyChunkRows, kGzipLevel}, &ply_fill);
+    t.positions = create_group(root, "positions");
+    const hid_t group = t.positions.get();
+    const ChunkedLayout column{kColumnChunkRows, kGzipLevel};
+    t.position_game_id = create_table(group, "game_id", H5T_NATIVE_UINT64, column, &kNoGame);
+    t.position_ply = create_table(group, "ply", H5T_NATIVE_UINT16, column, nullptr);
+    t.position_side = create_table(group, "side_to_move", H5T_NATIVE_UINT8, column, nullptr);
+    t.position_result = create_table(group, "result", H5T_NATIVE_FLOAT, column, nullptr);
+    t.features = create_matrix(group, "features", t.feature_count,
+                               {feature_chunk_rows(t.feature_count), kGzipLevel});
+    write_attribute(t.features.get(), "feature_names", meta.feature_names);
+    t.perf =
+        create_table(root, "perf", t.types.perf.get(), {kPerfChunkRows, kGzipLevel}, &perf_fill);
+    return t;
+  }
+
+  static Tables open(const std::string& path, bool for_append) {
+    Tables t;
+    t.path = path;
+    t.file = for_append ? open_file(path, OpenMode::kWriteSwmr) : open_for_reading(path);
+    const hid_t root = t.file.get();
+    if (!has_attribute(root, "format_version")) {
+      throw CampaignError("'" + path + "' is not a selfplay campaign file (no format_version)");
+    }
+    const uint64_t version = read_uint64_attribute(root, "format_version");
+    if (version != kCampaignFormatVersion) {
+      throw CampaignError("'" + path + "' has campaign format_version " + std::to_string(version) +
+                          "; this build reads " + std::to_string(kCampaignFormatVersion));
+    }
+    t.games = t.open_checked(root, "games", t.types.game.get());
+    t.plies = t.open_checked(root, "plies", t.types.ply.get());
+    t.positions = open_group(root, "positions");
+    const hid_t group = t.positions.get();
+    t.position_game_id = t.open_checked(group, "game_id", H5T_NATIVE_UINT64);
+    t.position_ply = t.open_checked(group, "ply", H5T_NATIVE_UINT16);
+    t.position_side = t.open_checked(group, "side_to_move", H5T_NATIVE_UINT8);
+    t.position_result = t.open_checked(group, "result", H5T_NATIVE_FLOAT);
+    t.features = t.open_checked(group, "features", H5T_NATIVE_FLOAT);
+    const auto feature_dims = dims(t.features.get());
+    if (feature_dims.size() != 2) {
+      throw CampaignError("'" + path + "': /positions/features is not 2-D");
+    }
+    t.feature_count = feature_dims[1];
+    t.perf = t.open_checked(root, "perf", t.types.perf.get());
+    return t;
+  }
+
+  Dataset open_checked(hid_t location, const std::string& name, hid_t memory_type) const {
+    Dataset dataset = open_dataset(location, name);
+    const Datatype stored(check_id(H5Dget_type(dataset.get()), "get type", name));
+    const Datatype expected = packed_copy(memory_type);
+    if (check(H5Tequal(stored.get(), expected.get()), "compare types", name) <= 0) {
+      throw CampaignError("'" + path + "': dataset " + object_name(dataset.get()) + " has type " +
+                          describe_type(stored.get()) + ", expected " +
+                          describe_type(expected.get()));
+    }
+    return dataset;
+  }
+
+  uint64_t positions_count() const {
+    const hsize_t n = std::min({rows(position_game_id.get()), rows(position_ply.get()),
+                                rows(position_side.get()), rows(position_result.get())});
+    return std::min<hsize_t>(n, rows(features.get()));
+  }
+
+  void write_games(const std::vector<GameRow>& rows) {
+    append_rows(games.get(), types.game.get(), rows.data(), rows.size());
+  }
+  void write_plies(const std::vector<PlyRow>& rows) {
+    append_rows(plies.get(), types.ply.get(), rows.data(), rows.size());
+  }
+  void write_perf(const std::vector<PerfRow>& rows) {
+    append_rows(perf.get(), types.perf.get(), rows.data(), rows.size());
+  }
+  void write_positions(const std::vector<PositionRow>& rows, const std::vector<float>& values) {
+    const size_t n = rows.size();
+    std::vector<uint64_t> game_id(n);
+    std::vector<uint16_t> ply(n);
+    std::vector<uint8_t> side(n);
+    std::vector<float> result(n);
+    for (size_t i = 0; i < n; ++i) {
+      game_id[i] = rows[i].game_id;
+      ply[i] = rows[i].ply;
+      side[i] = rows[i].side_to_move;
+      result[i] = rows[i].result;
+    }
+    append_rows(features.get(), H5T_NATIVE_FLOAT, values.data(), n);
+    append_rows(position_ply.get(), H5T_NATIVE_UINT16, ply.data(), n);
+    append_rows(position_side.get(), H5T_NATIVE_UINT8, side.data(), n);
+    append_rows(position_result.get(), H5T_NATIVE_FLOAT, result.data(), n);
+    append_rows(position_game_id.get(), H5T_NATIVE_UINT64, game_id.data(), n);
+  }
+
+  // Puts plies and positions on disk before any /games row that refers to them is written, so
+  // that no flush order of the metadata cache (or crash) can expose a /games row without them.
+  void flush_game_contents() {
+    for (const Dataset* d :
+         {&plies, &features, &position_ply, &position_side, &position_result, &position_game_id}) {
+      flush_dataset(d->get());
+    }
+  }
+
+  void flush() { flush_file(file, path); }
+
+  // Closes every object, the file last; reports a failure to close the file.
+  void close() {
+    init_thread();
+    for (Dataset* d : {&games, &plies, &position_game_id, &position_ply, &position_side,
+                       &position_result, &features, &perf}) {
+      d->reset();
+    }
+    positions.reset();
+    file.close(path);
+  }
+};
+
+FileMeta read_meta(hid_t root, const Tables& tables) {
+  FileMeta meta;
+  for (const char* name : kRootStrings) meta_field(meta, name) = read_string_attribute(root, name);
+  meta.seed = read_uint64_attribute(root, "seed");
+  meta.feature_names = read_string_list_attribute(tables.features.get(), "feature_names");
+  if (meta.feature_names.size() != tables.feature_count) {
+    throw CampaignError("'" + tables.path + "': " + std::to_string(meta.feature_names.size()) +
+                        " feature names for " + std::to_string(tables.feature_count) +
+                        " feature columns");
+  }
+  return meta;
+}
+
+// [first, first + count) clipped to `total` rows.
+std::pair<uint64_t, uint64_t> clip(uint64_t total, uint64_t first, uint64_t count) {
+  if (first >= total) return {total, 0};
+  return {first, std::min(count, total - first)};
+}
+
+template <class Row>
+std::vector<Row> read_table(const Dataset& dataset, const Datatype& type, uint64_t first,
+                            uint64_t count) {
+  const auto [start, n] = clip(rows(dataset.get()), first, count);
+  std::vector<Row> out(n);
+  read_rows(dataset.get(), type.get(), start, n, out.data());
+  return out;
+}
+
+void sync_path(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+// ---- CampaignReader
+
+struct CampaignReader::Impl {
+  Tables tables;
+  FileMeta meta;
+  uint32_t version = 0;
+};
+
+CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  init_thread();
+  impl_->tables = Tables::open(path, false);
+  const hid_t root = impl_->tables.file.get();
+  impl_->version = static_cast<uint32_t>(read_uint64_attribute(root, "format_version"));
+  impl_->meta = read_meta(root, impl_->tables);
+}
+
+CampaignReader::CampaignReader(CampaignReader&&) noexcept = default;
+CampaignReader& CampaignReader::operator=(CampaignReader&&) noexcept = default;
+CampaignReader::~CampaignReader() = default;
+
+uint32_t CampaignReader::format_version() const { return impl_->version; }
+const FileMeta& CampaignReader::meta() const { return impl_->meta; }
+uint64_t CampaignReader::games_count() const { return rows(impl_->tables.games.get()); }
+uint64_t CampaignReader::plies_count() const { return rows(impl_->tables.plies.get()); }
+uint64_t CampaignReader::positions_count() const { return impl_->tables.positions_count(); }
+uint64_t CampaignReader::perf_count() const { return rows(impl_->tables.perf.get()); }
+
+std::vector<GameRow> CampaignReader::games(uint64_t first, uint64_t count) const {
+  init_thread();
+  return read_table<GameRow>(impl_->tables.games, impl_->tables.types.game, first, count);
+}
+
+std::vector<PlyRow> CampaignReader::plies(uint64_t first, uint64_t count) const {
+  init_thread();
+  return read_table<PlyRow>(impl_->tables.plies, impl_->tables.types.ply, first, count);
+}
+
+std::vector<PerfRow> CampaignReader::perf(uint64_t first, uint64_t count) const {
+  init_thread();
+  return read_table<PerfRow>(impl_->tables.perf, impl_->tables.types.perf, first, count);
+}
+
+std::vector<PositionRow> CampaignReader::positions(uint64_t first, uint64_t count) const {
+  init_thread();
+  const Tables& t = impl_->tables;
+  const auto [start, n] = clip(t.positions_count(), first, count);
+  std::vector<uint64_t> game_id(n);
+  std::vector<uint16_t> ply(n);
+  std::vector<uint8_t> side(n);
+  std::vector<float> result(n);
+  read_rows(t.position_game_id.get(), H5T_NATIVE_UINT64, start, n, game_id.data());
+  read_rows(t.position_ply.get(), H5T_NATIVE_UINT16, start, n, ply.data());
+  read_rows(t.position_side.get(), H5T_NATIVE_UINT8, start, n, side.data());
+  read_rows(t.position_result.get(), H5T_NATIVE_FLOAT, start, n, result.data());
+  std::vector<PositionRow> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = {game_id[i], ply[i], side[i], result[i]};
+  return out;
+}
+
+std::vector<float> CampaignReader::features(uint64_t first, uint64_t count) const {
+  init_thread();
+  const Tables& t = impl_->tables;
+  const auto [start, n] = clip(t.positions_count(), first, count);
+  std::vector<float> out(n * t.feature_count);
+  read_rows(t.features.get(), H5T_NATIVE_FLOAT, start, n, out.data());
+  return out;
+}
+
+// ---- CampaignWriter
+
+namespace {
+
+struct GameItem {
+  GameRow game;
+  std::vector<PlyRow> plies;
+  std::vector<PositionRow> positions;
+  std::vector<float> features;
+};
+struct FlushItem {
+  uint64_t ticket;
+};
+using Item = std::variant<GameItem, PerfRow, FlushItem>;
+
+}  // namespace
+
+struct CampaignWriter::Impl {
+  Tables tables;
+  WriterOptions options;
+  ResumeReport report;
+
+  std::mutex mutex;
+  std::condition_variable items_ready, space_ready, flushed;
+  std::deque<Item> queue;
+  bool stopping = false;
+  bool closed = false;
+  uint64_t flush_requested = 0;
+  uint64_t flush_done = 0;
+  std::exception_ptr error;
+  bool error_reported = false;
+  std::thread thread;
+  std::vector<GameRow> pending;  // writer thread only
+
+  Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
+    if (options.queue_capacity == 0) options.queue_capacity = 1;
+    thread = std::thread([this] { run(); });
+  }
+
+  ~Impl() {
+    try {
+      close();
+    } catch (const std::exception& e) {
+      log::warn("campaign writer for '" + tables.path + "' failed while closing: " + e.what());
+    } catch (...) {
+      log::warn("campaign writer for '" + tables.path + "' failed while closing");
+    }
+  }
+
+  // Caller side. Requires the mutex.
+  void rethrow_error() {
+    if (!error) return;
+    error_reported = true;
+    std::rethrow_exception(error);
+  }
+
+  void push(Item item) {
+    std::unique_lock lock(mutex);
+    if (closed) {
+      throw std::logic_error("CampaignWriter: append after close of '" + tables.path + "'");
+    }
+    space_ready.wait(lock, [&] { return queue.size() < options.queue_capacity || error; });
+    rethrow_error();
+    queue.push_back(std::move(item));
+    lock.unlock();
+    items_ready.notify_one();
+  }
+
+  void flush() {
+    uint64_t ticket = 0;
+    {
+      std::lock_guard lock(mutex);
+      ticket = ++flush_requested;
+    }
+    push(FlushItem{ticket});
+    std::unique_lock lock(mutex);
+    flushed.wait(lock, [&] { return flush_done >= ticket || error; });
+    rethrow_error();
+  }
+
+  void close() {
+    {
+      std::lock_guard lock(mutex);
+      if (closed) return;
+      closed = true;
+      stopping = true;
+    }
+    items_ready.notify_all();
+    if (thread.joinable()) thread.join();
+    std::exception_ptr close_error;
+    try {
+      tables.close();
+    } catch (...) {
+      close_error = std::current_exception();
+    }
+    std::lock_guard lock(mutex);
+    if (error && !error_reported) {
+      error_reported = true;
+      std::rethrow_exception(error);
+    }
+    if (close_error) std::rethrow_exception(close_error);
+  }
+
+  // Writer thread.
+  void run() {
+    init_thread();
+    try {
+      using Clock = std::chrono::steady_clock;
+      const auto period = std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(std::max(options.flush_seconds, 0.0)));
+      auto last_flush = Clock::now();
+      bool dirty = false;
+      std::vector<Item> batch;
+      for (;;) {
+        bool stop = false;
+        batch.clear();
+        {
+          std::unique_lock lock(mutex);
+          const auto ready = [&] { return !queue.empty() || stopping; };
+          if (dirty) {
+            items_ready.wait_until(lock, last_flush + period, ready);
+          } else {
+            items_ready.wait(lock, ready);
+          }
+          while (!queue.empty()) {
+            batch.push_back(std::move(queue.front()));
+            queue.pop_front();
+          }
+          stop = stopping;
+        }
+        space_ready.notify_all();
+        uint64_t ticket = 0;
+        dirty |= write(batch, &ticket);
+        const auto now = Clock::now();
+        if (dirty && (ticket || stop || now - last_flush >= period)) {
+          publish_games();
+          tables.flush();
+          dirty = false;
+          last_flush = now;
+        }
+        if (ticket) {
+          std::lock_guard lock(mutex);
+          flush_done = ticket;
+        }
+        if (ticket) flushed.notify_all();
+        if (stop) break;
+      }
+    } catch (...) {
+      {
+        std::lock_guard lock(mutex);
+        error = std::current_exception();
+      }
+      space_ready.notify_all();
+      flushed.notify_all();
+    }
+  }
+
+  // Writes one batch, except its /games rows, which wait in `pending` for publish_games().
+  // Returns whether anything changed; sets *ticket to the batch's last flush request.
+  bool write(std::vector<Item>& batch, uint64_t* ticket) {
+    std::vector<PlyRow> plies;
+    std::vector<PositionRow> positions;
+    std::vector<float> features;
+    std::vector<PerfRow> perf;
+    const size_t pending_before = pending.size();
+    for (auto& item : batch) {
+      if (auto* g = std::get_if<GameItem>(&item)) {
+        pending.push_back(g->game);
+        plies.insert(plies.end(), g->plies.begin(), g->plies.end());
+        positions.insert(positions.end(), g->positions.begin(), g->positions.end());
+        features.insert(features.end(), g->features.begin(), g->features.end());
+      } else if (auto* p = std::get_if<PerfRow>(&item)) {
+        perf.push_back(*p);
+      } else {
+        *ticket = std::get<FlushItem>(item).ticket;
+      }
+    }
+    tables.write_plies(plies);
+    tables.write_positions(positions, features);
+    tables.write_perf(perf);
+    return pending.size() > pending_before || !perf.empty();
+  }
+
+  // Writes the /games rows of the games whose plies and positions were written, after putting
+  // those on disk. Done once per file flush rather than per batch: every H5Dflush rewrites the
+  // partly filled compressed chunks, and the file keeps the space of each old copy.
+  void publish_games() {
+    if (pending.empty()) return;
+    tables.flush_game_contents();
+    tables.write_games(pending);
+    pending.clear();
+  }
+};
+
+CampaignWriter::CampaignWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CampaignWriter::CampaignWriter(CampaignWriter&&) noexcept = default;
+CampaignWriter& CampaignWriter::operator=(CampaignWriter&&) noexcept = default;
+CampaignWriter::~CampaignWriter() = default;
+
+CampaignWriter CampaignWriter::create(const std::string& path, const FileMeta& meta,
+                                      const WriterOptions& options) {
+  init_thread();
+  Tables tables = Tables::create(path, meta, !options.overwrite);
+  start_swmr_write(tables.file, path);
+  return CampaignWriter(std::make_unique<Impl>(std::move(tables), options));
+}
+
+namespace {
+
+void check_compatible(const std::string& path, const FileMeta& stored, const FileMeta& meta) {
+  const auto mismatch = [&](const std::string& what) {
+    throw CampaignError("cannot resume '" + path + "': its " + what + " differs from this run's");
+  };
+  if (stored.game != meta.game) mismatch("game ('" + stored.game + "')");
+  if (stored.seed != meta.seed) mismatch("seed (" + std::to_string(stored.seed) + ")");
+  if (stored.feature_names != meta.feature_names) mismatch("feature_names");
+}
+
+// Copies the complete games of `from` into `to`, block by block (files can outgrow memory).
+void copy_complete(const CampaignReader& from, Tables& to, ResumeReport& report) {
+  constexpr uint64_t kBlock = 16384;
+  for (uint64_t first = 0; first < from.games_count(); first += kBlock) {
+    std::vector<GameRow> kept;
+    for (const GameRow& row : from.games(first, kBlock)) {
+      if (row.game_id != kNoGame && report.completed_games.insert(row.game_id).second) {
+        kept.push_back(row);
+      } else {
+        ++report.dropped_rows;
+      }
+    }
+    to.write_games(kept);
+  }
+  for (uint64_t first = 0; first < from.plies_count(); first += kBlock) {
+    std::vector<PlyRow> kept;
+    for (const PlyRow& row : from.plies(first, kBlock)) {
+      if (report.completed_games.contains(row.game_id)) {
+        kept.push_back(row);
+      } else {
+        ++report.dropped_plies;
+      }
+    }
+    to.write_plies(kept);
+  }
+  const size_t width = to.feature_count;
+  for (uint64_t first = 0; first < from.positions_count(); first += kBlock) {
+    const std::vector<PositionRow> rows = from.positions(first, kBlock);
+    const std::vector<float> values = from.features(first, kBlock);
+    std::vector<PositionRow> kept;
+    std::vector<float> kept_values;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (report.completed_games.contains(rows[i].game_id)) {
+        kept.push_back(rows[i]);
+        kept_values.insert(kept_values.end(), values.begin() + i * width,
+                           values.begin() + (i + 1) * width);
+      } else {
+        ++report.dropped_positions;
+      }
+    }
+    to.write_positions(kept, kept_values);
+  }
+  for (uint64_t first = 0; first < from.perf_count(); first += kBlock) {
+    std::vector<PerfRow> kept;
+    for (const PerfRow& row : from.perf(first, kBlock)) {
+      if (row.batch != kNoGame) {
+        kept.push_back(row);
+      } else {
+        ++report.dropped_rows;
+      }
+    }
+    to.write_perf(kept);
+  }
+}
+
+}  // namespace
+
+CampaignWriter CampaignWriter::resume(const std::string& path, const FileMeta& meta,
+                                      const WriterOptions& options) {
+  init_thread();
+  const std::string temp = path + ".resume.tmp";
+  ResumeReport report;
+  try {
+    const CampaignReader old(path);
+    check_compatible(path, old.meta(), meta);
+    Tables copy = Tables::create(temp, meta, false);
+    copy_complete(old, copy, report);
+    copy.close();
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    throw;
+  }
+  // The copy is complete and closed before it replaces the original: at any moment `path` is
+  // either the old file or the new one.
+  sync_path(temp);
+  std::filesystem::rename(temp, path);
+  sync_path(std::filesystem::absolute(path).parent_path().string());
+
+  auto impl = std::make_unique<Impl>(Tables::open(path, true), options);
+  impl->report = std::move(report);
+  return CampaignWriter(std::move(impl));
+}
+
+void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
+                                 std::vector<PositionRow> positions, std::vector<float> features) {
+  if (game.game_id == kNoGame) throw std::invalid_argument("append_game: game_id is kNoGame");
+  for (const PlyRow& p : plies) {
+    if (p.game_id != game.game_id) throw std::invalid_argument("append_game: ply of another game");
+  }
+  for (const PositionRow& p : positions) {
+    if (p.game_id != game.game_id) {
+      throw std::invalid_argument("append_game: position of another game");
+    }
+  }
+  if (features.size() != positions.size() * impl_->tables.feature_count) {
+    throw std::invalid_argument("append_game: " + std::to_string(features.size()) +
+                                " feature values for " + std::to_string(positions.size()) +
+                                " positions of " + std::to_string(impl_->tables.feature_count) +
+                                " features");
+  }
+  impl_->push(GameItem{game, std::move(plies), std::move(positions), std::move(features)});
+}
+
+void CampaignWriter::append_perf(const PerfRow& row) { impl_->push(row); }
+void CampaignWriter::flush() { impl_->flush(); }
+void CampaignWriter::close() { impl_->close(); }
+const std::string& CampaignWriter::path() const { return impl_->tables.path; }
+size_t CampaignWriter::feature_count() const { return impl_->tables.feature_count; }
+const ResumeReport& CampaignWriter::resume_report() const { return impl_->report; }
+
+// ---- schema_dump
+
+namespace {
+
+std::string list(const std::vector<hsize_t>& values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) text += ", ";
+    text += values[i] == H5S_UNLIMITED ? std::string("unlimited") : std::to_string(values[i]);
+  }
+  return text + "]";
+}
+
+std::string describe_space(hid_t space, bool with_max, std::string_view name) {
+  if (H5Sget_simple_extent_type(space) == H5S_SCALAR) return "scalar";
+  if (H5Sget_simple_extent_type(space) == H5S_NULL) return "null";
+  const int rank = H5Sget_simple_extent_ndims(space);
+  if (rank < 0) fail("get rank", name);
+  std::vector<hsize_t> current(static_cast<size_t>(rank)), maximum(static_cast<size_t>(rank));
+  check(H5Sget_simple_extent_dims(space, current.data(), maximum.data()), "get dims", name);
+  return "dims=" + list(current) + (with_max ? " max=" + list(maximum) : "");
+}
+
+std::string describe_attributes(hid_t object, std::string_view name) {
+  std::vector<std::string> names;
+  const auto collect = [](hid_t, const char* attribute, const H5A_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(attribute);
+    return 0;
+  };
+  check(H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
+        "iterate attributes", name);
+  std::string text;
+  for (const auto& attribute_name : names) {
+    const Attribute attribute(check_id(H5Aopen(object, attribute_name.c_str(), H5P_DEFAULT),
+                                       "open attribute", attribute_name));
+    const Datatype type(check_id(H5Aget_type(attribute.get()), "get type", attribute_name));
+    const Dataspace space(check_id(H5Aget_space(attribute.get()), "get space", attribute_name));
+    text += "  @" + attribute_name + ": " + describe_type(type.get(), false) + " " +
+            describe_space(space.get(), false, attribute_name) + "\n";
+  }
+  return text;
+}
+
+std::string describe_dataset(hid_t dataset, std::string_view name) {
+  const Datatype type(check_id(H5Dget_type(dataset), "get type", name));
+  const Dataspace space(check_id(H5Dget_space(dataset), "get space", name));
+  const PropList dcpl(check_id(H5Dget_create_plist(dataset), "get creation list", name));
+  std::string text = " ";
+  text += describe_space(space.get(), true, name);
+  if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED) {
+    std::vector<hsize_t> chunk(32);
+    const int rank = H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
+    if (rank < 0) fail("get chunk", name);
+    chunk.resize(static_cast<size_t>(rank));
+    text += " chunk=" + list(chunk);
+  }
+  const int filters = H5Pget_nfilters(dcpl.get());
+  if (filters > 0) {
+    text += " filters=[";
+    for (int i = 0; i < filters; ++i) {
+      unsigned flags = 0;
+      size_t values = 8;
+      unsigned value[8] = {};
+      unsigned config = 0;
+      char filter_name[64] = "";
+      const H5Z_filter_t id = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &values,
+                                             value, sizeof filter_name, filter_name, &config);
+      if (id < 0) fail("get filter", name);
+      text += i ? ", " : "";
+      if (id == H5Z_FILTER_DEFLATE) {
+        text += "deflate(";
+        text += std::to_string(values > 0 ? value[0] : 0);
+        text += ')';
+      } else if (id == H5Z_FILTER_SHUFFLE) {
+        text += "shuffle";
+      } else {
+        text += "filter ";
+        text += std::to_string(id);
+      }
+    }
+    text += "]";
+  }
+  return text + "\n  type " + describe_type(type.get()) + "\n";
+}
+
+}  // namespace
+
+std::string schema_dump(const std::string& path) {
+  init_thread();
+  const File file = open_for_reading(path);
+  std::vector<std::pair<std::string, H5O_type_t>> objects;
+  const auto collect = [](hid_t, const char* name, const H5O_info_t* info, void* data) -> herr_t {
+    static_cast<std::vector<std::pair<std::string, H5O_type_t>>*>(data)->emplace_back(name,
+                                                                                      info->type);
+    return 0;
+  };
+  check(H5Ovisit2(file.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &objects, H5O_INFO_BASIC),
+        "visit objects", path);
+  std::string text;
+  for (const auto& [relative, type] : objects) {
+    const std::string name = relative == "." ? "/" : "/" + relative;
+    const Object object(
+        check_id(H5Oopen(file.get(), relative.c_str(), H5P_DEFAULT), "open object", name));
+    const hid_t id = object.get();
+    switch (type) {
+      case H5O_TYPE_GROUP:
+        text += name + " group\n";
+        break;
+      case H5O_TYPE_DATASET:
+        text += name + " dataset";
+        text += describe_dataset(id, name);
+        break;
+      case H5O_TYPE_NAMED_DATATYPE:
+        text += name + " datatype\n";
+        break;
+      default:
+        text += name + " unknown\n";
+        break;
+    }
+    text += describe_attributes(id, name);
+  }
+  return text;
+}
+
+}  // namespace sp::io

@@ -1,0 +1,155 @@
+// The HDF5 file of a self-play campaign: a writer that appends games from a background thread
+// while readers follow along (SWMR), crash recovery by resume(), a reader, and a schema dump.
+//
+// Layout (format_version 1; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
+//   /            attributes format_version, game, rules, config, seed, git_commit, backend,
+//                device, host, start_time
+//   /games       GameRow compound; a game's row is written only after its plies and positions
+//                are on disk, so a /games row always means a complete game
+//   /plies       PlyRow compound
+//   /positions/  game_id, ply, side_to_move, result, features (N x F float32, attribute
+//                feature_names)
+//   /perf        PerfRow compound
+// Rows a crashed writer sized but never filled read as the fill value: game_id (or batch) ==
+// kNoGame, features NaN. Readers that follow a live file should ignore such rows, and refresh
+// /games before /plies and /positions so that every game they see is complete in what they read.
+//
+// Reading a file that a writer holds, or that a writer left behind when it crashed, needs SWMR
+// read mode (h5py: File(path, "r", swmr=True)). A plain read-only open of a crashed file fails
+// with "file is already open for write"; `h5clear -s path` clears the superblock's status flags
+// and makes a plain open work again. Neither step repairs anything: resume() does that.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/io/records.hpp"
+
+namespace sp::io {
+
+inline constexpr uint32_t kCampaignFormatVersion = 1;
+
+// A file that is valid HDF5 but not a campaign this code can read or continue.
+class CampaignError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct FileMeta {
+  std::string game, rules, config_text, backend, device, host, start_time, git_commit;
+  uint64_t seed = 0;
+  std::vector<std::string> feature_names;  // F, the width of /positions/features
+};
+
+struct WriterOptions {
+  double flush_seconds = 10;    // the longest a written row waits for H5Fflush; 0: every batch
+  size_t queue_capacity = 256;  // queued items (games, perf rows) before append_* blocks
+  bool overwrite = false;       // create(): replace an existing file instead of failing
+};
+
+// What resume() kept and dropped.
+struct ResumeReport {
+  std::set<uint64_t> completed_games;
+  uint64_t dropped_plies = 0;  // rows of games without a /games row
+  uint64_t dropped_positions = 0;
+  uint64_t dropped_rows = 0;  // unwritten (fill) or duplicate /games and /perf rows
+};
+
+// Appends to one campaign file. All HDF5 work happens on one writer thread fed by a bounded
+// queue; the append_* calls only copy and enqueue (and block while the queue is full). Plies,
+// positions and perf rows are written as they arrive; /games rows are held back and written at
+// each file flush, right after the plies and positions they refer to are flushed (H5Dflush), so
+// SWMR readers see a game at most flush_seconds after it was appended. An error on the writer
+// thread is rethrown by every later append_* and flush, and by close() unless an append already
+// reported it. Move-only; not for concurrent use from several threads. A file being written is
+// read from another process (SWMR), not through a second handle in this one.
+class CampaignWriter {
+ public:
+  // Creates `path` (fails if it exists unless options.overwrite) and starts SWMR writing.
+  static CampaignWriter create(const std::string& path, const FileMeta& meta,
+                               const WriterOptions& options = {});
+
+  // Continues the campaign in `path`, which a writer closed or left behind when it crashed. Every
+  // complete game (its /games row, and the plies and positions of that game id) and every /perf
+  // row are copied to `path + ".resume.tmp"`, which then replaces `path` by rename(); rows of
+  // unfinished games are dropped, so those games can be played again under the same ids. meta
+  // becomes the new root attributes; its game, seed and feature_names must match the file's
+  // (CampaignError otherwise).
+  static CampaignWriter resume(const std::string& path, const FileMeta& meta,
+                               const WriterOptions& options = {});
+
+  CampaignWriter(CampaignWriter&&) noexcept;
+  CampaignWriter& operator=(CampaignWriter&&) noexcept;
+  ~CampaignWriter();  // close(), reporting an error to the log instead of throwing
+
+  // Queues a finished game. Preconditions (std::invalid_argument otherwise): game.game_id !=
+  // kNoGame, every ply and position carries game.game_id, features.size() == positions.size() * F.
+  void append_game(const GameRow& game, std::vector<PlyRow> plies,
+                   std::vector<PositionRow> positions, std::vector<float> features);
+  void append_perf(const PerfRow& row);
+  // Blocks until everything queued so far is written and flushed (H5Fflush): visible to SWMR
+  // readers and safe from a crash of this process.
+  void flush();
+  // Drains the queue, flushes and closes the file. Idempotent.
+  void close();
+
+  const std::string& path() const;
+  size_t feature_count() const;
+  // Empty for a created file.
+  const ResumeReport& resume_report() const;
+
+  struct Impl;
+
+ private:
+  explicit CampaignWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Reads a campaign file, opened read-only in SWMR read mode so that it works on a file being
+// written and on one left by a crashed writer (it falls back to a plain open for files without
+// SWMR support). A snapshot: rows appended after opening are not seen.
+class CampaignReader {
+ public:
+  static constexpr uint64_t kAll = std::numeric_limits<uint64_t>::max();
+
+  explicit CampaignReader(const std::string& path);
+  CampaignReader(CampaignReader&&) noexcept;
+  CampaignReader& operator=(CampaignReader&&) noexcept;
+  ~CampaignReader();
+
+  uint32_t format_version() const;
+  const FileMeta& meta() const;
+
+  // Row counts. positions_count() is the length of the shortest /positions column: a crash can
+  // leave the columns at different lengths.
+  uint64_t games_count() const;
+  uint64_t plies_count() const;
+  uint64_t positions_count() const;
+  uint64_t perf_count() const;
+
+  // Rows [first, first + count), count clipped to the end; by default all of them.
+  std::vector<GameRow> games(uint64_t first = 0, uint64_t count = kAll) const;
+  std::vector<PlyRow> plies(uint64_t first = 0, uint64_t count = kAll) const;
+  std::vector<PositionRow> positions(uint64_t first = 0, uint64_t count = kAll) const;
+  // Feature rows of the same positions, row-major: count * F values.
+  std::vector<float> features(uint64_t first = 0, uint64_t count = kAll) const;
+  std::vector<PerfRow> perf(uint64_t first = 0, uint64_t count = kAll) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// A stable text listing of every object in the file, one per line in name order: path, kind,
+// datatype (compound members with their types), dims and max dims, chunking and filters for
+// datasets, attribute names with types (string lengths left out: they follow the values). Row
+// counts are part of it, so a golden file pins them too.
+std::string schema_dump(const std::string& path);
+
+}  // namespace sp::io

@@ -1,0 +1,94 @@
+// The rows of a campaign file, as plain structs free of HDF5. Each maps one-to-one onto an HDF5
+// compound (or, for positions, onto columns); strings are fixed-length and NUL-terminated because
+// variable-length types are not SWMR-safe in HDF5 1.10. The field names are the column names.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string_view>
+
+namespace sp::io {
+
+// game_id of rows that a file sized but never wrote (the datasets' fill value, seen after a
+// crash); never a real game id.
+inline constexpr uint64_t kNoGame = std::numeric_limits<uint64_t>::max();
+
+struct GameRow {
+  uint64_t game_id = 0;
+  uint64_t seed = 0;    // the campaign seed the game's random streams are keyed by
+  char setup[16] = {};  // "123456/654321": player 0's then player 1's arrangement
+  uint8_t first_player = 0;
+  int8_t winner = -1;  // 0 or 1; -1 when the game has no winner
+  uint16_t plies = 0;
+  double duration_s = 0;   // wall-clock seconds the game took
+  char record[1024] = {};  // "3:b4-c3 5:d2-c1 ...", see set_record
+  uint8_t record_truncated = 0;
+
+  friend bool operator==(const GameRow&, const GameRow&) = default;
+};
+
+struct PlyRow {
+  uint64_t game_id = 0;
+  uint16_t ply = 0;      // 0-based
+  uint8_t player = 0;    // the side that moved
+  uint8_t die = 0;       // 1..6
+  char move[8] = {};     // "b4-c3"
+  uint32_t visits = 0;   // root visits of the search that chose the move
+  float root_value = 0;  // search value of the chosen move for `player`: win probability, 0..1
+  uint64_t rollouts = 0;
+  float time_ms = 0;
+
+  friend bool operator==(const PlyRow&, const PlyRow&) = default;
+};
+
+// One training position; its feature vector (F float32 values) is stored separately, row for row.
+struct PositionRow {
+  uint64_t game_id = 0;
+  uint16_t ply = 0;
+  uint8_t side_to_move = 0;
+  float result = 0;  // game result from side_to_move's view: 1 win, 0 loss, 0.5 draw
+
+  friend bool operator==(const PositionRow&, const PositionRow&) = default;
+};
+
+struct PerfRow {
+  uint64_t batch = 0;
+  double time_s = 0;  // seconds since the campaign started
+  uint32_t leaves = 0;
+  uint64_t rollouts = 0;
+  float host_ms = 0;
+  float backend_ms = 0;
+
+  friend bool operator==(const PerfRow&, const PerfRow&) = default;
+};
+
+// Copies `text` into a fixed field, NUL-terminated; returns false when it had to be shortened.
+template <size_t N>
+bool set_text(char (&field)[N], std::string_view text) {
+  const size_t n = text.size() < N ? text.size() : N - 1;
+  std::memcpy(field, text.data(), n);
+  std::memset(field + n, 0, N - n);
+  return n == text.size();
+}
+
+// The text of a fixed field: up to the first NUL or the whole field.
+template <size_t N>
+std::string_view text_of(const char (&field)[N]) {
+  return std::string_view(field, strnlen(field, N));
+}
+
+// Stores a game record. A record longer than the field is cut after its last whole move that
+// fits (at a space) and record_truncated is set.
+inline void set_record(GameRow& row, std::string_view record) {
+  constexpr size_t kCapacity = sizeof row.record - 1;
+  row.record_truncated = record.size() > kCapacity;
+  if (row.record_truncated) {
+    record = record.substr(0, kCapacity + 1);
+    const size_t space = record.rfind(' ');
+    record = record.substr(0, space == std::string_view::npos ? kCapacity : space);
+  }
+  set_text(row.record, record);
+}
+
+}  // namespace sp::io

@@ -1,0 +1,776 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/io/campaign_file.hpp"
+#include "host/io/h5.hpp"
+
+namespace sp::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kPython = "/usr/bin/python3";
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "sp_h5_test_XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+FileMeta test_meta(size_t features = 3) {
+  FileMeta meta;
+  meta.game = "ewn";
+  meta.rules = "board=5 pieces=6";
+  meta.config_text = "game:\n  name: ewn\nseed: 7\n";
+  meta.backend = "cpu";
+  meta.device = "test cpu";
+  meta.host = "testhost";
+  meta.start_time = "2024-01-01T00:00:00Z";
+  meta.git_commit = "0123456789ab";
+  meta.seed = 7;
+  for (size_t f = 0; f < features; ++f) {
+    meta.feature_names.push_back("feature_");
+    meta.feature_names.back() += std::to_string(f);
+  }
+  return meta;
+}
+
+struct Game {
+  GameRow game;
+  std::vector<PlyRow> plies;
+  std::vector<PositionRow> positions;
+  std::vector<float> features;
+};
+
+// Deterministic content from the id; game 2 has a record too long for the field.
+Game make_game(uint64_t id, size_t features = 3) {
+  Game g;
+  g.game.game_id = id;
+  g.game.seed = 7;
+  set_text(g.game.setup, id % 2 ? "123456/654321" : "654321/123456");
+  g.game.first_player = static_cast<uint8_t>(id % 2);
+  g.game.winner = static_cast<int8_t>(id % 3 == 0 ? -1 : static_cast<int>(id % 2));
+  g.game.plies = static_cast<uint16_t>(5 + id % 7);
+  g.game.duration_s = 0.25 + static_cast<double>(id);
+  std::string record;
+  const int moves = id == 2 ? 300 : g.game.plies;
+  for (int p = 0; p < moves; ++p) {
+    if (p) record += ' ';
+    record += std::to_string(1 + p % 6) + ":b4-c3";
+  }
+  set_record(g.game, record);
+  for (uint16_t p = 0; p < g.game.plies; ++p) {
+    PlyRow ply;
+    ply.game_id = id;
+    ply.ply = p;
+    ply.player = static_cast<uint8_t>(p % 2);
+    ply.die = static_cast<uint8_t>(1 + p % 6);
+    set_text(ply.move, p % 2 ? "b4-c3" : "d2-c1");
+    ply.visits = 100 + p;
+    ply.root_value = 0.125f * static_cast<float>(p) - 0.5f;
+    ply.rollouts = 1000ull * p + id;
+    ply.time_ms = 1.5f * static_cast<float>(p);
+    g.plies.push_back(ply);
+    g.positions.push_back({id, p, static_cast<uint8_t>(p % 2), p % 2 ? -1.0f : 1.0f});
+    for (size_t f = 0; f < features; ++f) {
+      g.features.push_back(static_cast<float>(id * 1000 + p * 10 + f));
+    }
+  }
+  return g;
+}
+
+void append(CampaignWriter& writer, const Game& g) {
+  writer.append_game(g.game, g.plies, g.positions, g.features);
+}
+
+PerfRow make_perf(uint64_t batch) {
+  return {batch,
+          0.5 * static_cast<double>(batch),
+          static_cast<uint32_t>(64 + batch),
+          4096 * batch,
+          1.25f,
+          3.5f};
+}
+
+void expect_meta(const FileMeta& a, const FileMeta& b) {
+  EXPECT_EQ(a.game, b.game);
+  EXPECT_EQ(a.rules, b.rules);
+  EXPECT_EQ(a.config_text, b.config_text);
+  EXPECT_EQ(a.backend, b.backend);
+  EXPECT_EQ(a.device, b.device);
+  EXPECT_EQ(a.host, b.host);
+  EXPECT_EQ(a.start_time, b.start_time);
+  EXPECT_EQ(a.git_commit, b.git_commit);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.feature_names, b.feature_names);
+}
+
+// Every /games row of the file has all of its plies and positions (with features), and the file
+// holds no other rows; returns the game ids in /games order.
+std::vector<uint64_t> expect_consistent(const CampaignReader& reader, size_t features = 3) {
+  std::vector<uint64_t> ids;
+  std::map<uint64_t, uint16_t> plies_of;
+  for (const GameRow& g : reader.games()) {
+    EXPECT_NE(g.game_id, kNoGame) << "unwritten /games row";
+    ids.push_back(g.game_id);
+    plies_of[g.game_id] = g.plies;
+  }
+  EXPECT_EQ(plies_of.size(), ids.size()) << "duplicate game ids";
+  std::map<uint64_t, size_t> ply_rows, position_rows;
+  for (const PlyRow& p : reader.plies()) ++ply_rows[p.game_id];
+  const auto positions = reader.positions();
+  const auto values = reader.features();
+  EXPECT_EQ(values.size(), positions.size() * features);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    ++position_rows[positions[i].game_id];
+    for (size_t f = 0; f < features; ++f) EXPECT_FALSE(std::isnan(values[i * features + f]));
+  }
+  for (const auto& [id, plies] : plies_of) {
+    EXPECT_EQ(ply_rows[id], plies) << "game " << id;
+    EXPECT_EQ(position_rows[id], plies) << "game " << id;
+  }
+  EXPECT_EQ(ply_rows.size(), plies_of.size()) << "plies of games without a /games row";
+  EXPECT_EQ(position_rows.size(), plies_of.size()) << "positions of games without a /games row";
+  return ids;
+}
+
+bool have_h5py() {
+  return std::system((std::string(kPython) + " -c 'import h5py' >/dev/null 2>&1").c_str()) == 0;
+}
+
+// Runs a Python script (written to `dir`) with arguments; returns its exit status and stdout.
+std::pair<int, std::string> run_python(const TempDir& dir, const std::string& script,
+                                       const std::string& arguments) {
+  static int counter = 0;
+  const std::string script_path = dir.file("script" + std::to_string(counter++) + ".py");
+  std::ofstream(script_path) << script;
+  const std::string command = std::string(kPython) + " " + script_path + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::string output;
+  char buffer[256];
+  while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// ---- the RAII layer
+
+TEST(H5Layer, HandleClosesWhenItGoesOutOfScope) {
+  TempDir dir;
+  hid_t group_id = H5I_INVALID_HID;
+  {
+    File file = create_file(dir.file("a.h5"), true);
+    Group group = create_group(file.get(), "g");
+    group_id = group.get();
+    EXPECT_GT(H5Iis_valid(group_id), 0);
+    Group moved = std::move(group);
+    EXPECT_FALSE(group);
+    EXPECT_EQ(moved.get(), group_id);
+    EXPECT_GT(H5Iis_valid(group_id), 0);
+  }
+  EXPECT_LE(H5Iis_valid(group_id), 0);
+}
+
+TEST(H5Layer, ErrorCarriesOperationObjectAndStack) {
+  const std::string path = "/nonexistent-dir-sp/x.h5";
+  try {
+    open_file(path, OpenMode::kRead);
+    FAIL() << "no exception";
+  } catch (const H5Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("open file"), std::string::npos) << what;
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find("H5Fopen"), std::string::npos) << "no error stack: " << what;
+  }
+}
+
+TEST(H5Layer, AttributesRoundTrip) {
+  TempDir dir;
+  File file = create_file(dir.file("a.h5"), true);
+  const hid_t root = file.get();
+  write_attribute(root, "text", std::string_view("hello world"));
+  write_attribute(root, "empty", std::string_view(""));
+  write_attribute(root, "big", uint64_t{0xFFFF'FFFF'FFFF'FFFEull});
+  write_attribute(root, "small", uint32_t{42});
+  write_attribute(root, "list", std::vector<std::string>{"a", "", "longer name"});
+  write_attribute(root, "none", std::vector<std::string>{});
+  write_attribute(root, "text", std::string_view("replaced"));
+  EXPECT_EQ(read_string_attribute(root, "text"), "replaced");
+  EXPECT_EQ(read_string_attribute(root, "empty"), "");
+  EXPECT_EQ(read_uint64_attribute(root, "big"), 0xFFFF'FFFF'FFFF'FFFEull);
+  EXPECT_EQ(read_uint64_attribute(root, "small"), 42u);
+  EXPECT_EQ(read_string_list_attribute(root, "list"),
+            (std::vector<std::string>{"a", "", "longer name"}));
+  EXPECT_TRUE(read_string_list_attribute(root, "none").empty());
+  EXPECT_TRUE(has_attribute(root, "small"));
+  EXPECT_FALSE(has_attribute(root, "missing"));
+  EXPECT_THROW(read_string_attribute(root, "small"), H5Error);
+  EXPECT_THROW(read_uint64_attribute(root, "missing"), H5Error);
+}
+
+TEST(H5Layer, MatrixAppendsAndReadsRows) {
+  TempDir dir;
+  File file = create_file(dir.file("m.h5"), true);
+  Dataset matrix = create_matrix(file.get(), "m", 3, {4, 4});
+  const std::vector<float> first = {1, 2, 3, 4, 5, 6};
+  const std::vector<float> second = {7, 8, 9};
+  append_rows(matrix.get(), H5T_NATIVE_FLOAT, first.data(), 2);
+  append_rows(matrix.get(), H5T_NATIVE_FLOAT, second.data(), 1);
+  EXPECT_EQ(dims(matrix.get()), (std::vector<hsize_t>{3, 3}));
+  std::vector<float> out(6);
+  read_rows(matrix.get(), H5T_NATIVE_FLOAT, 1, 2, out.data());
+  EXPECT_EQ(out, (std::vector<float>{4, 5, 6, 7, 8, 9}));
+  EXPECT_THROW(read_rows(matrix.get(), H5T_NATIVE_FLOAT, 2, 2, out.data()), H5Error);
+
+  Dataset empty = create_matrix(file.get(), "empty", 0, {4, 4});
+  append_rows(empty.get(), H5T_NATIVE_FLOAT, nullptr, 5);
+  EXPECT_EQ(dims(empty.get()), (std::vector<hsize_t>{5, 0}));
+}
+
+TEST(H5Records, SetRecordCutsAtAMoveBoundary) {
+  GameRow row;
+  set_record(row, "1:b4-c3 2:d2-c1");
+  EXPECT_EQ(text_of(row.record), "1:b4-c3 2:d2-c1");
+  EXPECT_EQ(row.record_truncated, 0);
+
+  std::string record;
+  while (record.size() < 2000) record += "6:e5-d4 ";
+  record.pop_back();
+  set_record(row, record);
+  EXPECT_EQ(row.record_truncated, 1);
+  const std::string_view kept = text_of(row.record);
+  EXPECT_LE(kept.size(), sizeof row.record - 1);
+  EXPECT_EQ(kept.size() % 8, 7u) << "cut inside a move: " << kept.substr(kept.size() - 10);
+  EXPECT_EQ(record.substr(0, kept.size()), kept);
+
+  char setup[16];
+  EXPECT_TRUE(set_text(setup, "123456/654321"));
+  EXPECT_FALSE(set_text(setup, "0123456789abcdefgh"));
+  EXPECT_EQ(text_of(setup), "0123456789abcde");
+}
+
+// ---- campaign files
+
+TEST(H5Campaign, WriteCloseAndReadBackEveryField) {
+  TempDir dir;
+  const std::string path = dir.file("c.h5");
+  std::vector<Game> games;
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta(), {.flush_seconds = 0.01});
+    for (uint64_t id = 0; id < 40; ++id) {
+      games.push_back(make_game(id));
+      append(writer, games.back());
+      if (id % 4 == 0) writer.append_perf(make_perf(id));
+    }
+    writer.close();
+    writer.close();
+  }
+  EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
+  const CampaignReader reader(path);
+  EXPECT_EQ(reader.format_version(), kCampaignFormatVersion);
+  expect_meta(reader.meta(), test_meta());
+  ASSERT_EQ(reader.games_count(), games.size());
+  const auto rows = reader.games();
+  std::vector<PlyRow> plies;
+  std::vector<PositionRow> positions;
+  std::vector<float> features;
+  for (size_t i = 0; i < games.size(); ++i) {
+    EXPECT_EQ(rows[i], games[i].game) << "game " << i;
+    plies.insert(plies.end(), games[i].plies.begin(), games[i].plies.end());
+    positions.insert(positions.end(), games[i].positions.begin(), games[i].positions.end());
+    features.insert(features.end(), games[i].features.begin(), games[i].features.end());
+  }
+  EXPECT_EQ(rows[2].record_truncated, 1);
+  EXPECT_EQ(text_of(rows[3].record),
+            "1:b4-c3 2:b4-c3 3:b4-c3 4:b4-c3 5:b4-c3 6:b4-c3 1:b4-c3 2:b4-c3");
+  EXPECT_EQ(text_of(rows[3].setup), "123456/654321");
+  EXPECT_EQ(reader.plies(), plies);
+  EXPECT_EQ(reader.positions(), positions);
+  EXPECT_EQ(reader.features(), features);
+  EXPECT_EQ(reader.plies(5, 3), std::vector<PlyRow>(plies.begin() + 5, plies.begin() + 8));
+  EXPECT_EQ(reader.features(1, 1), std::vector<float>(features.begin() + 3, features.begin() + 6));
+  EXPECT_TRUE(reader.games(100).empty());
+  ASSERT_EQ(reader.perf_count(), 10u);
+  for (uint64_t i = 0; i < 10; ++i) EXPECT_EQ(reader.perf()[i], make_perf(4 * i));
+}
+
+TEST(H5Campaign, SchemaMatchesGolden) {
+  TempDir dir;
+  const std::string path = dir.file("golden.h5");
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta());
+    append(writer, make_game(0));
+    append(writer, make_game(1));
+    writer.append_perf(make_perf(0));
+  }
+  const std::string dump = schema_dump(path);
+  const std::string golden = SELFPLAY_SOURCE_DIR "/tests/golden/campaign_schema.txt";
+  if (std::getenv("SELFPLAY_UPDATE_GOLDEN")) std::ofstream(golden) << dump;
+  EXPECT_EQ(dump, read_text(golden)) << "regenerate with SELFPLAY_UPDATE_GOLDEN=1 after review";
+}
+
+TEST(H5Campaign, H5pyReadsTheWritersFile) {
+  if (!have_h5py()) GTEST_SKIP() << kPython << " has no h5py (apt-get install python3-h5py)";
+  TempDir dir;
+  const std::string path = dir.file("py.h5");
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta());
+    for (uint64_t id = 0; id < 4; ++id) append(writer, make_game(id));
+    writer.append_perf(make_perf(9));
+  }
+  const auto [status, output] = run_python(dir, R"(
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r', swmr=True)
+a = f.attrs
+assert a['format_version'] == 1, a['format_version']
+assert a['game'] == b'ewn' and a['seed'] == 7 and a['backend'] == b'cpu', dict(a)
+assert a['config'] == b'game:\n  name: ewn\nseed: 7\n'
+g = f['games']
+assert g.shape == (4,), g.shape
+r = g[3]
+assert r['game_id'] == 3 and r['seed'] == 7 and r['setup'] == b'123456/654321'
+assert r['first_player'] == 1 and r['winner'] == -1 and r['plies'] == 8
+assert r['duration_s'] == 3.25 and r['record'].startswith(b'1:b4-c3 2:b4-c3')
+assert g[2]['record_truncated'] == 1 and r['record_truncated'] == 0
+p = f['plies']
+assert p.shape == (5 + 6 + 7 + 8,), p.shape
+q = p[1]
+assert q['game_id'] == 0 and q['ply'] == 1 and q['player'] == 1 and q['die'] == 2
+assert q['move'] == b'b4-c3' and q['visits'] == 101 and q['root_value'] == -0.375
+assert q['rollouts'] == 1000 and q['time_ms'] == 1.5
+x = f['positions/features']
+assert x.shape == (26, 3) and x.dtype == 'float32', (x.shape, x.dtype)
+assert list(x.attrs['feature_names']) == [b'feature_0', b'feature_1', b'feature_2']
+assert x[6, 2] == 1012.0 and f['positions/game_id'][6] == 1 and f['positions/ply'][6] == 1
+assert f['positions/side_to_move'][6] == 1 and f['positions/result'][6] == -1.0
+perf = f['perf'][0]
+assert perf['batch'] == 9 and perf['leaves'] == 73 and perf['backend_ms'] == 3.5
+print('ok')
+)",
+                                           path);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(output, "ok\n");
+}
+
+// Counts the complete games an h5py SWMR reader sees; refreshes /games before /plies, the order
+// that makes the "a /games row means a complete game" promise hold for a reader too.
+constexpr const char* kSwmrCount = R"(
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r', swmr=True)
+g, p = f['games'], f['plies']
+g.refresh(); p.refresh()
+ids = g['game_id']
+print(int((ids != np.iinfo(np.uint64).max).sum()))
+)";
+
+TEST(H5Campaign, SwmrReaderInAnotherProcessSeesRowsWhileWriterIsOpen) {
+  if (!have_h5py()) GTEST_SKIP() << kPython << " has no h5py (apt-get install python3-h5py)";
+  TempDir dir;
+  const std::string path = dir.file("swmr.h5");
+  CampaignWriter writer = CampaignWriter::create(path, test_meta(), {.flush_seconds = 3600});
+  for (uint64_t id = 0; id < 3; ++id) append(writer, make_game(id));
+  writer.flush();
+  EXPECT_EQ(run_python(dir, kSwmrCount, path), std::make_pair(0, std::string("3\n")));
+  for (uint64_t id = 3; id < 5; ++id) append(writer, make_game(id));
+  writer.flush();
+  EXPECT_EQ(run_python(dir, kSwmrCount, path), std::make_pair(0, std::string("5\n")));
+  // Until the next flush a game's /games row is held back (flush_seconds is an hour here).
+  append(writer, make_game(5));
+  EXPECT_EQ(run_python(dir, kSwmrCount, path), std::make_pair(0, std::string("5\n")));
+  writer.flush();
+  EXPECT_EQ(run_python(dir, kSwmrCount, path), std::make_pair(0, std::string("6\n")));
+
+  // A reader polling while games stream in never sees a /games row without all of its plies.
+  constexpr uint64_t kTarget = 300;
+  std::pair<int, std::string> poll;
+  std::thread reader([&] {
+    poll = run_python(dir, R"(
+import sys, time, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r', swmr=True)
+g, p = f['games'], f['plies']
+none = np.iinfo(np.uint64).max
+deadline = time.time() + 300
+while True:
+    g.refresh(); p.refresh()
+    rows = g[...]
+    ids, counts = np.unique(p['game_id'], return_counts=True)
+    have = dict(zip(ids.tolist(), counts.tolist()))
+    done = 0
+    for r in rows:
+        if r['game_id'] == none: continue
+        done += 1
+        if have.get(int(r['game_id']), 0) != r['plies']:
+            print('game', r['game_id'], 'has', have.get(int(r['game_id']), 0), 'of', r['plies'])
+            sys.exit(3)
+    if done >= int(sys.argv[2]): break
+    if time.time() > deadline: sys.exit(4)
+print('ok')
+)",
+                      path + " " + std::to_string(kTarget));
+  });
+  for (uint64_t id = 6; id < kTarget; ++id) {
+    append(writer, make_game(id));
+    if (id % 10 == 0) writer.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  writer.flush();
+  reader.join();
+  EXPECT_EQ(poll, std::make_pair(0, std::string("ok\n")));
+  writer.close();
+}
+
+// The child appends games forever, reporting each flushed count on a pipe, until it is killed.
+[[noreturn]] void append_until_killed(const std::string& path, int report_fd) {
+  try {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta(), {.flush_seconds = 0.002});
+    for (uint64_t id = 0;; ++id) {
+      append(writer, make_game(id));
+      if (id % 10 == 9) {
+        writer.flush();
+        const uint64_t done = id + 1;
+        if (write(report_fd, &done, sizeof done) != sizeof done) _exit(2);
+      }
+    }
+  } catch (...) {
+    _exit(1);
+  }
+}
+
+// Kills a writer `delay_ms` after its 50th flushed game, then checks the file and resumes it.
+void crash_and_resume(int delay_ms) {
+  TempDir dir;
+  const std::string path = dir.file("crash.h5");
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(fds[0]);
+    append_until_killed(path, fds[1]);
+  }
+  close(fds[1]);
+  struct Reaper {  // kills the child on every way out of this scope
+    pid_t pid;
+    int status = 0;
+    ~Reaper() { kill_and_wait(); }
+    void kill_and_wait() {
+      if (pid <= 0) return;
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      pid = 0;
+    }
+  } reaper{child};
+  uint64_t flushed = 0;
+  while (flushed < 50) ASSERT_EQ(read(fds[0], &flushed, sizeof flushed), ssize_t{sizeof flushed});
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  reaper.kill_and_wait();  // mid-run: the child is busy appending the next games
+  close(fds[0]);
+  ASSERT_TRUE(WIFSIGNALED(reaper.status) && WTERMSIG(reaper.status) == SIGKILL)
+      << "child exited first";
+
+  // A plain read-only open is refused: the superblock still says a writer holds the file. Either
+  // open it in SWMR read mode, as CampaignReader does, or clear the flags with `h5clear -s`.
+  EXPECT_THROW(open_file(path, OpenMode::kRead), H5Error);
+  if (std::system("command -v h5clear >/dev/null 2>&1") == 0) {
+    const std::string copy = dir.file("cleared.h5");
+    fs::copy_file(path, copy);
+    ASSERT_EQ(std::system(("h5clear -s " + copy).c_str()), 0);
+    EXPECT_NO_THROW(open_file(copy, OpenMode::kRead));
+  }
+
+  std::set<uint64_t> complete;
+  uint64_t orphan_plies = 0;
+  {
+    const CampaignReader crashed(path);
+    EXPECT_GE(crashed.games_count(), flushed);
+    std::map<uint64_t, uint16_t> plies_of;
+    for (const GameRow& g : crashed.games()) {
+      if (g.game_id == kNoGame) continue;  // sized but never written
+      EXPECT_EQ(g, make_game(g.game_id).game);
+      plies_of[g.game_id] = g.plies;
+      complete.insert(g.game_id);
+    }
+    std::map<uint64_t, size_t> ply_rows;
+    for (const PlyRow& p : crashed.plies()) {
+      if (complete.contains(p.game_id)) {
+        ++ply_rows[p.game_id];
+      } else {
+        ++orphan_plies;
+      }
+    }
+    for (const auto& [id, plies] : plies_of) EXPECT_EQ(ply_rows[id], plies) << "game " << id;
+  }
+  for (uint64_t id = 0; id < flushed; ++id) EXPECT_TRUE(complete.contains(id)) << id;
+
+  CampaignWriter writer = CampaignWriter::resume(path, test_meta());
+  EXPECT_EQ(writer.resume_report().completed_games, complete);
+  EXPECT_EQ(writer.resume_report().dropped_plies, orphan_plies);
+  EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
+  // Continue where the crash left off: the unfinished games are played again under their ids.
+  const uint64_t next = *complete.rbegin() + 1;
+  for (uint64_t id = next; id < next + 5; ++id) append(writer, make_game(id));
+  writer.close();
+
+  const CampaignReader resumed(path);
+  const std::vector<uint64_t> ids = expect_consistent(resumed);
+  std::set<uint64_t> expected = complete;
+  for (uint64_t id = next; id < next + 5; ++id) expected.insert(id);
+  EXPECT_EQ(std::set<uint64_t>(ids.begin(), ids.end()), expected);
+  EXPECT_EQ(ids.size(), expected.size());
+  EXPECT_EQ(resumed.plies().size(), resumed.positions().size());
+}
+
+TEST(H5Campaign, SurvivesSigkillAndResumeKeepsExactlyTheCompleteGames) {
+  for (const int delay_ms : {0, 3, 20}) {
+    SCOPED_TRACE("killed " + std::to_string(delay_ms) + " ms after a flush");
+    crash_and_resume(delay_ms);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(H5Campaign, CloseThenResumeRoundTrip) {
+  TempDir dir;
+  const std::string path = dir.file("round.h5");
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta());
+    for (uint64_t id = 0; id < 3; ++id) append(writer, make_game(id));
+    writer.append_perf(make_perf(1));
+  }
+  FileMeta later = test_meta();
+  later.start_time = "2024-01-02T00:00:00Z";
+  {
+    CampaignWriter writer = CampaignWriter::resume(path, later);
+    EXPECT_EQ(writer.resume_report().completed_games, (std::set<uint64_t>{0, 1, 2}));
+    EXPECT_EQ(writer.resume_report().dropped_plies, 0u);
+    EXPECT_EQ(writer.resume_report().dropped_positions, 0u);
+    EXPECT_EQ(writer.resume_report().dropped_rows, 0u);
+    for (uint64_t id = 3; id < 5; ++id) append(writer, make_game(id));
+    writer.append_perf(make_perf(2));
+  }
+  const CampaignReader reader(path);
+  expect_meta(reader.meta(), later);
+  EXPECT_EQ(expect_consistent(reader), (std::vector<uint64_t>{0, 1, 2, 3, 4}));
+  for (uint64_t id = 0; id < 5; ++id) EXPECT_EQ(reader.games()[id], make_game(id).game);
+  EXPECT_EQ(reader.perf(), (std::vector<PerfRow>{make_perf(1), make_perf(2)}));
+  std::vector<float> features;
+  for (uint64_t id = 0; id < 5; ++id) {
+    const auto f = make_game(id).features;
+    features.insert(features.end(), f.begin(), f.end());
+  }
+  EXPECT_EQ(reader.features(), features);
+}
+
+// What a crash can leave, made on purpose: plies and positions of a game without a /games row,
+// and /games and /perf rows that were sized but never written.
+TEST(H5Campaign, ResumeDropsOrphanAndUnwrittenRows) {
+  TempDir dir;
+  const std::string path = dir.file("orphans.h5");
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta());
+    for (uint64_t id = 0; id < 3; ++id) append(writer, make_game(id));
+    writer.append_perf(make_perf(0));
+  }
+  constexpr uint64_t kOrphan = 9;
+  constexpr hsize_t kRows = 5;  // game 0's plies, relabelled
+  {
+    const File file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    for (const char* name : {"games", "perf"}) {
+      const Dataset table = open_dataset(file.get(), name);
+      const hsize_t n = rows(table.get()) + 1;
+      ASSERT_GE(H5Dset_extent(table.get(), &n), 0);
+    }
+    const Dataset plies = open_dataset(file.get(), "plies");
+    const Datatype packed(H5Dget_type(plies.get()));
+    const size_t width = H5Tget_size(packed.get());
+    const size_t at = H5Tget_member_offset(packed.get(), 0);
+    ASSERT_EQ(describe_type(packed.get()).rfind("compound{game_id: uint64", 0), 0u);
+    std::vector<unsigned char> bytes(kRows * width);
+    read_rows(plies.get(), packed.get(), 0, kRows, bytes.data());
+    for (hsize_t i = 0; i < kRows; ++i) std::memcpy(&bytes[i * width + at], &kOrphan, 8);
+    append_rows(plies.get(), packed.get(), bytes.data(), kRows);
+
+    const Group positions = open_group(file.get(), "positions");
+    const std::vector<uint64_t> ids(kRows, kOrphan);
+    const std::vector<uint16_t> ply(kRows, 1);
+    const std::vector<uint8_t> side(kRows, 1);
+    const std::vector<float> values(kRows * 3, 0.5f);
+    append_rows(open_dataset(positions.get(), "game_id").get(), H5T_NATIVE_UINT64, ids.data(),
+                kRows);
+    append_rows(open_dataset(positions.get(), "ply").get(), H5T_NATIVE_UINT16, ply.data(), kRows);
+    append_rows(open_dataset(positions.get(), "side_to_move").get(), H5T_NATIVE_UINT8, side.data(),
+                kRows);
+    append_rows(open_dataset(positions.get(), "result").get(), H5T_NATIVE_FLOAT, values.data(),
+                kRows);
+    append_rows(open_dataset(positions.get(), "features").get(), H5T_NATIVE_FLOAT, values.data(),
+                kRows);
+  }
+  {
+    const CampaignReader damaged(path);
+    ASSERT_EQ(damaged.games_count(), 4u);
+    EXPECT_EQ(damaged.games()[3].game_id, kNoGame) << "unwritten rows must read as kNoGame";
+    EXPECT_EQ(damaged.perf()[1].batch, kNoGame);
+    EXPECT_EQ(damaged.plies().back().game_id, kOrphan);
+  }
+  CampaignWriter writer = CampaignWriter::resume(path, test_meta());
+  const ResumeReport& report = writer.resume_report();
+  EXPECT_EQ(report.completed_games, (std::set<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(report.dropped_plies, kRows);
+  EXPECT_EQ(report.dropped_positions, kRows);
+  EXPECT_EQ(report.dropped_rows, 2u);
+  append(writer, make_game(kOrphan));  // played again from the start
+  writer.close();
+  const CampaignReader reader(path);
+  EXPECT_EQ(expect_consistent(reader), (std::vector<uint64_t>{0, 1, 2, kOrphan}));
+  EXPECT_EQ(reader.plies().back(), make_game(kOrphan).plies.back());
+  EXPECT_EQ(reader.perf(), std::vector<PerfRow>{make_perf(0)});
+}
+
+TEST(H5Campaign, ResumeRefusesAnotherCampaignAndLeavesTheFileAlone) {
+  TempDir dir;
+  const std::string path = dir.file("other.h5");
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta());
+    append(writer, make_game(0));
+  }
+  const std::string before = read_text(path);
+  FileMeta other_seed = test_meta();
+  other_seed.seed = 8;
+  EXPECT_THROW(CampaignWriter::resume(path, other_seed), CampaignError);
+  EXPECT_THROW(CampaignWriter::resume(path, test_meta(4)), CampaignError);
+  EXPECT_EQ(read_text(path), before);
+  EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
+}
+
+TEST(H5Campaign, CreateRefusesAnExistingFileUnlessOverwriting) {
+  TempDir dir;
+  const std::string path = dir.file("exists.h5");
+  std::ofstream(path) << "precious";
+  EXPECT_THROW(CampaignWriter::create(path, test_meta()), H5Error);
+  EXPECT_EQ(read_text(path), "precious");
+  CampaignWriter writer = CampaignWriter::create(path, test_meta(), {.overwrite = true});
+  writer.close();
+  EXPECT_EQ(CampaignReader(path).games_count(), 0u);
+}
+
+TEST(H5Campaign, UnwritablePathThrowsWithThePath) {
+  const std::string path = "/nonexistent-dir-sp/campaign.h5";
+  try {
+    CampaignWriter::create(path, test_meta());
+    FAIL() << "no exception";
+  } catch (const H5Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(H5Campaign, ReadingSomethingElseIsAnError) {
+  TempDir dir;
+  const std::string text = dir.file("not.h5");
+  std::ofstream(text) << "just some text, not HDF5\n";
+  try {
+    CampaignReader reader(text);
+    FAIL() << "no exception";
+  } catch (const H5Error& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(schema_dump(text), H5Error);
+  EXPECT_THROW(CampaignWriter::resume(text, test_meta()), H5Error);
+  EXPECT_THROW(CampaignReader(dir.file("missing.h5")), H5Error);
+
+  const std::string plain = dir.file("plain.h5");
+  create_file(plain, true).close(plain);
+  EXPECT_THROW(CampaignReader reader(plain), CampaignError);
+}
+
+TEST(H5Campaign, AppendChecksItsArguments) {
+  TempDir dir;
+  CampaignWriter writer = CampaignWriter::create(dir.file("args.h5"), test_meta());
+  Game g = make_game(1);
+  EXPECT_THROW(writer.append_game(g.game, g.plies, g.positions, {1.0f}), std::invalid_argument);
+  g.plies[0].game_id = 2;
+  EXPECT_THROW(append(writer, g), std::invalid_argument);
+  g = make_game(1);
+  g.game.game_id = kNoGame;
+  EXPECT_THROW(append(writer, g), std::invalid_argument);
+  writer.close();
+  EXPECT_THROW(append(writer, make_game(1)), std::logic_error);
+}
+
+// The child writes until the file size limit makes HDF5 fail on the writer thread; the error
+// must come back from append_game or flush as an H5Error, and the destructor must not throw.
+TEST(H5Campaign, WriterThreadErrorIsRethrownToTheCaller) {
+  TempDir dir;
+  const std::string path = dir.file("full.h5");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int code = 1;
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{256 * 1024, 256 * 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      CampaignWriter writer = CampaignWriter::create(path, test_meta(64), {.flush_seconds = 0.001});
+      uint32_t noise = 12345;
+      for (uint64_t id = 0; id < 100000 && code == 1; ++id) {
+        Game g = make_game(id, 64);
+        for (float& f : g.features) {  // incompressible, so the file grows
+          noise = noise * 1664525u + 1013904223u;
+          f = static_cast<float>(noise >> 8);
+        }
+        try {
+          append(writer, g);
+          if (id % 8 == 0) writer.flush();
+        } catch (const H5Error&) {
+          code = 10;
+        }
+      }
+    } catch (...) {
+      code = 2;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 10);
+}
+
+}  // namespace
+}  // namespace sp::io
