@@ -1,0 +1,275 @@
+// The `selfplay` command line, run as a separate process: perft against the reference table,
+// exit codes, help, the bench signature across thread counts and backends, and demo records
+// replayed through the library.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "games/ewn/ewn.hpp"
+#include "games/ewn/notation.hpp"
+#include "games/ewn/perft.hpp"
+
+namespace sp::ewn {
+namespace {
+
+enum class Capture { kStdout, kStderr, kBoth };
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome selfplay(const std::string& args, Capture capture = Capture::kStdout) {
+  std::string cmd = std::string("'") + SELFPLAY_BINARY + "' " + args;
+  switch (capture) {
+    case Capture::kStdout: cmd += " 2>/dev/null"; break;
+    case Capture::kStderr: cmd += " 2>&1 >/dev/null"; break;
+    case Capture::kBoth: cmd += " 2>&1"; break;
+  }
+  Outcome r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+struct PerftRow {
+  const char* position;
+  uint64_t nodes[5];
+};
+// ../shared/reference/ewn.md, depths 1..5.
+constexpr PerftRow kTable[] = {
+    {"ABC2/DE3/F3f/3ed/2cba 0 1", {3, 54, 1134, 21570, 460914}},
+    {"ABC2/DE3/F3f/3ed/2cba 0 6", {3, 54, 972, 18555, 350291}},
+};
+
+TEST(Cli, PerftMatchesReferenceTable) {
+  for (const auto& row : kTable)
+    for (int d = 1; d <= 5; ++d) {
+      const Outcome r = selfplay("perft --position '" + std::string(row.position) + "' --depth " + std::to_string(d));
+      ASSERT_EQ(r.code, 0) << row.position << " depth " << d;
+      EXPECT_EQ(r.out, std::to_string(row.nodes[d - 1]) + "\n") << row.position << " depth " << d;
+    }
+}
+
+TEST(Cli, PerftDivideListsEveryLegalMoveAndSums) {
+  const std::regex line_re(R"(^([a-e][1-5]-[a-e][1-5]|pass): ([0-9]+)$)");
+  const std::regex total_re(R"(^total: ([0-9]+)$)");
+  for (const auto& row : kTable)
+    for (int d : {1, 3, 4}) {
+      const Outcome r = selfplay("perft --position '" + std::string(row.position) + "' --depth " + std::to_string(d) + " --divide");
+      ASSERT_EQ(r.code, 0);
+      const State s = parse_position(row.position);
+      MoveList legal;
+      generate_moves(s, Rules{}, legal);
+      uint64_t sum = 0, total = 0;
+      int moves = 0;
+      bool saw_total = false;
+      for (const std::string& line : lines_of(r.out)) {
+        std::smatch m;
+        if (std::regex_match(line, m, line_re)) {
+          ASSERT_FALSE(saw_total) << "move lines come before the total";
+          ASSERT_LT(moves, legal.size) << r.out;
+          EXPECT_EQ(m[1].str(), to_string(legal.moves[moves])) << "one line per legal move, in order";
+          // Each move's count is perft of the child, dice enumerated.
+          State child = s;
+          apply(child, legal.moves[moves]);
+          uint64_t want = 1;
+          if (d > 1) {
+            want = 0;
+            for (int die = 1; die <= 6 && !is_over(child); ++die) {
+              child.die = static_cast<uint8_t>(die);
+              want += perft(child, Rules{}, d - 1);
+            }
+          }
+          EXPECT_EQ(std::stoull(m[2].str()), want) << line;
+          sum += std::stoull(m[2].str());
+          ++moves;
+        } else if (std::regex_match(line, m, total_re)) {
+          total = std::stoull(m[1].str());
+          saw_total = true;
+        } else {
+          ADD_FAILURE() << "unexpected line: " << line;
+        }
+      }
+      EXPECT_EQ(moves, legal.size);
+      EXPECT_TRUE(saw_total);
+      EXPECT_EQ(sum, total);
+      EXPECT_EQ(total, row.nodes[d - 1]) << row.position << " depth " << d;
+    }
+}
+
+TEST(Cli, PerftRuleFlagsReachTheRules) {
+  // A position where both variants change the tree: blocked cubes and substitutions.
+  const std::string pos = "4a/5/5/2BE1/2AF1 0 4";
+  const State s = parse_position(pos);
+  Rules no_own;
+  no_own.capture_own = false;
+  Rules nearest;
+  nearest.substitution = Substitution::kNearest;
+  for (int d = 1; d <= 4; ++d) {
+    const std::string base = "perft --position '" + pos + "' --depth " + std::to_string(d);
+    const Outcome a = selfplay(base), b = selfplay(base + " --no-capture-own"), c = selfplay(base + " --substitution nearest");
+    ASSERT_EQ(a.code, 0);
+    ASSERT_EQ(b.code, 0);
+    ASSERT_EQ(c.code, 0);
+    EXPECT_EQ(a.out, std::to_string(perft(s, Rules{}, d)) + "\n");
+    EXPECT_EQ(b.out, std::to_string(perft(s, no_own, d)) + "\n");
+    EXPECT_EQ(c.out, std::to_string(perft(s, nearest, d)) + "\n");
+  }
+  EXPECT_NE(perft(s, Rules{}, 3), perft(s, no_own, 3)) << "the position must tell the variants apart";
+  EXPECT_NE(perft(s, Rules{}, 3), perft(s, nearest, 3)) << "the position must tell the variants apart";
+}
+
+TEST(Cli, BadPositionIsAnInputError) {
+  const Outcome r = selfplay("perft --position 'ABC2/DE3/F3f/3ed/2cba 0 7' --depth 2", Capture::kStderr);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("die must be 1-6"), std::string::npos) << r.out;
+  const Outcome dup = selfplay("perft --position 'AAC2/DE3/F3f/3ed/2cba 0 1' --depth 2", Capture::kStderr);
+  EXPECT_EQ(dup.code, 2);
+  EXPECT_NE(dup.out.find("appears twice"), std::string::npos) << dup.out;
+  const Outcome unrolled = selfplay("perft --position 'ABC2/DE3/F3f/3ed/2cba 0 -' --depth 2", Capture::kStderr);
+  EXPECT_EQ(unrolled.code, 2);
+  EXPECT_NE(unrolled.out.find("rolled die"), std::string::npos) << unrolled.out;
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  const char* cases[] = {
+      "",                                                              // no subcommand
+      "frobnicate",                                                    // unknown subcommand
+      "perft --depth 2",                                               // missing required option
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 0",        // out of range
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth x",        // not a number
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --bogus",  // unknown option
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --substitution sideways",
+      "bench --seconds -1",
+      "bench --threads many",
+      "bench --policy clever",
+      "demo --games 0",
+      "demo --bogus",
+  };
+  for (const char* args : cases) {
+    const Outcome r = selfplay(args, Capture::kBoth);
+    EXPECT_EQ(r.code, 2) << "selfplay " << args << "\n" << r.out;
+    EXPECT_FALSE(r.out.empty()) << "selfplay " << args << " must say what is wrong";
+  }
+}
+
+TEST(Cli, UnknownBackendIsAnInputError) {
+  const Outcome r = selfplay("bench --seconds 0 --backend warp-drive", Capture::kStderr);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("warp-drive"), std::string::npos) << r.out;
+}
+
+TEST(Cli, HelpForEverySubcommand) {
+  for (const char* sub : {"", "perft ", "bench ", "demo "}) {
+    const Outcome r = selfplay(std::string(sub) + "--help");
+    EXPECT_EQ(r.code, 0) << sub;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << r.out;
+  }
+  EXPECT_NE(selfplay("perft --help").out.find("--divide"), std::string::npos);
+  EXPECT_NE(selfplay("bench --help").out.find("--threads"), std::string::npos);
+  EXPECT_NE(selfplay("demo --help").out.find("--games"), std::string::npos);
+  const Outcome top = selfplay("--help");
+  for (const char* sub : {"perft", "bench", "demo"}) EXPECT_NE(top.out.find(sub), std::string::npos) << sub;
+}
+
+std::string signature_of(const std::string& args) {
+  const Outcome r = selfplay("bench --seconds 0.2 " + args);
+  EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
+  const std::regex re(R"(^signature: ([0-9]+)$)");
+  std::string sig;
+  int found = 0;
+  for (const std::string& line : lines_of(r.out)) {
+    std::smatch m;
+    if (std::regex_match(line, m, re)) sig = m[1].str(), ++found;
+  }
+  EXPECT_EQ(found, 1) << args << "\n" << r.out;
+  return sig;
+}
+
+TEST(Cli, BenchSignatureIsIndependentOfThreadsAndBackend) {
+  const std::string one = signature_of("--threads 1");
+  ASSERT_FALSE(one.empty());
+  // The workload is 4096 x 16 playouts and the signature their total plies, so the average per
+  // playout must be near the published 21.6 plies of a random game.
+  const double avg = std::stod(one) / (4096.0 * 16);
+  EXPECT_GT(avg, 15.0);
+  EXPECT_LT(avg, 30.0);
+  EXPECT_EQ(signature_of("--threads 2"), one);
+  EXPECT_EQ(signature_of("--backend check --threads 2"), one);
+  EXPECT_EQ(signature_of("--threads 1 --policy heavy"), one) << "the signature workload is fixed";
+}
+
+// Demo games replay through the library: every ply is legal, the winner and the final position
+// are what the printed moves produce.
+TEST(Cli, DemoRecordsReplay) {
+  const Outcome r = selfplay("demo --games 4 --seed 7");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::regex setup_re(R"(^game ([0-9]+): setup ([1-6]{6}) ([1-6]{6})$)");
+  const std::regex winner_re(R"(^winner: player ([01]) after ([0-9]+) plies; final position (.+)$)");
+  State s{};
+  int games = 0, replayed = 0, game_plies = 0;
+  bool in_game = false;
+  for (const std::string& line : lines_of(r.out)) {
+    std::smatch m;
+    if (std::regex_match(line, m, setup_re)) {
+      EXPECT_EQ(std::stoi(m[1].str()), games);
+      s = initial_state(parse_arrangement(m[2].str()), parse_arrangement(m[3].str()), 0);
+      in_game = true;
+      game_plies = 0;
+      ++games;
+    } else if (line.rfind("record: ", 0) == 0) {
+      ASSERT_TRUE(in_game);
+      std::istringstream plies(line.substr(8));
+      for (std::string ply; plies >> ply;) {
+        ASSERT_FALSE(is_over(s)) << "moves after the end: " << ply;
+        ASSERT_GE(ply.size(), 3u);
+        ASSERT_EQ(ply[1], ':') << ply;
+        ASSERT_TRUE(ply[0] >= '1' && ply[0] <= '6') << ply;
+        s.die = static_cast<uint8_t>(ply[0] - '0');
+        apply(s, parse_move(s, Rules{}, ply.substr(2)));  // throws on an illegal move
+        ASSERT_TRUE(state_ok(s));
+        ++replayed;
+        ++game_plies;
+      }
+    } else if (std::regex_match(line, m, winner_re)) {
+      ASSERT_TRUE(in_game);
+      EXPECT_TRUE(is_over(s));
+      EXPECT_EQ(std::stoi(m[1].str()), s.winner);
+      EXPECT_EQ(std::stoi(m[2].str()), game_plies);
+      EXPECT_EQ(m[3].str(), to_string(s));
+      in_game = false;
+    }
+  }
+  EXPECT_EQ(games, 4);
+  EXPECT_FALSE(in_game);
+  EXPECT_GT(replayed, 4 * 5);
+}
+
+TEST(Cli, DemoIsDeterministicPerSeed) {
+  const Outcome a = selfplay("demo --games 2 --seed 3"), b = selfplay("demo --games 2 --seed 3"), c = selfplay("demo --games 2 --seed 4");
+  ASSERT_EQ(a.code, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+}
+
+}  // namespace
+}  // namespace sp::ewn
