@@ -84,9 +84,9 @@ std::vector<int> ref_distances(int side) {
   return d;
 }
 
-int ref_cube_on(uint32_t packed, uint8_t alive, int square) {
+int ref_cube_on(const State& s, int side, int square) {
   for (int c = 0; c < 6; ++c)
-    if (((alive >> c) & 1u) && static_cast<int>((packed >> (5 * c)) & 31u) == square) return c;
+    if (((alive_of(s, side) >> c) & 1u) && square_of(s, side, c) == square) return c;
   return -1;
 }
 
@@ -180,11 +180,11 @@ TEST(Rules, CapturingOwnCubeIsAllowedByDefault) {
   const State s = parse_position("4a/1AB2/5/5/5 0 1");
   EXPECT_EQ(move_set(s, default_rules()), (Set{"b4-c4", "b4-b3", "b4-c3"}));
   const State after = play(s, default_rules(), "b4-c4");
-  EXPECT_EQ(after.alive[0], 0b000001) << "cube B was captured by its own side";
+  EXPECT_EQ(alive_of(after, 0), 0b000001) << "cube B was captured by its own side";
   EXPECT_EQ(square_of(after, 0, 0), sq("c4"));
   EXPECT_EQ(square_of(after, 0, 1), static_cast<int>(kGone));
   EXPECT_EQ(after.occ[0], 1u << sq("c4"));
-  EXPECT_EQ(after.alive[1], 0b000001) << "the opponent is untouched";
+  EXPECT_EQ(alive_of(after, 1), 0b000001) << "the opponent is untouched";
   EXPECT_FALSE(is_over(after));
 }
 
@@ -192,7 +192,7 @@ TEST(Rules, PlayerOneCapturesOwnCubeByDefault) {
   const State s = parse_position("A4/5/5/2ba1/5 1 1");
   EXPECT_EQ(move_set(s, default_rules()), (Set{"d2-c2", "d2-d3", "d2-c3"}));
   const State after = play(s, default_rules(), "d2-c2");
-  EXPECT_EQ(after.alive[1], 0b000001);
+  EXPECT_EQ(alive_of(after, 1), 0b000001);
   EXPECT_EQ(square_of(after, 1, 0), sq("c2"));
   EXPECT_FALSE(is_over(after));
 }
@@ -207,7 +207,7 @@ TEST(Rules, CapturingOpponentStillAllowedWithoutOwnCapture) {
   const State s = parse_position("5/1Ab2/5/5/4a 0 1");
   EXPECT_EQ(move_set(s, no_own_capture()), (Set{"b4-c4", "b4-b3", "b4-c3"}));
   const State after = play(s, no_own_capture(), "b4-c4");
-  EXPECT_EQ(after.alive[1], 0b000001);
+  EXPECT_EQ(alive_of(after, 1), 0b000001);
   EXPECT_FALSE(is_over(after));
 }
 
@@ -304,7 +304,7 @@ TEST(Rules, RolledCubeOnBoardAlwaysMovesItself) {
     MoveList list;
     generate_moves(s, default_rules(), list);
     ASSERT_GT(list.size, 0);
-    for (int k = 0; k < list.size; ++k) EXPECT_EQ(cube_on(s.cubes[0], list.moves[k].from), die - 1) << die;
+    for (int k = 0; k < list.size; ++k) EXPECT_EQ(cube_on(s, 0, list.moves[k].from), die - 1) << die;
   }
 }
 
@@ -326,7 +326,7 @@ TEST(Rules, PlayerZeroWinsOnBottomRightCorner) {
   const State won = play(s, default_rules(), "d2-e1");
   EXPECT_TRUE(is_over(won));
   EXPECT_EQ(won.winner, 0);
-  EXPECT_EQ(won.alive[1], 0b000001) << "winning by the corner captures nothing";
+  EXPECT_EQ(alive_of(won, 1), 0b000001) << "winning by the corner captures nothing";
 }
 
 TEST(Rules, PlayerOneWinsOnTopLeftCorner) {
@@ -350,23 +350,23 @@ TEST(Rules, PlayerZeroWinsByEliminatingLastCube) {
   const State s = parse_position("B4/5/2Aa1/5/5 0 1");
   const State won = play(s, default_rules(), "c3-d3");
   EXPECT_EQ(won.winner, 0);
-  EXPECT_EQ(won.alive[1], 0);
+  EXPECT_EQ(alive_of(won, 1), 0);
   EXPECT_EQ(won.occ[1], 0u);
-  EXPECT_EQ(won.cubes[1], kAllGone);
+  for (int c = 0; c < 6; ++c) EXPECT_EQ(square_of(won, 1, c), static_cast<int>(kGone));
 }
 
 TEST(Rules, PlayerOneWinsByEliminatingLastCube) {
   const State s = parse_position("5/5/1Aa2/5/4b 1 1");
   const State won = play(s, default_rules(), "c3-b3");
   EXPECT_EQ(won.winner, 1);
-  EXPECT_EQ(won.alive[0], 0);
+  EXPECT_EQ(alive_of(won, 0), 0);
 }
 
 TEST(Rules, CapturingNotTheLastCubeDoesNotWin) {
   const State s = parse_position("B4/5/2Aa1/5/4b 0 1");
   const State after = play(s, default_rules(), "c3-d3");
   EXPECT_FALSE(is_over(after));
-  EXPECT_EQ(after.alive[1], 0b000010);
+  EXPECT_EQ(alive_of(after, 1), 0b000010);
   EXPECT_EQ(after.occ[1], 1u << sq("e1"));
 }
 
@@ -375,20 +375,20 @@ TEST(Rules, CapturingOwnLastNeighbourNeverEndsTheGame) {
   const State s = parse_position("4a/2AB1/5/5/5 0 1");
   const State after = play(s, default_rules(), "c4-d4");
   EXPECT_FALSE(is_over(after));
-  EXPECT_EQ(after.alive[0], 0b000001);
+  EXPECT_EQ(alive_of(after, 0), 0b000001);
 }
 
 TEST(Rules, CaptureLandingOnGoalCornerWins) {
   const State s = parse_position("4c/5/5/3A1/4b 0 1");
   const State won = play(s, default_rules(), "d2-e1");
   EXPECT_EQ(won.winner, 0);
-  EXPECT_EQ(won.alive[1], 0b000100) << "cube b was captured on e1, c remains";
+  EXPECT_EQ(alive_of(won, 1), 0b000100) << "cube b was captured on e1, c remains";
   EXPECT_EQ(square_of(won, 0, 0), sq("e1"));
 
   const State p1 = parse_position("A4/1a3/5/5/3B1 1 1");
   const State won1 = play(p1, default_rules(), "b4-a5");
   EXPECT_EQ(won1.winner, 1);
-  EXPECT_EQ(won1.alive[0], 0b000010);
+  EXPECT_EQ(alive_of(won1, 0), 0b000010);
 }
 
 TEST(Rules, ApplyMovesTheCubeAndUpdatesEveryField) {
@@ -397,8 +397,8 @@ TEST(Rules, ApplyMovesTheCubeAndUpdatesEveryField) {
   EXPECT_EQ(square_of(after, 0, 4), sq("c3"));
   EXPECT_EQ(after.occ[0], s.occ[0] ^ (1u << sq("b4")) ^ (1u << sq("c3")));
   EXPECT_EQ(after.occ[1], s.occ[1]);
-  EXPECT_EQ(after.alive[0], 63);
-  EXPECT_EQ(after.alive[1], 63);
+  EXPECT_EQ(alive_of(after, 0), 63);
+  EXPECT_EQ(alive_of(after, 1), 63);
   for (int c = 0; c < 6; ++c)
     if (c != 4) {
       EXPECT_EQ(square_of(after, 0, c), square_of(s, 0, c)) << c;
@@ -442,7 +442,7 @@ TEST(Rules, RandomGamesKeepInvariants) {
       generate_moves(s, rules, list);
       ASSERT_GE(list.size, 1);
       ASSERT_LE(list.size, kMaxMoves);
-      const uint32_t movers = ref_movable(s.alive[side], s.die, rules.substitution);
+      const uint32_t movers = ref_movable(alive_of(s, side), s.die, rules.substitution);
       int expected = 0;
       for (int c = 0; c < 6; ++c)
         if ((movers >> c) & 1u) {
@@ -459,7 +459,7 @@ TEST(Rules, RandomGamesKeepInvariants) {
         int last_cube = -1, last_to = -1;
         for (int k = 0; k < list.size; ++k) {
           const Move m = list.moves[k];
-          const int cube = cube_on(s.cubes[side], m.from);
+          const int cube = cube_on(s, side, m.from);
           ASSERT_GE(cube, 0);
           EXPECT_TRUE((movers >> cube) & 1u);
           EXPECT_TRUE((ref_forward(side, m.from) >> m.to) & 1u);
@@ -479,11 +479,11 @@ TEST(Rules, RandomGamesKeepInvariants) {
         EXPECT_TRUE((s.occ[side] >> m.to) & 1u);
         EXPECT_FALSE((s.occ[side ^ 1] >> m.to) & 1u);
         EXPECT_FALSE((s.occ[side] >> m.from) & 1u);
-        const int lost_own = count(before.alive[side]) - count(s.alive[side]);
-        const int lost_opp = count(before.alive[side ^ 1]) - count(s.alive[side ^ 1]);
+        const int lost_own = count(alive_of(before, side)) - count(alive_of(s, side));
+        const int lost_opp = count(alive_of(before, side ^ 1)) - count(alive_of(s, side ^ 1));
         EXPECT_EQ(lost_own, static_cast<int>((before.occ[side] >> m.to) & 1u));
         EXPECT_EQ(lost_opp, static_cast<int>((before.occ[side ^ 1] >> m.to) & 1u));
-        const bool should_win = m.to == goal_square(side) || s.alive[side ^ 1] == 0;
+        const bool should_win = m.to == goal_square(side) || alive_of(s, side ^ 1) == 0;
         EXPECT_EQ(is_over(s), should_win);
         if (should_win) {
           EXPECT_EQ(s.winner, side);
@@ -502,10 +502,10 @@ TEST(Rules, StateOkRejectsCorruptStates) {
   s.occ[0] ^= 1u << 12;  // an empty square marked occupied
   EXPECT_FALSE(state_ok(s));
   s = good;
-  s.alive[1] &= ~1u;  // cube a marked dead but still on the board
+  s.alive = static_cast<uint16_t>(s.alive & ~(1u << 6));  // cube a marked dead but still on the board
   EXPECT_FALSE(state_ok(s));
   s = good;
-  s.cubes[0] = (s.cubes[0] & ~31u) | 1u;  // cube A moved onto cube B's square
+  s.squares = (s.squares & ~uint64_t{31}) | 1u;  // cube A moved onto cube B's square
   s.occ[0] &= ~1u;
   EXPECT_FALSE(state_ok(s));
   s = good;
@@ -521,7 +521,7 @@ TEST(Rules, StateOkRejectsCorruptStates) {
   s.winner = 3;
   EXPECT_FALSE(state_ok(s));
   s = good;
-  s.cubes[0] = (s.cubes[0] & ~31u) | 25u;  // off the board but alive
+  s.squares = (s.squares & ~uint64_t{31}) | 25u;  // off the board but alive
   s.occ[0] &= ~1u;
   EXPECT_FALSE(state_ok(s));
 }
@@ -573,23 +573,42 @@ TEST(Bitboards, DistanceToGoalMatchesShortestPath) {
 TEST(Bitboards, CubeOnMatchesLinearScanOnRandomPackings) {
   WordStream rng({6, 0, 0, 0, 0});
   for (int i = 0; i < 20000; ++i) {
-    // Six distinct squares (partial Fisher-Yates), a random subset captured.
+    // Twelve distinct squares (partial Fisher-Yates), a random subset of the cubes placed.
     int squares[25];
     for (int k = 0; k < 25; ++k) squares[k] = k;
-    uint32_t packed = 0;
-    const uint8_t alive = static_cast<uint8_t>(rng.below(64));
-    for (int c = 0; c < 6; ++c) {
-      const int j = c + static_cast<int>(rng.below(static_cast<uint32_t>(25 - c)));
-      std::swap(squares[c], squares[j]);
-      const uint32_t field = ((alive >> c) & 1u) ? static_cast<uint32_t>(squares[c]) : kGone;
-      packed |= field << (5 * c);
+    State st = empty_state();
+    const uint32_t alive = rng.below(1u << 12);
+    for (int f = 0; f < 12; ++f) {
+      const int j = f + static_cast<int>(rng.below(static_cast<uint32_t>(25 - f)));
+      std::swap(squares[f], squares[j]);
+      if ((alive >> f) & 1u) place(st, f / 6, f % 6, squares[f]);
     }
-    for (int s = 0; s < 25; ++s) {
-      const int c = ref_cube_on(packed, alive, s);
-      ASSERT_EQ(cube_on(packed, s), c) << packed << " " << s;
-      ASSERT_EQ(field_on(packed, s), c < 0 ? 0u : 31u << (5 * c)) << packed << " " << s;
+    ASSERT_TRUE(state_ok(st));
+    for (int q = 0; q < 25; ++q) {
+      int field = -1;
+      for (int side = 0; side < 2; ++side) {
+        const int c = ref_cube_on(st, side, q);
+        ASSERT_EQ(cube_on(st, side, q), c) << st.squares << " " << q;
+        if (c >= 0) field = 6 * side + c;
+      }
+      ASSERT_EQ(field_on(st.squares, q), field < 0 ? uint64_t{0} : uint64_t{31} << (5 * field)) << q;
+      ASSERT_EQ(field_of_mask(field_on(st.squares, q)), field < 0 ? 12 : field);
     }
   }
+}
+
+TEST(Bitboards, RuleTablesMatchTheirReferences) {
+  for (int side = 0; side < 2; ++side)
+    for (int sq = 0; sq < 25; ++sq) {
+      EXPECT_EQ(step_targets(side, sq), forward_steps(side, 1u << sq)) << side << " " << sq;
+      EXPECT_EQ(step_targets(side, sq), ref_forward(side, sq)) << side << " " << sq;
+      EXPECT_EQ(rule_tables().distance[side][sq], distance_to_goal(side, sq));
+    }
+  for (int sub = 0; sub < 2; ++sub)
+    for (uint32_t alive = 0; alive < 64; ++alive)
+      for (int die = 1; die <= 6; ++die)
+        EXPECT_EQ(movable_cubes(alive, die, static_cast<Substitution>(sub)),
+                  movable_cubes_reference(alive, die, static_cast<Substitution>(sub)));
 }
 
 TEST(Bitboards, CubeOnMatchesLinearScanInGames) {
@@ -597,7 +616,7 @@ TEST(Bitboards, CubeOnMatchesLinearScanInGames) {
     const State s = test::random_midgame(12, i, Rules{}, false);
     for (int side = 0; side < 2; ++side)
       for (int q = 0; q < 25; ++q)
-        EXPECT_EQ(cube_on(s.cubes[side], q), ref_cube_on(s.cubes[side], s.alive[side], q));
+        EXPECT_EQ(cube_on(s, side, q), ref_cube_on(s, side, q));
   }
 }
 

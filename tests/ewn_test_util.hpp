@@ -17,12 +17,10 @@
 namespace sp::ewn::test {
 
 inline void expect_same_state(const State& a, const State& b, const std::string& context = "") {
-  EXPECT_EQ(a.cubes[0], b.cubes[0]) << context;
-  EXPECT_EQ(a.cubes[1], b.cubes[1]) << context;
+  EXPECT_EQ(a.squares, b.squares) << context;
   EXPECT_EQ(a.occ[0], b.occ[0]) << context;
   EXPECT_EQ(a.occ[1], b.occ[1]) << context;
-  EXPECT_EQ(a.alive[0], b.alive[0]) << context;
-  EXPECT_EQ(a.alive[1], b.alive[1]) << context;
+  EXPECT_EQ(a.alive, b.alive) << context;
   EXPECT_EQ(a.side, b.side) << context;
   EXPECT_EQ(a.die, b.die) << context;
   EXPECT_EQ(a.winner, b.winner) << context;

@@ -47,7 +47,7 @@ std::string expand_board(const std::string& text) {
 char expected_char(const State& s, int square) {
   for (int side = 0; side < 2; ++side)
     for (int c = 0; c < 6; ++c)
-      if (((s.alive[side] >> c) & 1u) && square_of(s, side, c) == square)
+      if (((alive_of(s, side) >> c) & 1u) && square_of(s, side, c) == square)
         return static_cast<char>((side == 0 ? 'A' : 'a') + c);
   return '.';
 }
@@ -62,7 +62,7 @@ TEST(Notation, RandomPositionsRoundTripExactly) {
     ASSERT_TRUE(state_ok(s));
     ASSERT_FALSE(is_over(s));
     with_die += s.die != kNoDie;
-    captured += s.alive[0] != 63 || s.alive[1] != 63;
+    captured += alive_of(s, 0) != 63 || alive_of(s, 1) != 63;
     const std::string text = to_string(s);
 
     // The string describes the state: every square, the side and the die.
@@ -95,8 +95,8 @@ TEST(Notation, ReferencePositionParses) {
   const State t = parse_position("5/2a2/5/1A3/5 1 -");
   EXPECT_EQ(t.side, 1);
   EXPECT_EQ(t.die, kNoDie);
-  EXPECT_EQ(t.alive[0], 1);
-  EXPECT_EQ(t.alive[1], 1);
+  EXPECT_EQ(alive_of(t, 0), 1);
+  EXPECT_EQ(alive_of(t, 1), 1);
   EXPECT_EQ(square_of(t, 0, 0), parse_square("b2"));
   EXPECT_EQ(square_of(t, 1, 0), parse_square("c4"));
 }

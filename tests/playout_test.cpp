@@ -18,16 +18,18 @@
 namespace sp::ewn {
 namespace {
 
-// Reference playout: ply p uses words 2*(p%2) and 2*(p%2)+1 of block p/2; the die word is drawn
-// even when the state already has a die; moves are chosen in generate_moves order.
+// Reference playout: ply p uses word p%4 of block p/4. The die is the high half of word * 6 and
+// the move index is drawn from the low half (word * 6 mod 2^32) by multiply-shift; the die part
+// is consumed even when the state already has a die; moves are chosen in generate_moves order.
 PlayoutResult reference_playout(State s, const Rules& rules, const PlayoutPolicy& policy, BlockStream& rng) {
   if (is_over(s)) return {s.winner, 0};
   int plies = 0;
   Philox4x32 block{};
   while (plies < kMaxPlayoutPlies) {
-    if (plies % 2 == 0) block = rng.next();
-    const uint32_t die_word = block.v[2 * (plies % 2)], move_word = block.v[2 * (plies % 2) + 1];
-    if (s.die == kNoDie) s.die = static_cast<uint8_t>(1 + bounded(die_word, 6));
+    if (plies % 4 == 0) block = rng.next();
+    const uint64_t scaled = static_cast<uint64_t>(block.v[plies % 4]) * 6u;
+    const uint32_t move_word = static_cast<uint32_t>(scaled & 0xFFFFFFFFu);
+    if (s.die == kNoDie) s.die = static_cast<uint8_t>(1 + (scaled >> 32));
     MoveList list;
     generate_moves(s, rules, list);
     Move m = list.moves[0];
@@ -100,7 +102,7 @@ TEST(Playout, RandomGamesEndWithAWinnerWithinBounds) {
     ASSERT_TRUE(r.winner == 0 || r.winner == 1) << "game " << g;
     ASSERT_GE(r.plies, 5) << "game " << g;
     ASSERT_LE(r.plies, 80) << "game " << g;
-    EXPECT_EQ(rng.blocks_drawn(), (r.plies + 1u) / 2) << "two words per ply, one block per two plies";
+    EXPECT_EQ(rng.blocks_drawn(), (r.plies + 3u) / 4) << "one word per ply, one block per four plies";
     max_plies = std::max<int>(max_plies, r.plies);
     min_plies = std::min<int>(min_plies, r.plies);
   }
@@ -165,7 +167,7 @@ TEST(Playout, HeavyMatchesReference) {
 }
 
 TEST(Playout, GivenDieIsUsedForTheFirstPly) {
-  // The reference uses the given die for the first ply and still consumes the die word; the
+  // The reference uses the given die for the first ply and still consumes its word's die part; the
   // same streams from the unrolled position must often give other games.
   const State base = parse_position("ABC2/DE3/F3f/3ed/2cba 0 6");
   int differs_from_unrolled = 0;

@@ -65,6 +65,17 @@ SP_HD SP_FORCEINLINE int nth_set_bit(uint32_t b, int n) {
 #endif
 }
 
+// Index of the lowest set bit of a 64-bit word; precondition b != 0.
+SP_HD SP_FORCEINLINE int lsb64(uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(b)) - 1;
+#else
+  return __builtin_ctzll(b);
+#endif
+}
+
+SP_HD SP_FORCEINLINE uint64_t lowest_bit64(uint64_t b) { return b & (uint64_t{0} - b); }
+
 // Lowest set bit as a mask (0 when b == 0).
 SP_HD SP_FORCEINLINE uint32_t lowest_bit(uint32_t b) { return b & (0u - b); }
 

@@ -3,8 +3,9 @@
 // Board: 25 squares, index = row * 5 + col, row 0 is rank 5 (top), col 0 is file a. Player 0 starts
 // top-left and runs to square 24 (e1); player 1 starts bottom-right and runs to square 0 (a5).
 // Cubes are numbered 0..5 internally (printed 1..6). The state is 24 bytes of plain integers so a
-// kernel keeps it in registers: per side a packed word of six 5-bit squares plus an occupancy
-// bitboard.
+// kernel keeps it in registers: one 64-bit word of twelve 5-bit squares (both sides), occupancy
+// bitboards and a 12-bit alive mask. Small lookup tables (movable cubes, forward steps) are built at
+// compile time from obviously correct reference functions; tests compare them.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +26,10 @@ inline constexpr uint8_t kPassSquare = 25;  // Move{kPassSquare, kPassSquare}: n
 inline constexpr uint32_t kBoard = (1u << kSquares) - 1;
 inline constexpr uint32_t kFileA = 0x0108421u;  // squares 0, 5, 10, 15, 20
 inline constexpr uint32_t kFileE = kFileA << 4;
-inline constexpr uint32_t kFieldLow = 0x02108421u;  // bit 0 of each of the six 5-bit fields
-inline constexpr uint32_t kFieldHigh = kFieldLow << 4;
-inline constexpr uint32_t kAllGone = kFieldLow * kGone;
+// Field f = 6 * side + cube of State::squares holds that cube's square (bits 5f .. 5f+4).
+inline constexpr uint64_t kFieldLow = 0x0084210842108421ull;  // bit 0 of each of the 12 fields
+inline constexpr uint64_t kFieldHigh = kFieldLow << 4;
+inline constexpr uint64_t kAllGone = kFieldLow * kGone;
 
 SP_HD constexpr int goal_square(int side) { return side == 0 ? kSquares - 1 : 0; }
 SP_HD constexpr int row_of(int sq) { return sq / kSize; }
@@ -72,44 +74,54 @@ struct MoveList {
 };
 
 struct State {
-  uint32_t cubes[2];  // six 5-bit fields: square of cube c in bits [5c, 5c+5), kGone if captured
-  uint32_t occ[2];    // occupancy bitboards
-  uint8_t alive[2];   // bit c set while cube c is on the board
-  uint8_t side;       // player to move
-  uint8_t die;        // 1..6, or kNoDie before the roll
-  uint8_t winner;     // 0, 1, or kNoWinner
+  uint64_t squares;  // twelve 5-bit fields, field 6 * side + cube; kGone once captured
+  uint32_t occ[2];   // occupancy bitboards by side
+  uint16_t alive;    // bit 6 * side + cube set while that cube is on the board
+  uint8_t side;      // player to move
+  uint8_t die;       // 1..6, or kNoDie before the roll
+  uint8_t winner;    // 0, 1, or kNoWinner
   uint8_t pad_[3];
 };
 static_assert(sizeof(State) == 24, "EWN state must stay register-sized");
 
+SP_HD SP_FORCEINLINE constexpr int field_index(int side, int cube) { return 6 * side + cube; }
+
 SP_HD SP_FORCEINLINE int square_of(const State& s, int side, int cube) {
-  return static_cast<int>((s.cubes[side] >> (5 * cube)) & 31u);
+  return static_cast<int>((s.squares >> (5 * field_index(side, cube))) & 31u);
 }
 
-// The 5-bit field of a side's packed squares that equals sq, as a mask with all five bits set, or 0
-// when no cube of that side stands on sq. The zero-field test flags the lowest field equal to sq
-// exactly (higher flags can be borrow artefacts, so only the lowest is kept); alive cubes occupy
-// distinct squares and captured ones hold kGone, so at most one field matches.
-SP_HD SP_FORCEINLINE uint32_t field_on(uint32_t packed, int sq) {
-  const uint32_t x = packed ^ (kFieldLow * static_cast<uint32_t>(sq));
-  const uint32_t flag = lowest_bit((x - kFieldLow) & ~x & kFieldHigh);
+// Alive cubes of one side as a 6-bit mask (bit c: cube c).
+SP_HD SP_FORCEINLINE uint32_t alive_of(const State& s, int side) {
+  return (static_cast<uint32_t>(s.alive) >> (6 * side)) & 63u;
+}
+
+// The 5-bit field of the packed squares that equals sq, as a mask with all five bits set, or 0 when
+// no cube stands on sq. The zero-field test flags the lowest field equal to sq exactly (higher
+// flags can be borrow artefacts, so only the lowest is kept); cubes on the board occupy distinct
+// squares and captured ones hold kGone, so at most one field matches.
+SP_HD SP_FORCEINLINE uint64_t field_on(uint64_t squares, int sq) {
+  const uint64_t x = squares ^ (kFieldLow * static_cast<uint64_t>(sq));
+  const uint64_t flag = lowest_bit64((x - kFieldLow) & ~x & kFieldHigh);
   return (flag >> 4) * 31u;
 }
 
-// Cube index (0..5) of the field mask from field_on; precondition field != 0.
-SP_HD SP_FORCEINLINE int cube_of_field(uint32_t field) { return (lsb(field) * 13) >> 6; }  // 5c/5
+// Field index (0..11) of a mask from field_on; 12 for an empty mask, so that clearing alive bit
+// 12 is a harmless no-op.
+SP_HD SP_FORCEINLINE int field_of_mask(uint64_t field) {
+  return (lsb64(field | (uint64_t{1} << 60)) * 13) >> 6;  // (5f) * 13 / 64 == f for f <= 12
+}
 
-// Cube index standing on sq among one side's packed fields, or -1.
-SP_HD SP_FORCEINLINE int cube_on(uint32_t packed, int sq) {
-  const uint32_t field = field_on(packed, sq);
-  return field ? cube_of_field(field) : -1;
+// Cube index of side standing on sq, or -1.
+SP_HD SP_FORCEINLINE int cube_on(const State& s, int side, int sq) {
+  if (!(s.occ[side] & (1u << sq))) return -1;
+  return field_of_mask(field_on(s.squares, sq)) - 6 * side;
 }
 
 SP_HD inline State empty_state() {
   State s{};
-  s.cubes[0] = s.cubes[1] = kAllGone;
+  s.squares = kAllGone;
   s.occ[0] = s.occ[1] = 0;
-  s.alive[0] = s.alive[1] = 0;
+  s.alive = 0;
   s.side = 0;
   s.die = kNoDie;
   s.winner = kNoWinner;
@@ -118,9 +130,10 @@ SP_HD inline State empty_state() {
 
 // Places cube (0..5) of side on sq; precondition: the cube is off the board and sq is empty.
 SP_HD inline void place(State& s, int side, int cube, int sq) {
-  s.cubes[side] = (s.cubes[side] & ~(31u << (5 * cube))) | (static_cast<uint32_t>(sq) << (5 * cube));
+  const int f = 5 * field_index(side, cube);
+  s.squares = (s.squares & ~(uint64_t{31} << f)) | (static_cast<uint64_t>(sq) << f);
   s.occ[side] |= 1u << sq;
-  s.alive[side] |= static_cast<uint8_t>(1u << cube);
+  s.alive = static_cast<uint16_t>(s.alive | (1u << field_index(side, cube)));
 }
 
 // Start squares of a side in arrangement order: player 0 row-major from a5 (a5 b5 c5 a4 b4 a3);
@@ -145,23 +158,84 @@ SP_HD inline State initial_state(const Arrangement& p0, const Arrangement& p1, i
   return s;
 }
 
-// Cubes (bit mask over 0..5) that may move for a roll of die (1..6). Branch-free on the common
-// path: the rolled die is random, so a branch on it would mispredict in every playout.
-SP_HD SP_FORCEINLINE uint32_t movable_cubes(uint32_t alive, int die, Substitution sub) {
-  const uint32_t exact = 1u << (die - 1);
-  const uint32_t lower = highest_bit(alive & (exact - 1));
-  const uint32_t higher = lowest_bit(alive & ~(exact | (exact - 1)));
-  uint32_t pair = lower | higher;
-  if (sub == Substitution::kNearest && lower && higher) {
-    const int dl = (die - 1) - lsb(lower), dh = lsb(higher) - (die - 1);
-    pair = dl < dh ? lower : dh < dl ? higher : pair;
+// ---- Reference definitions (plain loops) and the tables built from them at compile time.
+
+// Cubes (mask over 0..5) that may move for a roll of die (1..6), straight from the rules.
+SP_HD constexpr uint32_t movable_cubes_reference(uint32_t alive, int die, Substitution sub) {
+  const int rolled = die - 1;
+  if ((alive >> rolled) & 1u) return 1u << rolled;
+  int lower = -1, higher = -1;
+  for (int c = rolled - 1; c >= 0 && lower < 0; --c)
+    if ((alive >> c) & 1u) lower = c;
+  for (int c = rolled + 1; c < kCubes && higher < 0; ++c)
+    if ((alive >> c) & 1u) higher = c;
+  if (sub == Substitution::kNearest && lower >= 0 && higher >= 0) {
+    if (rolled - lower < higher - rolled) higher = -1;
+    else if (higher - rolled < rolled - lower) lower = -1;
   }
-  return select((alive & exact) != 0, exact, pair);
+  return (lower >= 0 ? 1u << lower : 0u) | (higher >= 0 ? 1u << higher : 0u);
 }
+
+// Forward destinations of a cube on sq, from row and column arithmetic.
+SP_HD constexpr uint32_t forward_steps_reference(int side, int sq) {
+  const int dr = side == 0 ? 1 : -1;
+  uint32_t t = 0;
+  const int r = row_of(sq), c = col_of(sq);
+  const int steps[3][2] = {{0, dr}, {dr, 0}, {dr, dr}};
+  for (const auto& st : steps) {
+    const int rr = r + st[0], cc = c + st[1];
+    if (rr >= 0 && rr < kSize && cc >= 0 && cc < kSize) t |= 1u << (rr * kSize + cc);
+  }
+  return t;
+}
+
+struct RuleTables {
+  uint8_t movers[2][64][8];  // [substitution][alive mask][die], die 1..6
+  uint32_t steps[2][32];     // [side][square]
+  uint8_t distance[2][32];   // [side][square]: steps to the goal corner
+};
+
+SP_HD constexpr RuleTables make_rule_tables() {
+  RuleTables t{};
+  for (int sub = 0; sub < 2; ++sub)
+    for (uint32_t alive = 0; alive < 64; ++alive)
+      for (int die = 1; die <= 6; ++die)
+        t.movers[sub][alive][die] =
+            static_cast<uint8_t>(movable_cubes_reference(alive, die, static_cast<Substitution>(sub)));
+  for (int side = 0; side < 2; ++side)
+    for (int sq = 0; sq < kSquares; ++sq) {
+      t.steps[side][sq] = forward_steps_reference(side, sq);
+      t.distance[side][sq] = static_cast<uint8_t>(distance_to_goal(side, sq));
+    }
+  return t;
+}
+
+// One copy for the host, one in device global memory (constant memory would serialise the
+// divergent lookups of a warp); both come from the same constexpr function.
+inline constexpr RuleTables kRuleTables = make_rule_tables();
+#if defined(__CUDACC__)
+static __device__ const RuleTables kRuleTablesDevice = make_rule_tables();
+#endif
+
+SP_HD SP_FORCEINLINE const RuleTables& rule_tables() {
+#if defined(__CUDA_ARCH__)
+  return kRuleTablesDevice;
+#else
+  return kRuleTables;
+#endif
+}
+
+// Cubes (bit mask over 0..5) that may move for a roll of die (1..6).
+SP_HD SP_FORCEINLINE uint32_t movable_cubes(uint32_t alive, int die, Substitution sub) {
+  return rule_tables().movers[static_cast<int>(sub)][alive & 63u][die];
+}
+
+// Squares one forward step from sq (table lookup of forward_steps).
+SP_HD SP_FORCEINLINE uint32_t step_targets(int side, int sq) { return rule_tables().steps[side][sq]; }
 
 // Destination squares for the cube on sq.
 SP_HD SP_FORCEINLINE uint32_t cube_targets(const State& s, const Rules& rules, int side, int sq) {
-  uint32_t t = forward_steps(side, 1u << sq);
+  uint32_t t = step_targets(side, sq);
   if (!rules.capture_own) t &= ~s.occ[side];
   return t;
 }
@@ -172,7 +246,7 @@ SP_HD SP_FORCEINLINE uint32_t cube_targets(const State& s, const Rules& rules, i
 SP_HD inline void generate_moves(const State& s, const Rules& rules, MoveList& list) {
   list.size = 0;
   const int side = s.side;
-  uint32_t movers = movable_cubes(s.alive[side], s.die, rules.substitution);
+  uint32_t movers = movable_cubes(alive_of(s, side), s.die, rules.substitution);
   while (movers) {
     const int from = square_of(s, side, pop_lsb(movers));
     uint32_t t = cube_targets(s, rules, side, from);
@@ -184,27 +258,24 @@ SP_HD inline void generate_moves(const State& s, const Rules& rules, MoveList& l
 // Moves cube of side to sq, capturing whatever stands there (enemy or own cube), and settles the
 // winner. Branch-free: a capture is a no-op mask update when nothing stands on sq.
 SP_HD SP_FORCEINLINE void move_cube(State& s, int side, int cube, int to) {
-  const int opp = side ^ 1;
   const uint32_t to_bit = 1u << to;
-  const uint32_t from_bit = 1u << square_of(s, side, cube);
-  // Enemy victim: its field becomes kGone and its alive bit clears.
-  const uint32_t enemy = field_on(s.cubes[opp], to);
-  s.cubes[opp] |= enemy;
-  s.occ[opp] &= ~to_bit;
-  s.alive[opp] &= static_cast<uint8_t>(~(static_cast<uint32_t>(enemy != 0) << cube_of_field(enemy | 0x80000000u)));
-  // Own victim (only possible with capture_own): same, on the mover's side.
-  const uint32_t own = field_on(s.cubes[side], to);
-  s.cubes[side] |= own;
-  s.alive[side] &= static_cast<uint8_t>(~(static_cast<uint32_t>(own != 0) << cube_of_field(own | 0x80000000u)));
-  s.occ[side] = (s.occ[side] & ~from_bit) | to_bit;
-  s.cubes[side] = (s.cubes[side] & ~(31u << (5 * cube))) | (static_cast<uint32_t>(to) << (5 * cube));
-  const bool won = to == goal_square(side) || s.alive[opp] == 0;
+  const int f = 5 * field_index(side, cube);
+  const uint32_t from_bit = 1u << static_cast<int>((s.squares >> f) & 31u);
+  const uint64_t victim = field_on(s.squares, to);  // either side's cube, or none
+  s.squares |= victim;
+  s.alive = static_cast<uint16_t>(s.alive & ~(1u << field_of_mask(victim)));
+  s.occ[0] &= ~to_bit;
+  s.occ[1] &= ~to_bit;
+  s.occ[side] |= to_bit;
+  s.occ[side] &= ~from_bit;
+  s.squares = (s.squares & ~(uint64_t{31} << f)) | (static_cast<uint64_t>(to) << f);
+  const bool won = to == goal_square(side) || alive_of(s, side ^ 1) == 0;
   s.winner = won ? static_cast<uint8_t>(side) : s.winner;
 }
 
 // Plays m (legal for s) and hands the turn over with the die unrolled.
 SP_HD inline void apply(State& s, Move m) {
-  if (!m.is_pass()) move_cube(s, s.side, cube_on(s.cubes[s.side], m.from), m.to);
+  if (!m.is_pass()) move_cube(s, s.side, cube_on(s, s.side, m.from), m.to);
   s.side ^= 1;
   s.die = kNoDie;
 }
@@ -222,13 +293,13 @@ SP_HD SP_FORCEINLINE bool is_winning_move(const State& s, int side, int to) {
 // square, the side and die are in range. Called after every apply in tests.
 SP_HD inline bool state_ok(const State& s) {
   if (s.side > 1 || s.die > 6 || s.winner > kNoWinner) return false;
-  if (s.occ[0] & s.occ[1]) return false;
+  if ((s.occ[0] & s.occ[1]) || (s.squares >> 60) != 0 || (s.alive >> 12) != 0) return false;
   for (int side = 0; side < 2; ++side) {
-    if ((s.cubes[side] >> 30) != 0 || s.alive[side] > 63 || (s.occ[side] & ~kBoard)) return false;
+    if (s.occ[side] & ~kBoard) return false;
     uint32_t occ = 0;
     for (int c = 0; c < kCubes; ++c) {
       const int sq = square_of(s, side, c);
-      const bool alive = (s.alive[side] >> c) & 1u;
+      const bool alive = (alive_of(s, side) >> c) & 1u;
       if (alive != (sq != static_cast<int>(kGone))) return false;
       if (!alive) continue;
       if (sq >= kSquares || (occ & (1u << sq))) return false;

@@ -46,7 +46,7 @@ inline void extract_features(const State& s, const Rules& rules, float* out) {
     int blocked = 0;
     int dist_of[kCubes] = {};
     for (int c = 0; c < kCubes; ++c) {
-      if (!((s.alive[side] >> c) & 1u)) continue;
+      if (!((alive_of(s, side) >> c) & 1u)) continue;
       const int sq = square_of(s, side, c);
       const int d = distance_to_goal(side, sq);
       dist_of[c] = d;
@@ -54,13 +54,13 @@ inline void extract_features(const State& s, const Rules& rules, float* out) {
       ++cubes;
       dist_sum += d;
       inv += 1.0f / static_cast<float>(d + 1);
-      const uint32_t steps = forward_steps(side, 1u << sq);
+      const uint32_t steps = step_targets(side, sq);
       reach |= steps;
       if ((steps & ~occ_all) == 0) ++blocked;
     }
     if (cubes > 0) {
       for (int die = 1; die <= 6; ++die) {
-        uint32_t movers = movable_cubes(s.alive[side], die, rules.substitution);
+        uint32_t movers = movable_cubes(alive_of(s, side), die, rules.substitution);
         const int n = count(movers);
         float sum = 0;
         while (movers) sum += static_cast<float>(dist_of[pop_lsb(movers)]);

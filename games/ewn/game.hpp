@@ -37,7 +37,7 @@ struct EwnGame {
     uint32_t masks[kChanceOutcomes];
     int n = 0;
     for (int die = 1; die <= kChanceOutcomes; ++die) {
-      const uint32_t m = ewn::movable_cubes(s.alive[s.side], die, r.substitution);
+      const uint32_t m = ewn::movable_cubes(ewn::alive_of(s, s.side), die, r.substitution);
       int k = 0;
       while (k < n && masks[k] != m) ++k;
       if (k == n) masks[n] = m, representative[n] = die - 1, weight[n] = 0, ++n;
@@ -50,8 +50,8 @@ struct EwnGame {
     State x = a, y = b;
     x.die = y.die = ewn::kNoDie;
     if (std::memcmp(&x, &y, sizeof(State)) != 0) return false;
-    return ewn::movable_cubes(a.alive[a.side], a.die, r.substitution) ==
-           ewn::movable_cubes(b.alive[b.side], b.die, r.substitution);
+    return ewn::movable_cubes(ewn::alive_of(a, a.side), a.die, r.substitution) ==
+           ewn::movable_cubes(ewn::alive_of(b, b.side), b.die, r.substitution);
   }
   static void generate_moves(const State& s, const Rules& r, MoveList& list) {
     ewn::generate_moves(s, r, list);
@@ -60,6 +60,14 @@ struct EwnGame {
   static bool is_over(const State& s) { return ewn::is_over(s); }
   static int winner(const State& s) { return s.winner; }
   static int side_to_move(const State& s) { return s.side; }
+
+  // Rollouts first..last-1 of one leaf, several interleaved in one CPU thread (same results as
+  // playout() on each stream); sink(rollout, result) gets each.
+  template <class Sink>
+  static void playout_many(const State& s, const Rules& rules, const Policy& policy, PhiloxKey key,
+                           uint32_t ply, uint32_t leaf, uint32_t first, uint32_t last, Sink&& sink) {
+    ewn::playout_interleaved<4>(s, rules, policy, key, ply, leaf, first, last, sink);
+  }
 
   SP_HD static SP_FORCEINLINE Result playout(const State& s, const Rules& rules,
                                              const Policy& policy, BlockStream& rng) {

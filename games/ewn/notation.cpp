@@ -33,7 +33,7 @@ std::string to_string(const State& s) {
   char board[kSquares] = {};
   for (int side = 0; side < 2; ++side)
     for (int c = 0; c < kCubes; ++c)
-      if ((s.alive[side] >> c) & 1u) board[square_of(s, side, c)] = cube_char(side, c);
+      if ((alive_of(s, side) >> c) & 1u) board[square_of(s, side, c)] = cube_char(side, c);
   std::string out;
   for (int row = 0; row < kSize; ++row) {
     if (row) out += '/';
@@ -86,7 +86,7 @@ State parse_position(std::string_view text) {
                                "' (cubes are A-F and a-f, empty runs 1-5, ranks separated by '/')");
     if (col >= kSize) fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " is longer than 5 squares");
     const int side = upper ? 0 : 1, cube = ch - (upper ? 'A' : 'a');
-    if ((s.alive[side] >> cube) & 1u)
+    if ((alive_of(s, side) >> cube) & 1u)
       fail(kWhat, text, i, std::string("cube '") + ch + "' appears twice");
     place(s, side, cube, row * kSize + col);
     ++col;
@@ -109,7 +109,7 @@ State parse_position(std::string_view text) {
   if (i + 4 != text.size()) fail(kWhat, text, i + 4, "unexpected text after the die");
 
   for (int p = 0; p < 2; ++p) {
-    if (s.alive[p] == 0)
+    if (alive_of(s, p) == 0)
       fail(kWhat, text, 0, "player " + std::to_string(p) + " has no cubes: the game is already over");
     if (s.occ[p] & (1u << goal_square(p)))
       fail(kWhat, text, 0, "player " + std::to_string(p) + " already stands on its goal " +
@@ -178,7 +178,7 @@ std::string board_diagram(const State& s) {
       const int sq = row * kSize + col;
       char ch = '.';
       for (int side = 0; side < 2; ++side)
-        if (s.occ[side] & (1u << sq)) ch = cube_char(side, cube_on(s.cubes[side], sq));
+        if (s.occ[side] & (1u << sq)) ch = cube_char(side, cube_on(s, side, sq));
       out += ' ';
       out += ch;
     }

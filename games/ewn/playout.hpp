@@ -1,9 +1,12 @@
 // EWN playouts (uniform and weighted), the one source of playout code for the CPU backend, the
-// CUDA kernels and the engines. Every ply consumes exactly two 32-bit words of the rollout's Philox
-// stream (die, move), one block per two plies, so results depend only on the stream id.
+// CUDA kernels and the engines. Every ply consumes exactly one 32-bit word of the rollout's Philox
+// stream, one block per four plies, so results depend only on the stream id. The die is the high
+// part of word * 6 and the move choice is drawn from the low part (see split_die), so one word
+// serves both with a bias below 2^-28.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "games/common/hd.hpp"
 #include "games/common/philox.hpp"
@@ -36,21 +39,32 @@ struct PlayoutResult {
   uint16_t plies;
 };
 
+// Die roll (1..6) from the high part of word * 6; *rest receives the low part, uniform over the
+// multiples of two below 2^32 and independent of the die up to a bias of 6 / 2^32, from which the
+// move is drawn.
+SP_HD SP_FORCEINLINE int split_die(uint32_t word, uint32_t* rest) {
+  const uint64_t scaled = static_cast<uint64_t>(word) * 6u;
+  *rest = static_cast<uint32_t>(scaled);
+  return 1 + static_cast<int>(scaled >> 32);
+}
+
 namespace playout_detail {
 
 SP_HD SP_FORCEINLINE uint32_t move_weight(const State& s, const PlayoutPolicy& p, int side, int from,
                                           int to) {
-  uint32_t w = distance_to_goal(side, to) < distance_to_goal(side, from) ? p.goal_weight : kWeightOne;
+  const auto& dist = rule_tables().distance[side];
+  uint32_t w = dist[to] < dist[from] ? p.goal_weight : kWeightOne;
   if (s.occ[side ^ 1] & (1u << to)) w = (w * p.capture_weight) >> 8;
   return w;
 }
 
-// One ply for Side with two random words; returns true when the game is over.
+// One ply for Side with one random word; returns true when the game is over.
 template <int Side>
-SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy& policy,
-                               uint32_t die_word, uint32_t move_word) {
-  const int die = s.die != kNoDie ? s.die : 1 + static_cast<int>(bounded(die_word, 6));
-  const uint32_t movers = movable_cubes(s.alive[Side], die, rules.substitution);
+SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy& policy, uint32_t word) {
+  uint32_t move_word;
+  const int rolled = split_die(word, &move_word);
+  const int die = s.die != kNoDie ? s.die : rolled;
+  const uint32_t movers = movable_cubes(alive_of(s, Side), die, rules.substitution);
   const int c1 = lsb(movers);
   const int c2 = msb(movers);  // == c1 when only one cube may move
   const int sq1 = square_of(s, Side, c1), sq2 = square_of(s, Side, c2);
@@ -110,10 +124,10 @@ SP_HD SP_FORCEINLINE int run(State& s, const Rules& rules, const PlayoutPolicy& 
   int plies = 0;
   while (plies < kMaxPlayoutPlies) {
     const Philox4x32 b = rng.next();
-    ++plies;
-    if (step<First>(s, rules, policy, b.v[0], b.v[1])) break;
-    ++plies;
-    if (step<First ^ 1>(s, rules, policy, b.v[2], b.v[3])) break;
+    if (++plies, step<First>(s, rules, policy, b.v[0])) break;
+    if (++plies, step<First ^ 1>(s, rules, policy, b.v[1])) break;
+    if (++plies, step<First>(s, rules, policy, b.v[2])) break;
+    if (++plies, step<First ^ 1>(s, rules, policy, b.v[3])) break;
   }
   return plies;
 }
@@ -128,6 +142,76 @@ SP_HD inline PlayoutResult playout(State s, const Rules& rules, const PlayoutPol
   const int plies = s.side == 0 ? playout_detail::run<0>(s, rules, policy, rng)
                                 : playout_detail::run<1>(s, rules, policy, rng);
   return PlayoutResult{s.winner, static_cast<uint16_t>(plies)};
+}
+
+// Rollouts first..last-1 of one leaf, K of them interleaved in one thread, each exactly as
+// playout() would play it (same stream, same words, same step()). A single playout is one long
+// chain of dependent operations, so a CPU core sits mostly idle waiting on it; K independent
+// chains let it overlap their latencies. A lane whose game ends takes the next rollout; lanes move
+// in lockstep by side (step<Side> is compiled per side), so a new rollout whose root side is not
+// the next to move waits one phase. sink(rollout index, result) gets every result.
+template <int K, class Sink>
+SP_HD inline void playout_interleaved(const State& root, const Rules& rules, const PlayoutPolicy& policy,
+                                      PhiloxKey key, uint32_t ply, uint32_t leaf, uint32_t first,
+                                      uint32_t last, Sink&& sink) {
+  if (first >= last) return;
+  if (root.winner != kNoWinner) {
+    for (uint32_t r = first; r < last; ++r) sink(r, PlayoutResult{root.winner, 0});
+    return;
+  }
+  struct Lane {
+    State s;
+    Philox4x32 block;
+    uint32_t rollout, draw;
+    int word, plies;
+    bool active, waiting;
+  };
+  Lane lanes[K];
+  uint32_t next = first;
+  int live = 0;
+  auto start = [&](Lane& l, int side_to_move_next) {
+    if (next >= last) {
+      l.active = l.waiting = false;
+      return;
+    }
+    l.s = root;
+    l.rollout = next++;
+    l.draw = 0;
+    l.word = 4;
+    l.plies = 0;
+    l.active = root.side == side_to_move_next;
+    l.waiting = !l.active;
+    ++live;
+  };
+  for (Lane& l : lanes) start(l, root.side);
+  auto phase = [&](auto side_tag) {
+    constexpr int kSide = decltype(side_tag)::value;
+    for (Lane& l : lanes) {
+      if (l.waiting) {
+        l.waiting = false;
+        l.active = true;
+        continue;
+      }
+      if (!l.active) continue;
+      if (l.word == 4) {
+        l.block = philox4x32_10(Philox4x32{{l.draw++, l.rollout, leaf, ply}}, key);
+        l.word = 0;
+      }
+      const uint32_t w = l.block.v[l.word++];
+      ++l.plies;
+      if (playout_detail::step<kSide>(l.s, rules, policy, w) || l.plies >= kMaxPlayoutPlies) {
+        sink(l.rollout, PlayoutResult{l.s.winner, static_cast<uint16_t>(l.plies)});
+        --live;
+        start(l, kSide ^ 1);
+      }
+    }
+  };
+  int side = root.side;
+  while (live > 0) {
+    if (side == 0) phase(std::integral_constant<int, 0>{});
+    else phase(std::integral_constant<int, 1>{});
+    side ^= 1;
+  }
 }
 
 // A uniformly random arrangement (Fisher-Yates driven by the stream).

@@ -57,14 +57,13 @@ void run_chunks(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& p
     const auto policy = params.policies[leaf.policy % kMaxPolicies];
     uint32_t wins0 = 0, wins1 = 0, draws = 0;
     uint64_t plies = 0;
-    for (uint32_t r = ch.first; r < ch.last; ++r) {
-      BlockStream rng(key, leaf.ply, leaf.leaf, r);
-      const auto res = Game::playout(leaf.state, rules, policy, rng);
-      wins0 += res.winner == 0;
-      wins1 += res.winner == 1;
-      draws += res.winner == Game::kNoWinner;
-      plies += res.plies;
-    }
+    Game::playout_many(leaf.state, rules, policy, key, leaf.ply, leaf.leaf, ch.first, ch.last,
+                       [&](uint32_t, const typename Game::Result& res) {
+                         wins0 += res.winner == 0;
+                         wins1 += res.winner == 1;
+                         draws += res.winner == Game::kNoWinner;
+                         plies += res.plies;
+                       });
     LeafStats& s = out[ch.leaf];
     std::atomic_ref<uint32_t>(s.wins[0]).fetch_add(wins0, std::memory_order_relaxed);
     std::atomic_ref<uint32_t>(s.wins[1]).fetch_add(wins1, std::memory_order_relaxed);
