@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The main job: set up, build Release, and run the default self-play job.
+# The main job: set up, build Release, run the default EWN self-play campaign (CUDA when a GPU is
+# present, else all CPU cores), then the rollout benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh build/release -DCMAKE_BUILD_TYPE=Release
 bin=build/release/host/app/selfplay
-"$bin" bench --backend auto --threads 0 --seconds 3
-"$bin" demo --games 2 --seed 1
+mkdir -p out
+"$bin" run configs/ewn/campaign.yaml --out "out/ewn-campaign-$(date -u +%Y%m%d-%H%M%S).h5"
+"$bin" bench --backend auto --seconds 3

@@ -139,6 +139,35 @@ TEST_F(Campaign, SameRecordsWhateverConcurrencyBatchThreadsOrBackend) {
   EXPECT_NE(read_records(run(c, "seed78.h5")), reference) << "another seed must change the games";
 }
 
+TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {
+  config::CampaignConfig cfg = config();
+  cfg.paired = true;
+  cfg.games = 16;
+  const std::string path = run(cfg, "paired.h5");
+  io::CampaignReader reader(path);
+  const auto games = reader.games();
+  std::map<uint64_t, io::GameRow> by_id;
+  for (const auto& g : games) by_id[g.game_id] = g;
+  ASSERT_EQ(by_id.size(), 16u);
+  int differ = 0;
+  for (uint64_t k = 0; k < 8; ++k) {
+    const io::GameRow &a = by_id[2 * k], &b = by_id[2 * k + 1];
+    EXPECT_EQ(io::text_of(a.setup), io::text_of(b.setup)) << "pair " << k;
+    EXPECT_EQ(a.first_player, b.first_player) << "pair " << k;
+    EXPECT_EQ(a.record[0], b.record[0]) << "the first die of both games comes from the pair's stream";
+    differ += io::text_of(a.record) != io::text_of(b.record);
+  }
+  EXPECT_GT(differ, 0) << "the engines swapped seats, so the games must not all be identical";
+  // Unpaired, consecutive games have their own setups.
+  cfg.paired = false;
+  const auto unpaired = io::CampaignReader(run(cfg, "unpaired.h5")).games();
+  std::map<uint64_t, std::string> setups;
+  for (const auto& g : unpaired) setups[g.game_id] = std::string(io::text_of(g.setup));
+  int same = 0;
+  for (uint64_t k = 0; k < 8; ++k) same += setups[2 * k] == setups[2 * k + 1];
+  EXPECT_LT(same, 2);
+}
+
 TEST_F(Campaign, RefusesToOverwriteAndToResumeADifferentCampaign) {
   config::CampaignConfig cfg = config();
   const std::string path = run(cfg, "a.h5");

@@ -56,6 +56,7 @@ struct CampaignConfig {
   uint64_t seed = 1;
   uint32_t games = 200;
   uint32_t concurrency = 64;  // games in flight (G)
+  bool paired = false;        // games 2k, 2k+1 share setup and dice, engines swap seats
   BackendConfig backend;
   OutputConfig output;
   std::string source_path;  // the YAML file it came from

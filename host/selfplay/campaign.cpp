@@ -196,7 +196,8 @@ RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& opti
       [&](FinishedGame&& game) {
         GameRows rows = to_rows(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions), std::move(rows.features));
-        progress.game_finished(game.winner, game.first_player, static_cast<uint32_t>(game.plies.size()));
+        const int winner_engine = game.winner == 0 || game.winner == 1 ? game.engine_of_player[game.winner] : -1;
+        progress.game_finished(game.winner, game.first_player, static_cast<uint32_t>(game.plies.size()), winner_engine);
         ++result.games_played;
         if (!log::quiet()) progress.tick();
       },

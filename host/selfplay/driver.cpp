@@ -17,9 +17,17 @@ double ms_since(Clock::time_point t) {
 
 }  // namespace
 
+uint32_t stream_game(const config::CampaignConfig& cfg, uint32_t game_id) {
+  return cfg.paired ? game_id / 2 : game_id;
+}
+
+int engine_for_player(const config::CampaignConfig& cfg, uint32_t game_id, int player) {
+  return cfg.paired && (game_id & 1u) ? player ^ 1 : player;
+}
+
 ewn::State initial_position(const config::CampaignConfig& cfg, uint32_t game_id, ewn::Arrangement setup[2],
                             int* first_player) {
-  WordStream rng({cfg.seed, game_id, 0, kLeafSetup, 0});
+  WordStream rng({cfg.seed, stream_game(cfg, game_id), 0, kLeafSetup, 0});
   switch (cfg.game.setup) {
     case config::SetupKind::kRandom:
       setup[0] = ewn::random_arrangement(rng);
@@ -40,11 +48,11 @@ ewn::State initial_position(const config::CampaignConfig& cfg, uint32_t game_id,
   switch (cfg.game.first_player) {
     case config::FirstPlayer::kPlayer0: first = 0; break;
     case config::FirstPlayer::kPlayer1: first = 1; break;
-    case config::FirstPlayer::kAlternate: first = static_cast<int>(game_id & 1u); break;
+    case config::FirstPlayer::kAlternate: first = static_cast<int>(stream_game(cfg, game_id) & 1u); break;
   }
   if (first_player) *first_player = first;
   ewn::State s = ewn::initial_state(setup[0], setup[1], first);
-  s.die = static_cast<uint8_t>(roll_die(cfg.seed, game_id, 0));
+  s.die = static_cast<uint8_t>(roll_die(cfg.seed, stream_game(cfg, game_id), 0));
   return s;
 }
 
@@ -119,6 +127,7 @@ void Driver::start_next_game(Slot& slot) {
   slot.game = FinishedGame{};
   slot.game.game_id = id;
   slot.state = initial_position(cfg_, id, slot.game.setup, &slot.game.first_player);
+  for (int p = 0; p < 2; ++p) slot.game.engine_of_player[p] = engine_for_player(cfg_, id, p);
   slot.game_start = Clock::now();
   for (auto& e : slot.engines) e->new_game();
 }
@@ -148,7 +157,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
   auto step = [&](Slot& slot, Batch& batch) {
     while (slot.active && !slot.waiting) {
       ewn::State& s = slot.state;
-      auto& engine = *slot.engines[s.side];
+      auto& engine = *slot.engines[engine_for_player(cfg_, slot.game.game_id, s.side)];
       const uint32_t ply = static_cast<uint32_t>(slot.game.plies.size());
       if (!slot.searching) {
         engine.begin(s, search::SearchIds{slot.game.game_id, ply, cfg_.seed});
@@ -170,7 +179,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
           start_next_game(slot);
           continue;
         }
-        s.die = static_cast<uint8_t>(roll_die(cfg_.seed, slot.game.game_id, ply + 1));
+        s.die = static_cast<uint8_t>(roll_die(cfg_.seed, stream_game(cfg_, slot.game.game_id), ply + 1));
         for (auto& e : slot.engines) e->observe(info.move, s);
         continue;
       }
@@ -235,7 +244,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
     info.leaves = static_cast<uint32_t>(batch.leaves.size());
     for (const auto& st : batch.stats) info.rollouts += st.rollouts;
     for (Slot* slot : batch.slots) {
-      slot->engines[slot->state.side]->absorb(
+      slot->engines[engine_for_player(cfg_, slot->game.game_id, slot->state.side)]->absorb(
           std::span<const rollout::LeafStats>(batch.stats.data() + slot->batch_first, slot->batch_count));
       slot->waiting = false;
     }

@@ -30,6 +30,7 @@ struct FinishedGame {
   uint32_t game_id = 0;
   ewn::Arrangement setup[2];
   int first_player = 0;
+  int engine_of_player[2] = {0, 1};  // engine config index playing each player
   int winner = 0;
   std::vector<PlyInfo> plies;
   double duration_s = 0;
@@ -50,6 +51,11 @@ struct BatchInfo {
 ewn::State initial_position(const config::CampaignConfig& cfg, uint32_t game_id, ewn::Arrangement setup[2],
                             int* first_player);
 int roll_die(uint64_t seed, uint32_t game_id, uint32_t ply);
+
+// Paired campaigns: games 2k and 2k+1 draw setup and dice from stream game k, and the engine
+// configured for player p plays player p ^ 1 in odd games. Unpaired: the game id, and p.
+uint32_t stream_game(const config::CampaignConfig& cfg, uint32_t game_id);
+int engine_for_player(const config::CampaignConfig& cfg, uint32_t game_id, int player);
 
 // Engine of one player built from its config; policy_slot is its index into the batch's policies.
 std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig& cfg, const ewn::Rules& rules,

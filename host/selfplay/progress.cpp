@@ -23,9 +23,10 @@ double Progress::elapsed_s() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void Progress::game_finished(int winner, int first_player, uint32_t plies) {
+void Progress::game_finished(int winner, int first_player, uint32_t plies, int winner_engine) {
   ++games_;
   if (winner == 0 || winner == 1) ++wins_[winner];
+  if (winner_engine == 0 || winner_engine == 1) ++engine_wins_[winner_engine];
   if (winner == first_player) ++first_player_wins_;
   plies_ += plies;
 }
@@ -69,6 +70,11 @@ std::string Progress::summary(const std::string& output_path, const std::string&
                    100 * w0.low, 100 * w0.high);
   s += fmt::format("player 1 wins       {:.2f}%  [95% CI {:.2f}, {:.2f}]\n", 100.0 * wins_[1] / std::max<uint64_t>(1, games_),
                    100 * w1.low, 100 * w1.high);
+  if (engine_wins_[0] != wins_[0]) {  // engines swapped seats (paired games)
+    const auto e0 = wilson95(engine_wins_[0], games_);
+    s += fmt::format("engine player0 wins {:.2f}%  [95% CI {:.2f}, {:.2f}]  (the engine configured as player0, on either side)\n",
+                     100.0 * engine_wins_[0] / std::max<uint64_t>(1, games_), 100 * e0.low, 100 * e0.high);
+  }
   s += fmt::format("first mover wins    {:.2f}%  [95% CI {:.2f}, {:.2f}]\n",
                    100.0 * first_player_wins_ / std::max<uint64_t>(1, games_), 100 * fp.low, 100 * fp.high);
   s += fmt::format("average length      {:.2f} plies\n", games_ ? static_cast<double>(plies_) / games_ : 0.0);

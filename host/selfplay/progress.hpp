@@ -21,7 +21,8 @@ class Progress {
   // total: games this run will play; already: games finished before (resume).
   Progress(uint64_t total, uint64_t already, std::FILE* out, bool live);
 
-  void game_finished(int winner, int first_player, uint32_t plies);
+  // winner_engine: index of the engine config (engines.player0 = 0) that won, or -1.
+  void game_finished(int winner, int first_player, uint32_t plies, int winner_engine);
   void batch_done(uint32_t leaves, uint64_t rollouts, double backend_ms, double wait_ms, double host_ms);
   // Prints the status line if enough time has passed (always when force).
   void tick(bool force = false);
@@ -37,7 +38,7 @@ class Progress {
   std::FILE* out_;
   bool live_;
   std::chrono::steady_clock::time_point start_, last_print_;
-  uint64_t games_ = 0, wins_[2] = {0, 0}, first_player_wins_ = 0, plies_ = 0;
+  uint64_t games_ = 0, wins_[2] = {0, 0}, engine_wins_[2] = {0, 0}, first_player_wins_ = 0, plies_ = 0;
   uint64_t batches_ = 0, leaves_ = 0, rollouts_ = 0;
   double backend_ms_ = 0, wait_ms_ = 0, host_ms_ = 0;
 };
