@@ -12,9 +12,11 @@ namespace sp::app {
 
 using Runner = std::function<int()>;
 
+Runner add_run(CLI::App& app);
 Runner add_perft(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_demo(CLI::App& app);
+Runner add_config(CLI::App& app);  // campaign YAML: --check FILE, --explain FILE
 
 // Rule options shared by commands that build EWN positions.
 struct RuleFlags {

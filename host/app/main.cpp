@@ -17,10 +17,13 @@ int main(int argc, char** argv) {
     CLI::App* cmd = app.add_subcommand(name, help);
     runners[cmd] = reg(*cmd);
   };
+  add("run", "Run a self-play campaign from a YAML config, writing games to HDF5", &sp::app::add_run);
   add("perft", "Count leaf nodes of the move tree (dice enumerated) for rules validation",
       &sp::app::add_perft);
   add("bench", "Rollout throughput and the deterministic bench signature", &sp::app::add_bench);
   add("demo", "Play a few random games and print their records", &sp::app::add_demo);
+  add("config", "Check a campaign YAML file or print its effective configuration",
+      &sp::app::add_config);
 
   try {
     app.parse(argc, argv);

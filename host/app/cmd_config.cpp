@@ -1,0 +1,32 @@
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "host/app/commands.hpp"
+#include "host/config/load.hpp"
+
+namespace sp::app {
+
+Runner add_config(CLI::App& app) {
+  auto file = std::make_shared<std::string>();
+  CLI::Option* explain =
+      app.add_option("--explain", *file,
+                     "Print the effective configuration of FILE as YAML: every key, defaults "
+                     "filled in, each with its help and range as a comment")
+          ->type_name("FILE");
+  CLI::Option* check =
+      app.add_option("--check", *file, "Validate FILE; print ok, or the first error (exit 2)")
+          ->type_name("FILE");
+  explain->excludes(check);
+  app.require_option(1);
+  return [file, explain]() {
+    const config::CampaignConfig c = config::load_campaign_config(*file);
+    if (explain->count())
+      std::fputs(config::explain_campaign_config(c).c_str(), stdout);
+    else
+      std::puts("ok");
+    return 0;
+  };
+}
+
+}  // namespace sp::app

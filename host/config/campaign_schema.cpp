@@ -1,0 +1,198 @@
+// Every key of a campaign config, declared once. Defaults equal the initializers in
+// campaign_config.hpp (config_test checks that an empty config loads as CampaignConfig{}).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "games/ewn/notation.hpp"
+#include "host/config/load.hpp"
+
+namespace sp::config {
+namespace {
+
+using ewn::Arrangement;
+
+constexpr Range kWeightRange{0, ewn::kMaxWeight / double(ewn::kWeightOne), true, false};
+
+Section<GameConfig> rules_schema() {
+  Section<GameConfig> s;
+  s.boolean(
+      "capture_own", [](GameConfig& g) -> bool& { return g.rules.capture_own; }, true,
+      "a cube may move onto a cube of its own side, removing it; false forbids that");
+  s.choice(
+      "substitution", [](GameConfig& g) -> ewn::Substitution& { return g.rules.substitution; },
+      ewn::Substitution::kNextLowerOrHigher,
+      {{"next_lower_or_higher", ewn::Substitution::kNextLowerOrHigher},
+       {"nearest", ewn::Substitution::kNearest}},
+      "which cube may move when the rolled one is gone");
+  s.choice("first_player", &GameConfig::first_player, FirstPlayer::kPlayer0,
+           {{"0", FirstPlayer::kPlayer0},
+            {"1", FirstPlayer::kPlayer1},
+            {"alternate", FirstPlayer::kAlternate}},
+           "who moves first; alternate switches from game to game");
+  s.choice("setup", &GameConfig::setup, SetupKind::kRandom,
+           {{"random", SetupKind::kRandom},
+            {"mirrored", SetupKind::kMirrored},
+            {"fixed", SetupKind::kFixed},
+            {"explicit", SetupKind::kExplicit}},
+           "start arrangements: random per game, mirrored, fixed (123456 both), explicit (below)");
+  const auto parse = [](std::string_view text) { return ewn::parse_arrangement(text); };
+  const auto format = [](const Arrangement& a) { return ewn::to_string(a); };
+  s.custom("setup_p0", &GameConfig::setup_p0, "123456", "six digits 1-6, each once", parse, format,
+           "player 0's cube number on each start square; used only with setup: explicit");
+  s.custom("setup_p1", &GameConfig::setup_p1, "123456", "six digits 1-6, each once", parse, format,
+           "player 1's cube number on each start square; used only with setup: explicit");
+  return s;
+}
+
+Section<CampaignConfig> campaign_schema_section() {
+  Section<CampaignConfig> s;
+  s.integer("games", &CampaignConfig::games, 200, 1, 1'000'000'000, "games to play");
+  s.integer("concurrency", &CampaignConfig::concurrency, 64, 1, 65536,
+            "games in flight at once; their searches share rollout batches");
+  s.seed("seed", &CampaignConfig::seed, 1,
+         "campaign seed; with the rest of the config it fixes every game record");
+  s.boolean("paired", &CampaignConfig::paired, false,
+            "game pairs: games 2k and 2k+1 share the setup and the dice, and the engines swap seats "
+            "(engines.player0 plays player 1 in odd games)");
+  return s;
+}
+
+Section<EngineConfig> engine_schema() {
+  Section<EngineConfig> s;
+  s.choice(
+      "type", &EngineConfig::type, EngineType::kMcts,
+      {{"mcts", EngineType::kMcts}, {"flat", EngineType::kFlat}, {"random", EngineType::kRandom}},
+      "mcts: UCT tree search; flat: playouts from the root moves only; random: random moves");
+  s.integer("rollouts_per_move", &EngineConfig::rollouts_per_move, 1000, 1, 100'000'000,
+            "search budget per move decision, in playouts summed over all leaves");
+  s.integer("rollouts_per_leaf", &EngineConfig::rollouts_per_leaf, 8, 1, 65536,
+            "playouts run for each expanded leaf; at most rollouts_per_move");
+  s.real("exploration", &EngineConfig::exploration, 0.7, Range{0, 100},
+         "UCT constant c in Q + c * sqrt(ln N / n)");
+  s.integer("virtual_loss", &EngineConfig::virtual_loss, 1, 0, 1000,
+            "visits added on the path while a leaf is in flight, to spread a round's leaves");
+  s.integer("leaves_per_round", &EngineConfig::leaves_per_round, 4, 1, 4096,
+            "leaves one tree contributes to each rollout batch");
+  s.choice("chance", &EngineConfig::chance, ChanceMode::kSample,
+           {{"sample", ChanceMode::kSample}, {"round_robin", ChanceMode::kRoundRobin}},
+           "die at chance nodes: sampled on each visit, or each face in turn");
+  s.integer("node_budget", &EngineConfig::node_budget, 200000, 1000, 100'000'000,
+            "nodes per tree; the search stops expanding when the tree is full");
+  s.boolean("reuse_tree", &EngineConfig::reuse_tree, true,
+            "keep the subtree below the played move for the next search");
+  s.choice(
+      "policy", [](EngineConfig& e) -> ewn::PolicyKind& { return e.policy.kind; },
+      ewn::PolicyKind::kUniform,
+      {{"uniform", ewn::PolicyKind::kUniform}, {"heavy", ewn::PolicyKind::kHeavy}},
+      "playouts: uniform random moves, or heavy (wins first, then weighted moves)");
+  s.fixed_point(
+      "goal_weight", [](EngineConfig& e) -> uint32_t& { return e.policy.goal_weight; }, 2.0,
+      kWeightRange, ewn::kWeightOne,
+      "heavy playouts: weight of a move that brings its cube nearer the goal");
+  s.fixed_point(
+      "capture_weight", [](EngineConfig& e) -> uint32_t& { return e.policy.capture_weight; }, 2.0,
+      kWeightRange, ewn::kWeightOne,
+      "heavy playouts: weight factor of a move that captures an enemy cube");
+  s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
+    if (e.type == EngineType::kRandom || e.rollouts_per_leaf <= e.rollouts_per_move) return;
+    // Blame the key the file wrote: a small rollouts_per_move under the default per-leaf count
+    // is reported there.
+    const std::string leaf = path + ".rollouts_per_leaf", move = path + ".rollouts_per_move";
+    const std::string per_leaf = std::to_string(e.rollouts_per_leaf);
+    const std::string per_move = std::to_string(e.rollouts_per_move);
+    if (doc.was_set(leaf) || !doc.was_set(move))
+      doc.fail_key(leaf, "must not exceed rollouts_per_move (" + per_move + "), found " + per_leaf);
+    doc.fail_key(move, "must be at least rollouts_per_leaf (" + per_leaf + "), found " + per_move);
+  });
+  return s;
+}
+
+Section<CampaignConfig> engines_schema() {
+  Section<CampaignConfig> s;
+  s.section(
+      "player0", [](CampaignConfig& c) -> EngineConfig& { return c.engines[0]; }, engine_schema(),
+      "the engine playing player 0");
+  s.section(
+      "player1", [](CampaignConfig& c) -> EngineConfig& { return c.engines[1]; }, engine_schema(),
+      "the engine playing player 1");
+  return s;
+}
+
+Section<BackendConfig> backend_schema() {
+  Section<BackendConfig> s;
+  s.choice("name", &BackendConfig::name, std::string("auto"),
+           {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}},
+           "rollout backend; auto takes cuda when built and a device is present, else cpu");
+  s.integer("threads", &BackendConfig::threads, 0, 0, 4096, "cpu backend threads; 0 = all cores");
+  s.integer("device", &BackendConfig::device, 0, 0, 63, "cuda device ordinal");
+  s.integer("batch_rollouts", &BackendConfig::batch_rollouts, 1 << 16, 1, 1 << 26,
+            "target playouts per batch handed to the backend");
+  return s;
+}
+
+Section<OutputConfig> output_schema() {
+  Section<OutputConfig> s;
+  s.string("path", &OutputConfig::path, "out/ewn-campaign.h5", false,
+           "HDF5 file the game records are written to");
+  s.integer("positions_per_game", &OutputConfig::positions_per_game, 4, 0, 4096,
+            "positions sampled per game for /positions; 0 = every ply");
+  s.real("flush_seconds", &OutputConfig::flush_seconds, 2.0, Range{0, 3600, true, false},
+         "longest time finished games wait in memory before they are written");
+  return s;
+}
+
+Section<CampaignConfig> build_schema() {
+  const auto self = [](CampaignConfig& c) -> CampaignConfig& { return c; };
+  Section<CampaignConfig> s;
+  s.choice(
+      "game", [](CampaignConfig& c) -> std::string& { return c.game.game; }, std::string("ewn"),
+      {{"ewn", "ewn"}}, "the game: EinStein wuerfelt nicht");
+  s.section("rules", &CampaignConfig::game, rules_schema(), "rules variant and starting setup");
+  s.section("campaign", self, campaign_schema_section(), "how many games, how many at once, seed");
+  s.section("engines", self, engines_schema(), "one engine per player");
+  s.section("backend", &CampaignConfig::backend, backend_schema(), "where playouts run");
+  s.section("output", &CampaignConfig::output, output_schema(), "where game records go");
+  return s;
+}
+
+const Section<CampaignConfig>& schema() {
+  static const Section<CampaignConfig> s = build_schema();
+  return s;
+}
+
+}  // namespace
+
+CampaignConfig load_campaign_config_text(const std::string& text, const std::string& name) {
+  CampaignConfig c = schema().load(text, name);
+  c.source_path = name;
+  c.source_text = text;
+  return c;
+}
+
+CampaignConfig load_campaign_config(const std::string& path) {
+  constexpr size_t kMaxBytes = 1 << 20;  // a config is a page of text; refuse to slurp devices
+  const auto fail = [&](const std::string& why) -> ConfigError {
+    return ConfigError("cannot read " + path + ": " + why);
+  };
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw fail(std::strerror(errno));
+  std::string text;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, file.get())) > 0) {
+    text.append(buf, n);
+    if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a config file");
+  }
+  if (std::ferror(file.get())) throw fail(std::strerror(errno));
+  return load_campaign_config_text(text, path);
+}
+
+std::string explain_campaign_config(const CampaignConfig& config) {
+  return "# Effective selfplay campaign configuration: every key, defaults filled in.\n" +
+         schema().explain(config);
+}
+
+}  // namespace sp::config

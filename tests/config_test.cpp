@@ -1,0 +1,477 @@
+// Campaign configs: the malformed-file corpus, defaults, explain round trips and the CLI.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "games/common/philox.hpp"
+#include "games/ewn/notation.hpp"
+#include "host/config/load.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace sp::config;
+
+std::string source_path(const std::string& relative) {
+  return std::string(SELFPLAY_SOURCE_DIR) + "/" + relative;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A scratch directory per test, removed at the end.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            (std::string("selfplay-config-") + info->name() + "-" + std::to_string(::getpid()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path_ / name, std::ios::binary) << text;
+    return path_ / name;
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// The structs have no operator== (the ewn types are plain device structs): compare field by field.
+void expect_same(const EngineConfig& a, const EngineConfig& b, const std::string& who) {
+  SCOPED_TRACE(who);
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.rollouts_per_move, b.rollouts_per_move);
+  EXPECT_EQ(a.rollouts_per_leaf, b.rollouts_per_leaf);
+  EXPECT_EQ(a.exploration, b.exploration);
+  EXPECT_EQ(a.virtual_loss, b.virtual_loss);
+  EXPECT_EQ(a.leaves_per_round, b.leaves_per_round);
+  EXPECT_EQ(a.chance, b.chance);
+  EXPECT_EQ(a.node_budget, b.node_budget);
+  EXPECT_EQ(a.reuse_tree, b.reuse_tree);
+  EXPECT_EQ(a.policy.kind, b.policy.kind);
+  EXPECT_EQ(a.policy.goal_weight, b.policy.goal_weight);
+  EXPECT_EQ(a.policy.capture_weight, b.policy.capture_weight);
+}
+
+void expect_same(const CampaignConfig& a, const CampaignConfig& b) {
+  EXPECT_EQ(a.game.game, b.game.game);
+  EXPECT_EQ(a.game.rules.capture_own, b.game.rules.capture_own);
+  EXPECT_EQ(a.game.rules.substitution, b.game.rules.substitution);
+  EXPECT_EQ(a.game.setup, b.game.setup);
+  EXPECT_EQ(sp::ewn::to_string(a.game.setup_p0), sp::ewn::to_string(b.game.setup_p0));
+  EXPECT_EQ(sp::ewn::to_string(a.game.setup_p1), sp::ewn::to_string(b.game.setup_p1));
+  EXPECT_EQ(a.game.first_player, b.game.first_player);
+  expect_same(a.engines[0], b.engines[0], "player0");
+  expect_same(a.engines[1], b.engines[1], "player1");
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.games, b.games);
+  EXPECT_EQ(a.concurrency, b.concurrency);
+  EXPECT_EQ(a.paired, b.paired);
+  EXPECT_EQ(a.backend.name, b.backend.name);
+  EXPECT_EQ(a.backend.threads, b.backend.threads);
+  EXPECT_EQ(a.backend.device, b.backend.device);
+  EXPECT_EQ(a.backend.batch_rollouts, b.backend.batch_rollouts);
+  EXPECT_EQ(a.output.path, b.output.path);
+  EXPECT_EQ(a.output.positions_per_game, b.output.positions_per_game);
+  EXPECT_EQ(a.output.flush_seconds, b.output.flush_seconds);
+}
+
+std::string error_of(const std::string& text, const std::string& name = "t.yaml") {
+  try {
+    load_campaign_config_text(text, name);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << text;
+  return "";
+}
+
+// Dotted paths of every scalar in a YAML map, e.g. engines.player0.type.
+void leaf_paths(const YAML::Node& node, const std::string& prefix, std::set<std::string>& out) {
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string path =
+        prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
+    if (it->second.IsMap())
+      leaf_paths(it->second, path, out);
+    else
+      out.insert(path);
+  }
+}
+
+struct CliRun {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+CliRun run_selfplay(const std::string& args) {
+  CliRun r;
+  const std::string command = std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// A config that sets every key away from its default.
+constexpr const char* kEveryKey = R"(game: ewn
+rules:
+  capture_own: false
+  substitution: nearest
+  first_player: alternate
+  setup: explicit
+  setup_p0: "654321"
+  setup_p1: '214365'
+campaign: {games: 12, concurrency: 3, seed: 0xFFFFFFFFFFFFFFFF, paired: true}
+engines:
+  player0:
+    type: flat
+    rollouts_per_move: 96
+    rollouts_per_leaf: 16
+    exploration: 1.25
+    virtual_loss: 0
+    leaves_per_round: 2
+    chance: round_robin
+    node_budget: 5000
+    reuse_tree: false
+    policy: heavy
+    goal_weight: 3.5
+    capture_weight: 0.00390625
+  player1:
+    type: random
+    rollouts_per_move: 7
+    rollouts_per_leaf: 9
+    exploration: 0
+    virtual_loss: 3
+    leaves_per_round: 4096
+    chance: sample
+    node_budget: 100000000
+    reuse_tree: yes
+    policy: uniform
+    goal_weight: 100
+    capture_weight: 1.1
+backend:
+  name: check
+  threads: 2
+  device: 1
+  batch_rollouts: 1024
+output:
+  path: "runs/a \"quoted\" name\twith tab.h5"
+  positions_per_game: 0
+  flush_seconds: 0.25
+)";
+
+CampaignConfig every_key_expected() {
+  CampaignConfig c;
+  c.game.rules.capture_own = false;
+  c.game.rules.substitution = sp::ewn::Substitution::kNearest;
+  c.game.first_player = FirstPlayer::kAlternate;
+  c.game.setup = SetupKind::kExplicit;
+  c.game.setup_p0 = sp::ewn::parse_arrangement("654321");
+  c.game.setup_p1 = sp::ewn::parse_arrangement("214365");
+  c.games = 12;
+  c.concurrency = 3;
+  c.seed = ~uint64_t{0};
+  c.paired = true;
+  EngineConfig& e0 = c.engines[0];
+  e0.type = EngineType::kFlat;
+  e0.rollouts_per_move = 96;
+  e0.rollouts_per_leaf = 16;
+  e0.exploration = 1.25;
+  e0.virtual_loss = 0;
+  e0.leaves_per_round = 2;
+  e0.chance = ChanceMode::kRoundRobin;
+  e0.node_budget = 5000;
+  e0.reuse_tree = false;
+  e0.policy.kind = sp::ewn::PolicyKind::kHeavy;
+  e0.policy.goal_weight = 896;  // 3.5 * 256
+  e0.policy.capture_weight = 1;
+  EngineConfig& e1 = c.engines[1];
+  e1.type = EngineType::kRandom;  // random engines may have rollouts_per_leaf > rollouts_per_move
+  e1.rollouts_per_move = 7;
+  e1.rollouts_per_leaf = 9;
+  e1.exploration = 0;
+  e1.virtual_loss = 3;
+  e1.leaves_per_round = 4096;
+  e1.node_budget = 100000000;
+  e1.policy.goal_weight = 25600;
+  e1.policy.capture_weight = 282;  // round(1.1 * 256) = round(281.6)
+  c.backend.name = "check";
+  c.backend.threads = 2;
+  c.backend.device = 1;
+  c.backend.batch_rollouts = 1024;
+  c.output.path = "runs/a \"quoted\" name\twith tab.h5";
+  c.output.positions_per_game = 0;
+  c.output.flush_seconds = 0.25;
+  return c;
+}
+
+TEST(ConfigCorpus, EveryMalformedFileFailsWithItsExpectedMessage) {
+  const fs::path dir = source_path("tests/configs/bad");
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 20u);
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const std::string text = read_text(file);
+    const std::string prefix = "# expect: ";
+    ASSERT_EQ(text.rfind(prefix, 0), 0u) << "first line must be '# expect: <fragment>'";
+    const std::string fragment = text.substr(prefix.size(), text.find('\n') - prefix.size());
+    // Every expectation names its own file and a position in it.
+    ASSERT_EQ(fragment.rfind(file.filename().string() + ":", 0), 0u) << fragment;
+    try {
+      load_campaign_config(file.string());
+      ADD_FAILURE() << "loaded without error";
+    } catch (const ConfigError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(fragment), std::string::npos)
+          << "message:  " << message << "\nexpected: " << fragment;
+      EXPECT_EQ(message.rfind(file.string() + ":", 0), 0u) << message;
+    }
+  }
+}
+
+TEST(ConfigFile, MissingFileAndDirectoryAreConfigErrors) {
+  TempDir tmp;
+  const std::string missing = (tmp.path() / "nope.yaml").string();
+  try {
+    load_campaign_config(missing);
+    ADD_FAILURE() << "loaded a missing file";
+  } catch (const sp::InputError& e) {  // ConfigError is an InputError: the CLI exits 2
+    EXPECT_EQ(std::string(e.what()), "cannot read " + missing + ": No such file or directory");
+  }
+  try {
+    load_campaign_config(tmp.path().string());
+    ADD_FAILURE() << "loaded a directory";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read " + tmp.path().string() + ": Is a directory");
+  }
+}
+
+TEST(ConfigShipped, DefaultCampaignLoads) {
+  const std::string path = source_path("configs/ewn/campaign.yaml");
+  const CampaignConfig c = load_campaign_config(path);
+  EXPECT_EQ(c.source_path, path);
+  EXPECT_EQ(c.source_text, read_text(path));
+  EXPECT_EQ(c.games, 200u);
+  for (const EngineConfig& e : c.engines) {
+    EXPECT_EQ(e.type, EngineType::kMcts);
+    EXPECT_GE(e.rollouts_per_move, 300u);
+    EXPECT_LE(e.rollouts_per_move, 500u);
+  }
+}
+
+TEST(ConfigShipped, DefaultCampaignWritesEveryKeyWithAComment) {
+  const std::string path = source_path("configs/ewn/campaign.yaml");
+  std::set<std::string> shipped, declared;
+  leaf_paths(YAML::LoadFile(path), "", shipped);
+  leaf_paths(YAML::Load(explain_campaign_config(CampaignConfig{})), "", declared);
+  EXPECT_EQ(shipped, declared);
+  std::istringstream lines(read_text(path));
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find(": ") == std::string::npos || line[0] == '#') continue;
+    EXPECT_NE(line.find(" # "), std::string::npos) << "key without a comment: " << line;
+  }
+}
+
+TEST(ConfigDefaults, OmittedKeysTakeTheStructDefaults) {
+  const CampaignConfig c = load_campaign_config_text("game: ewn\n", "min.yaml");
+  expect_same(c, CampaignConfig{});
+  EXPECT_EQ(c.source_path, "min.yaml");
+  EXPECT_EQ(c.source_text, "game: ewn\n");
+
+  // Empty sections and a few keys: everything else keeps its default.
+  const CampaignConfig d = load_campaign_config_text(
+      "rules:\nbackend: {}\nengines:\n  player1:\n    exploration: 1.5\n    policy: heavy\n",
+      "partial.yaml");
+  CampaignConfig expected;
+  expected.engines[1].exploration = 1.5;
+  expected.engines[1].policy.kind = sp::ewn::PolicyKind::kHeavy;
+  expect_same(d, expected);
+}
+
+TEST(ConfigValues, EveryKeyIsReadIntoItsField) {
+  expect_same(load_campaign_config_text(kEveryKey, "every.yaml"), every_key_expected());
+}
+
+TEST(ConfigExplain, OutputLoadsBackIdentically) {
+  for (const CampaignConfig& c :
+       {CampaignConfig{}, load_campaign_config_text(kEveryKey, "every.yaml"),
+        load_campaign_config(source_path("configs/ewn/campaign.yaml"))}) {
+    const std::string text = explain_campaign_config(c);
+    SCOPED_TRACE(text);
+    const CampaignConfig back = load_campaign_config_text(text, "explained.yaml");
+    expect_same(back, c);
+    EXPECT_EQ(explain_campaign_config(back), text);
+  }
+}
+
+TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
+  const std::string text = explain_campaign_config(CampaignConfig{});
+  EXPECT_NE(text.find("    rollouts_per_leaf: 8"), std::string::npos) << text;
+  EXPECT_NE(text.find("# playouts run for each expanded leaf"), std::string::npos) << text;
+  EXPECT_NE(text.find("(integer in [1, 65536])"), std::string::npos) << text;
+  EXPECT_NE(text.find("goal_weight: 2.0 "), std::string::npos) << text;
+  std::istringstream lines(text);
+  std::string line;
+  int keys = 0;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    ++keys;
+    EXPECT_NE(line.find("  # "), std::string::npos) << "no help comment: " << line;
+  }
+  // game and 5 section headers; rules, campaign; 2 engine headers and keys; backend, output
+  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 12 + 4 + 3);
+}
+
+TEST(ConfigValues, WeightsAreFixedPointRounded) {
+  const auto weight = [](const std::string& value) {
+    return load_campaign_config_text("engines: {player0: {goal_weight: " + value + "}}", "w.yaml")
+        .engines[0]
+        .policy.goal_weight;
+  };
+  EXPECT_EQ(weight("1"), 256u);
+  EXPECT_EQ(weight("1.5"), 384u);
+  EXPECT_EQ(weight("0.00390625"), 1u);
+  EXPECT_EQ(weight("0.002"), 1u);  // 0.512 rounds up
+  EXPECT_EQ(weight("100"), sp::ewn::kMaxWeight);
+  EXPECT_EQ(weight("+2.5e0"), 640u);
+  EXPECT_NE(error_of("engines: {player0: {goal_weight: 0.0019}}").find("rounds to 0"),
+            std::string::npos);
+}
+
+TEST(ConfigValues, IntegersAcceptDecimalAndHexOnly) {
+  const auto seed = [](const std::string& value) {
+    return load_campaign_config_text("campaign: {seed: " + value + "}", "s.yaml").seed;
+  };
+  EXPECT_EQ(seed("0"), 0u);
+  EXPECT_EQ(seed("18446744073709551615"), ~uint64_t{0});
+  EXPECT_EQ(seed("0x10"), 16u);
+  EXPECT_NE(error_of("campaign: {seed: 1e3}").find("expected an integer, found '1e3'"),
+            std::string::npos);
+  EXPECT_NE(error_of("campaign: {games: 1000000001}").find("must be in [1, 1000000000]"),
+            std::string::npos);
+  EXPECT_EQ(load_campaign_config_text("campaign: {games: 1000000000}", "g.yaml").games,
+            1000000000u);
+}
+
+TEST(ConfigErrors, CrossKeyCheckNamesTheKeyAndWhereItIs) {
+  EXPECT_EQ(error_of("engines:\n  player1: {rollouts_per_leaf: 2000}\n", "x.yaml"),
+            "x.yaml:2:32: key 'engines.player1.rollouts_per_leaf': must not exceed "
+            "rollouts_per_move (1000), found 2000");
+  // A random engine runs no playouts: the budgets are not checked against each other.
+  EXPECT_EQ(load_campaign_config_text("engines:\n  player1: {type: random, rollouts_per_move: 1}\n",
+                                      "r.yaml")
+                .engines[1]
+                .rollouts_per_move,
+            1u);
+}
+
+TEST(ConfigErrors, KeyWithoutAMarkIsBlamedOnTheNearestWrittenSection) {
+  Document doc("d.yaml");
+  doc.record("", Mark{1, 1});
+  doc.record("engines", Mark{4, 3});
+  try {
+    doc.fail_key("engines.player0.rollouts_per_leaf", "too many");
+    ADD_FAILURE() << "fail_key returned";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "d.yaml:4:3: key 'engines.player0.rollouts_per_leaf': too many");
+  }
+  try {
+    doc.fail_key("output.path", "bad");
+    ADD_FAILURE() << "fail_key returned";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "d.yaml:1:1: key 'output.path': bad");
+  }
+}
+
+TEST(ConfigErrors, SuggestionsNeedACloseName) {
+  EXPECT_EQ(closest_match("rollout_per_leaf", {"rollouts_per_move", "rollouts_per_leaf"}),
+            "rollouts_per_leaf");
+  EXPECT_EQ(closest_match("explor", {"type", "exploration"}), "exploration");
+  EXPECT_EQ(closest_match("tpye", {"type", "chance"}), "type");
+  EXPECT_EQ(closest_match("xyz", {"type", "chance"}), "");
+  EXPECT_EQ(closest_match("", {"type"}), "");
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("ab", "ba"), 1u);
+}
+
+// Truncations and byte changes of a valid config either load or throw ConfigError; any other
+// exception or a crash fails.
+TEST(ConfigErrors, DamagedInputNeverCrashes) {
+  const std::string text = kEveryKey;
+  int loaded = 0, rejected = 0;
+  const auto attempt = [&](const std::string& damaged) {
+    try {
+      load_campaign_config_text(damaged, "damaged.yaml");
+      ++loaded;
+    } catch (const ConfigError&) {
+      ++rejected;
+    }
+  };
+  for (size_t n = 0; n < text.size(); n += 3) attempt(text.substr(0, n));
+  sp::WordStream rng({12345, 0, 0, 0, 0});
+  const char bytes[] = ":-[]{}#&*!|>'\"%@` \t\n0x9.,?~\xff";
+  for (int i = 0; i < 2000; ++i) {
+    std::string damaged = text;
+    for (int k = 0; k < 3; ++k)
+      damaged[rng.below(static_cast<uint32_t>(damaged.size()))] =
+          bytes[rng.below(sizeof bytes - 1)];
+    attempt(damaged);
+  }
+  EXPECT_GT(loaded, 0);
+  EXPECT_GT(rejected, 0);
+}
+
+TEST(ConfigCli, CheckAndExplain) {
+  const std::string shipped = source_path("configs/ewn/campaign.yaml");
+  const CliRun check = run_selfplay("config --check '" + shipped + "'");
+  EXPECT_EQ(check.status, 0) << check.output;
+  EXPECT_EQ(check.output, "ok\n");
+
+  const CliRun explain = run_selfplay("config --explain '" + shipped + "'");
+  ASSERT_EQ(explain.status, 0) << explain.output;
+  EXPECT_EQ(explain.output, explain_campaign_config(load_campaign_config(shipped)));
+}
+
+TEST(ConfigCli, BadOrMissingFileExitsTwo) {
+  TempDir tmp;
+  const fs::path bad = tmp.write("bad.yaml", "campaign:\n  games: lots\n");
+  for (const char* mode : {"--check", "--explain"}) {
+    const CliRun r = run_selfplay(std::string("config ") + mode + " " + quoted(bad));
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_EQ(r.output, "error: " + bad.string() +
+                            ":2:10: key 'campaign.games': expected an integer, found 'lots'\n");
+  }
+  const CliRun missing = run_selfplay("config --check " + quoted(tmp.path() / "missing.yaml"));
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("error: cannot read "), std::string::npos) << missing.output;
+
+  const CliRun neither = run_selfplay("config");
+  EXPECT_EQ(neither.status, 2) << neither.output;
+}
+
+}  // namespace
