@@ -1,0 +1,122 @@
+#include "host/eval/weights.hpp"
+
+#include <cassert>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <memory>
+
+#include "host/config/schema.hpp"
+
+namespace sp::eval {
+namespace {
+
+using config::ConfigError;
+using config::Document;
+using config::Range;
+using config::Section;
+
+// The largest value of each feature, in kFeatureNames order: 6 cubes, 4 steps from the goal at
+// most, 25 squares. Appending a feature means adding its bound here (the assert says so).
+constexpr double kFeatureMax[] = {
+    6,  6,   // cubes
+    6,  6,   // lost
+    24, 24,  // dist_sum: 6 cubes x 4 steps
+    4,  4,   // dist_min
+    6,  6,   // inv_dist: 6 x 1/(0 + 1)
+    4,  4,   // dice_dist
+    25, 25,  // reach
+    6,  6,   // blocked
+    6,  6,   // threats
+};
+static_assert(std::size(kFeatureMax) == ewn::kNumFeatures, "give every feature its bound");
+
+struct WeightsFile {
+  std::string name, description;
+  std::vector<double> w = std::vector<double>(ewn::kNumFeatures, 0.0);
+};
+
+Section<std::vector<double>> features_schema() {
+  Section<std::vector<double>> s;
+  for (int i = 0; i < ewn::kNumFeatures; ++i) {
+    const std::string name(ewn::kFeatureNames[i]);
+    s.real(
+        name, [i](std::vector<double>& w) -> double& { return w[i]; }, 0.0,
+        Range{-kMaxWeight, kMaxWeight}, "weight of " + name);
+  }
+  // A weight left out is more likely forgotten than meant to be 0, so every one is required.
+  s.check([](const std::vector<double>&, const Document& doc, const std::string& path) {
+    for (const std::string_view n : ewn::kFeatureNames) {
+      const std::string key = config::detail::join(path, std::string(n));
+      if (!doc.was_set(key))
+        doc.fail_key(key, "missing: every feature needs a weight (write 0 to ignore one)");
+    }
+  });
+  return s;
+}
+
+const Section<WeightsFile>& schema() {
+  static const Section<WeightsFile> s = [] {
+    Section<WeightsFile> top;
+    top.string("name", &WeightsFile::name, "unnamed", false, "short name shown in logs");
+    top.string("description", &WeightsFile::description, "", true, "what the weights express");
+    top.section("weights", &WeightsFile::w, features_schema(),
+                "one weight per feature, from the side to move's view");
+    top.check([](const WeightsFile&, const Document& doc, const std::string&) {
+      for (const char* key : {"name", "weights"})
+        if (!doc.was_set(key)) doc.fail_key(key, "missing");
+    });
+    return top;
+  }();
+  return s;
+}
+
+}  // namespace
+
+Weights load_weights_text(const std::string& text, const std::string& name) {
+  WeightsFile f = schema().load(text, name);
+  Weights out;
+  out.w = std::move(f.w);
+  out.name = std::move(f.name);
+  out.source = name;
+  return out;
+}
+
+Weights load_weights(const std::string& path) {
+  constexpr size_t kMaxBytes = 1 << 20;  // a page of text; refuse to slurp devices
+  const auto fail = [&](const std::string& why) {
+    return ConfigError("cannot read " + path + ": " + why);
+  };
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw fail(std::strerror(errno));
+  std::string text;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, file.get())) > 0) {
+    text.append(buf, n);
+    if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a weights file");
+  }
+  if (std::ferror(file.get())) throw fail(std::strerror(errno));
+  return load_weights_text(text, path);
+}
+
+double evaluate(const Weights& weights, const ewn::State& s, const ewn::Rules& rules) {
+  assert(weights.w.size() == static_cast<size_t>(ewn::kNumFeatures));
+  float f[ewn::kNumFeatures];
+  ewn::extract_features(s, rules, f);
+  double v = 0;
+  for (int i = 0; i < ewn::kNumFeatures; ++i) v += weights.w[i] * static_cast<double>(f[i]);
+  return v;
+}
+
+double evaluation_bound(const Weights& weights) {
+  assert(weights.w.size() == static_cast<size_t>(ewn::kNumFeatures));
+  double v = 0;
+  for (int i = 0; i < ewn::kNumFeatures; ++i) v += std::abs(weights.w[i]) * kFeatureMax[i];
+  return v;
+}
+
+}  // namespace sp::eval
