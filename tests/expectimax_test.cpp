@@ -69,7 +69,19 @@ TEST(Features, LoneCubesInTheCorners) {
                                                 {"own_blocked", 0},
                                                 {"opp_blocked", 0},
                                                 {"own_threats", 0},
-                                                {"opp_threats", 0}});
+                                                {"opp_threats", 0},
+                                                {"own_dice_1", 6},
+                                                {"opp_dice_1", 6},
+                                                {"own_dice_2", 0},
+                                                {"opp_dice_2", 0},
+                                                {"own_dice_3", 0},
+                                                {"opp_dice_3", 0},
+                                                {"own_dice_4", 0},
+                                                {"opp_dice_4", 0},
+                                                {"own_dice_5", 0},
+                                                {"opp_dice_5", 0},
+                                                {"own_dice_6", 0},
+                                                {"opp_dice_6", 0}});
 }
 
 // Player 1 to move with a (c3), b (e1), e (d1) against A (b4), C (d2), F (e2).
@@ -79,6 +91,7 @@ TEST(Features, LoneCubesInTheCorners) {
 //   own reach {b4 c4 b3 c2 d2 e2 c1 d1} = 8, of which b4 d2 e2 hold enemy cubes: 3 threats.
 //   opp reach {c4 b3 c3 e2 d1 e1} = 6, of which c3 d1 e1 hold enemy cubes: 3 threats.
 //   blocked: b on e1 (d1 e2 d2 all taken); C on d2 (e2 d1 e1 taken) and F on e2 (only e1).
+//   rolls per cube: own a 1 (1), b 3 (2 3 4), e 4 (3 4 5 6); opp A 2 (1 2), C 4 (2-5), F 3 (4-6).
 TEST(Features, MidgameFromPlayerOnesView) {
   const std::vector<std::pair<std::string, double>> want = {{"own_cubes", 3},
                                                             {"opp_cubes", 3},
@@ -97,7 +110,19 @@ TEST(Features, MidgameFromPlayerOnesView) {
                                                             {"own_blocked", 1},
                                                             {"opp_blocked", 2},
                                                             {"own_threats", 3},
-                                                            {"opp_threats", 3}};
+                                                            {"opp_threats", 3},
+                                                            {"own_dice_1", 1},
+                                                            {"opp_dice_1", 2},
+                                                            {"own_dice_2", 3},
+                                                            {"opp_dice_2", 0},
+                                                            {"own_dice_3", 0},
+                                                            {"opp_dice_3", 4},
+                                                            {"own_dice_4", 0},
+                                                            {"opp_dice_4", 0},
+                                                            {"own_dice_5", 4},
+                                                            {"opp_dice_5", 0},
+                                                            {"own_dice_6", 0},
+                                                            {"opp_dice_6", 3}};
   expect_features(features("5/1A3/2a2/3CF/3eb 1 -"), want);
   // The same position with player 0 to move: every own/opp pair swaps.
   std::vector<std::pair<std::string, double>> swapped;
@@ -128,7 +153,19 @@ TEST(Features, StartPosition) {
                                                             {"own_blocked", 1},
                                                             {"opp_blocked", 1},
                                                             {"own_threats", 0},
-                                                            {"opp_threats", 0}};
+                                                            {"opp_threats", 0},
+                                                            {"own_dice_1", 1},
+                                                            {"opp_dice_1", 1},
+                                                            {"own_dice_2", 1},
+                                                            {"opp_dice_2", 1},
+                                                            {"own_dice_3", 1},
+                                                            {"opp_dice_3", 1},
+                                                            {"own_dice_4", 1},
+                                                            {"opp_dice_4", 1},
+                                                            {"own_dice_5", 1},
+                                                            {"opp_dice_5", 1},
+                                                            {"own_dice_6", 1},
+                                                            {"opp_dice_6", 1}};
   expect_features(features("ABC2/DE3/F3f/3ed/2cba 0 1"), want);
   expect_features(features("ABC2/DE3/F3f/3ed/2cba 1 -"), want);
 }

@@ -10,7 +10,7 @@
 
 namespace sp::ewn {
 
-inline constexpr int kNumFeatures = 18;
+inline constexpr int kNumFeatures = 30;
 
 // Names in vector order.
 inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
@@ -32,6 +32,18 @@ inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
     "opp_blocked",
     "own_threats",    // enemy cubes attacked (capturable in one step by some cube)
     "opp_threats",
+    "own_dice_1",     // die rolls (0..6) that let cube 1 move; 0 once it is captured
+    "own_dice_2",
+    "own_dice_3",
+    "own_dice_4",
+    "own_dice_5",
+    "own_dice_6",
+    "opp_dice_1",
+    "opp_dice_2",
+    "opp_dice_3",
+    "opp_dice_4",
+    "opp_dice_5",
+    "opp_dice_6",
 };
 
 // Fills out[kNumFeatures]. Precondition: state_ok(s).
@@ -45,6 +57,7 @@ inline void extract_features(const State& s, const Rules& rules, float* out) {
     uint32_t reach = 0;
     int blocked = 0;
     int dist_of[kCubes] = {};
+    int rolls_of[kCubes] = {};
     for (int c = 0; c < kCubes; ++c) {
       if (!((alive_of(s, side) >> c) & 1u)) continue;
       const int sq = square_of(s, side, c);
@@ -63,7 +76,11 @@ inline void extract_features(const State& s, const Rules& rules, float* out) {
         uint32_t movers = movable_cubes(alive_of(s, side), die, rules.substitution);
         const int n = count(movers);
         float sum = 0;
-        while (movers) sum += static_cast<float>(dist_of[pop_lsb(movers)]);
+        while (movers) {
+          const int c = pop_lsb(movers);
+          sum += static_cast<float>(dist_of[c]);
+          ++rolls_of[c];
+        }
         dice_dist += sum / static_cast<float>(n);
       }
       dice_dist /= 6.0f;
@@ -78,6 +95,7 @@ inline void extract_features(const State& s, const Rules& rules, float* out) {
     out[12 + view] = static_cast<float>(count(reach));
     out[14 + view] = static_cast<float>(blocked);
     out[16 + view] = static_cast<float>(threats);
+    for (int c = 0; c < kCubes; ++c) out[18 + 6 * view + c] = static_cast<float>(rolls_of[c]);
   }
 }
 

@@ -17,6 +17,7 @@ Runner add_perft(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_demo(CLI::App& app);
 Runner add_config(CLI::App& app);  // campaign YAML: --check FILE, --explain FILE
+Runner add_play(CLI::App& app);    // a human against an engine on stdin/stdout
 
 // Rule options shared by commands that build EWN positions.
 struct RuleFlags {

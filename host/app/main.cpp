@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add("demo", "Play a few random games and print their records", &sp::app::add_demo);
   add("config", "Check a campaign YAML file or print its effective configuration",
       &sp::app::add_config);
+  add("play", "Play EWN against an engine in the terminal", &sp::app::add_play);
 
   try {
     app.parse(argc, argv);

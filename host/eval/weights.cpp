@@ -30,6 +30,8 @@ constexpr double kFeatureMax[] = {
     25, 25,  // reach
     6,  6,   // blocked
     6,  6,   // threats
+    6,  6,  6, 6, 6, 6,  // own_dice_1..6: die rolls that move each cube
+    6,  6,  6, 6, 6, 6,  // opp_dice_1..6
 };
 static_assert(std::size(kFeatureMax) == ewn::kNumFeatures, "give every feature its bound");
 

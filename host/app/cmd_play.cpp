@@ -1,0 +1,44 @@
+#include <iostream>
+
+#include "host/app/commands.hpp"
+#include "host/config/load.hpp"
+#include "host/selfplay/human_game.hpp"
+
+namespace sp::app {
+
+Runner add_play(CLI::App& app) {
+  struct Opts {
+    std::string game = "ewn";
+    std::string engine;
+    bool human_first = false;
+    uint64_t seed = 0;
+    std::string backend;
+  };
+  auto o = std::make_shared<Opts>();
+  app.add_option("--game", o->game, "Game to play")
+      ->check(CLI::IsMember({"ewn"}))
+      ->capture_default_str();
+  app.add_option(
+         "--engine", o->engine,
+         "Campaign config (YAML): the engine is its engines.player0 section, the rules its rules "
+         "section, e.g. configs/ewn/campaign.yaml")
+      ->required();
+  app.add_flag("--human-first", o->human_first,
+               "You take the side that moves first (default: the engine does)");
+  CLI::Option* seed = app.add_option(
+      "--seed", o->seed, "Seed of setups and dice (default: the config's campaign.seed)");
+  app.add_option("--backend", o->backend,
+                 "Rollout backend: auto, cpu, cuda, check (default: the config's backend.name)");
+  return [o, seed]() {
+    config::CampaignConfig cfg = config::load_campaign_config(o->engine);
+    if (seed->count()) cfg.seed = o->seed;
+    if (!o->backend.empty()) cfg.backend.name = o->backend;
+    auto backend =
+        rollout::make_backend<EwnGame>(cfg.backend.name, selfplay::play_backend_options(cfg));
+    selfplay::HumanGame session(cfg, *backend, o->human_first, std::cin, std::cout);
+    session.run();
+    return 0;
+  };
+}
+
+}  // namespace sp::app
