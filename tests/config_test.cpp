@@ -275,11 +275,11 @@ TEST(ConfigShipped, DefaultCampaignLoads) {
   const CampaignConfig c = load_campaign_config(path);
   EXPECT_EQ(c.source_path, path);
   EXPECT_EQ(c.source_text, read_text(path));
-  EXPECT_EQ(c.games, 200u);
+  // The README's main job: two equal MCTS engines, sized for about a minute on two cores.
+  EXPECT_EQ(c.games, 1000u);
   for (const EngineConfig& e : c.engines) {
     EXPECT_EQ(e.type, EngineType::kMcts);
-    EXPECT_GE(e.rollouts_per_move, 300u);
-    EXPECT_LE(e.rollouts_per_move, 500u);
+    EXPECT_EQ(e.rollouts_per_move, 5000u);
   }
 }
 
