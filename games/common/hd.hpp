@@ -52,12 +52,10 @@ SP_HD SP_FORCEINLINE int pop_lsb(uint32_t& b) {
   return i;
 }
 
-// The n-th (0-based) set bit's index; precondition n < count(b). Branch-free where the hardware
-// has an instruction for it (PDEP on x86 with BMI2, FNS on NVIDIA GPUs).
+// The n-th (0-based) set bit's index; precondition n < count(b). PDEP on x86 with BMI2; elsewhere
+// (GPUs included: __fns is emulated and slower) clear n low bits, n <= 5 in every caller.
 SP_HD SP_FORCEINLINE int nth_set_bit(uint32_t b, int n) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<int>(__fns(b, 0, n + 1));
-#elif defined(__BMI2__)
+#if !defined(__CUDA_ARCH__) && defined(__BMI2__)
   return lsb(_pdep_u32(1u << n, b));
 #else
   for (int i = 0; i < n; ++i) b &= b - 1;

@@ -15,78 +15,9 @@
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/rollout/bench.hpp"
 
 namespace sp::app {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-using EwnLeaf = rollout::Leaf<EwnGame>;
-
-constexpr uint64_t kSignatureSeed = 20261129;
-constexpr uint32_t kSignatureLeaves = 4096;
-constexpr uint32_t kSignatureRollouts = 16;
-
-// Leaves from random setups (player 0 to move, die not rolled); leaf i is game i of the seed.
-std::vector<EwnLeaf> setup_leaves(uint64_t seed, uint32_t n, uint32_t rollouts, uint32_t game_offset) {
-  std::vector<EwnLeaf> leaves(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    WordStream rng({seed, game_offset + i, 0, kLeafSetup, 0});
-    const ewn::Arrangement a0 = ewn::random_arrangement(rng), a1 = ewn::random_arrangement(rng);
-    leaves[i] = EwnLeaf{ewn::initial_state(a0, a1, 0), game_offset + i, 0, 0, rollouts};
-  }
-  return leaves;
-}
-
-struct Totals {
-  uint64_t rollouts = 0, plies = 0, wins0 = 0, wins1 = 0, draws = 0;
-  void add(const std::vector<rollout::LeafStats>& stats) {
-    for (const auto& s : stats) {
-      rollouts += s.rollouts;
-      plies += s.plies;
-      wins0 += s.wins[0];
-      wins1 += s.wins[1];
-      draws += s.draws;
-    }
-  }
-};
-
-struct Throughput {
-  uint64_t batches = 0, rollouts = 0, plies = 0;
-  double compute_s = 0, wall_s = 0;
-  double kernel_rate() const { return compute_s > 0 ? rollouts / compute_s : 0; }
-  double e2e_rate() const { return wall_s > 0 ? rollouts / wall_s : 0; }
-  double plies_rate() const { return wall_s > 0 ? plies / wall_s : 0; }
-};
-
-// Keeps two batches in flight (double buffering) until min_seconds have passed and at least
-// min_batches batches are done.
-Throughput measure(rollout::Backend<EwnGame>& backend, const rollout::PlayoutParams<EwnGame>& params,
-                   const std::vector<EwnLeaf>& leaves, double min_seconds, uint64_t min_batches) {
-  Throughput t;
-  std::vector<rollout::LeafStats> stats(leaves.size());
-  const int depth = std::max(1, std::min(2, backend.info().max_in_flight));
-  std::vector<rollout::Ticket> tickets;
-  const auto start = Clock::now();
-  for (int i = 0; i < depth; ++i) tickets.push_back(backend.submit(leaves, params));
-  size_t head = 0;
-  for (;;) {
-    const rollout::BatchTiming timing = backend.wait(tickets[head], stats);
-    ++head;
-    ++t.batches;
-    t.compute_s += timing.compute_ms / 1000.0;
-    for (const auto& s : stats) t.rollouts += s.rollouts, t.plies += s.plies;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    const uint64_t submitted = tickets.size();
-    if (elapsed >= min_seconds && submitted >= min_batches) {
-      while (head < tickets.size()) backend.wait(tickets[head++], stats);  // drain, not counted
-      t.wall_s = elapsed;
-      return t;
-    }
-    tickets.push_back(backend.submit(leaves, params));
-  }
-}
-
-}  // namespace
 
 Runner add_bench(CLI::App& app) {
   struct Opts {
@@ -123,6 +54,7 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--csv", o->csv, "Write the measurements (one row per batch size) to this CSV file");
 
   return [o]() {
+    using namespace rollout;
     if (o->sweep && o->sweep_min > o->sweep_max)
       throw InputError("--sweep-min " + std::to_string(o->sweep_min) + " is above --sweep-max " +
                        std::to_string(o->sweep_max));
@@ -135,13 +67,7 @@ Runner add_bench(CLI::App& app) {
     const rollout::BackendInfo& info = backend->info();
     std::printf("backend: %s\ndevice: %s\n", info.name.c_str(), info.device.c_str());
 
-    rollout::PlayoutParams<EwnGame> sig_params;
-    sig_params.seed = kSignatureSeed;
-    const auto sig_leaves = setup_leaves(kSignatureSeed, kSignatureLeaves, kSignatureRollouts, 0);
-    std::vector<rollout::LeafStats> sig_stats(sig_leaves.size());
-    backend->run(sig_leaves, sig_params, sig_stats);
-    Totals sig;
-    sig.add(sig_stats);
+    const Totals sig = run_signature(*backend);
 
     rollout::PlayoutParams<EwnGame> params;
     params.seed = kSignatureSeed + 1;
@@ -165,11 +91,7 @@ Runner add_bench(CLI::App& app) {
                    o->policy.c_str(), static_cast<unsigned long long>(batch), leaves, rpl,
                    static_cast<unsigned long long>(t.batches), t.kernel_rate(), t.e2e_rate(), t.plies_rate());
     };
-    auto batch_for = [&](int log2) {
-      const uint64_t total = uint64_t{1} << log2;
-      const uint32_t rpl = static_cast<uint32_t>(std::min<uint64_t>(o->rollouts_per_leaf, total));
-      return setup_leaves(params.seed, static_cast<uint32_t>(total / rpl), rpl, 1u << 24);
-    };
+    auto batch_for = [&](int log2) { return throughput_batch(params.seed, log2, o->rollouts_per_leaf); };
 
     if (o->sweep) {
       std::printf("%12s %10s %16s %16s %14s\n", "batch", "leaves", "kernel play/s", "e2e play/s", "plies/s");

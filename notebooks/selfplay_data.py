@@ -1,0 +1,218 @@
+"""Loads selfplay campaign files (HDF5, format version 1) and bench sweep CSVs into pandas.
+
+Run with Debian's /usr/bin/python3 (python3-h5py, -numpy, -pandas from scripts/setup.sh). The layout
+read here is the one in README.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+
+import h5py
+import numpy as np
+import pandas as pd
+
+FORMAT_VERSION = 1
+# game_id of rows the writer reserved but never filled (a killed campaign may leave some).
+FILL_GAME_ID = np.uint64(2**64 - 1)
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def resolve_input(path: str | os.PathLike) -> str:
+    """Returns the absolute path of an input file: `path` itself if it exists (absolute, or relative
+    to the working directory, which is notebooks/ for an executed notebook), else `path` relative
+    to the repository root. Raises FileNotFoundError listing the campaign files and CSVs under
+    out/ when neither exists."""
+    path = os.fspath(path)
+    for candidate in (path, os.path.join(REPO_ROOT, path)):
+        if os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    found = sorted(glob.glob(os.path.join(REPO_ROOT, "out", "*.h5")) + glob.glob(os.path.join(REPO_ROOT, "out", "*.csv")))
+    hint = ("; files under out/: " + ", ".join(os.path.relpath(f, REPO_ROOT) for f in found)) if found else ""
+    raise FileNotFoundError(f"{path}: no such file (tried from {os.getcwd()} and from {REPO_ROOT}){hint}")
+
+
+@dataclass
+class Campaign:
+    """One campaign file as DataFrames: meta (root attributes), games, plies, positions, perf."""
+
+    path: str
+    meta: dict
+    games: pd.DataFrame
+    plies: pd.DataFrame
+    positions: pd.DataFrame
+    perf: pd.DataFrame
+    feature_names: list[str] = field(default_factory=list)
+
+
+def _decode(value):
+    """Returns str for HDF5 byte strings (scalars or arrays), a plain Python value for numpy scalars."""
+    if isinstance(value, (bytes, np.bytes_)):
+        return value.decode("utf-8", errors="replace")
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "S":
+            return [v.decode("utf-8", errors="replace") for v in value.tolist()]
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def records_to_frame(rows: np.ndarray) -> pd.DataFrame:
+    """Turns a compound (structured) array into a DataFrame, decoding fixed-length byte strings
+    (numpy dtype kind "S") to str and dropping fill rows (game_id == 2**64-1) when there is a
+    game_id field."""
+    if "game_id" in (rows.dtype.names or ()):
+        rows = rows[rows["game_id"] != FILL_GAME_ID]
+    columns = {}
+    for name in rows.dtype.names:
+        col = rows[name]
+        if col.dtype.kind == "S":
+            columns[name] = np.char.decode(col, "utf-8", errors="replace").astype(object)
+        else:
+            columns[name] = col
+    return pd.DataFrame(columns)
+
+
+def read_meta(f: h5py.File) -> dict:
+    """Returns the root attributes of an open campaign file as a dict of str/int values."""
+    return {key: _decode(value) for key, value in f.attrs.items()}
+
+
+def _read_positions(f: h5py.File) -> tuple[pd.DataFrame, list[str]]:
+    """Reads /positions into one DataFrame: game_id, ply, side_to_move, result, then one float32
+    column per feature (named by the feature_names attribute). Fill rows are dropped."""
+    g = f["positions"]
+    game_id = g["game_id"][:]
+    n = len(game_id)
+    # The writer extends the five datasets one after the other, so a file read mid-write or killed
+    # may hold more rows in one than another; only the common prefix is complete (as in the C++
+    # CampaignReader::positions_count).
+    for name in ("ply", "side_to_move", "result", "features"):
+        n = min(n, g[name].shape[0])
+    keep = game_id[:n] != FILL_GAME_ID
+    features = g["features"]
+    names = _decode(features.attrs["feature_names"]) if "feature_names" in features.attrs else []
+    if not names:
+        names = [f"f{i}" for i in range(features.shape[1])]
+    frame = pd.DataFrame(
+        {
+            "game_id": game_id[:n][keep],
+            "ply": g["ply"][:n][keep],
+            "side_to_move": g["side_to_move"][:n][keep],
+            "result": g["result"][:n][keep],
+        }
+    )
+    values = features[:n][keep]
+    feature_frame = pd.DataFrame(values, columns=names, index=frame.index)
+    return pd.concat([frame, feature_frame], axis=1), list(names)
+
+
+def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> Campaign:
+    """Loads a campaign file (found by resolve_input, opened read-only in SWMR mode, so a running
+    or killed campaign is readable) into a Campaign.
+
+    - games: one row per finished game, sorted by game_id; adds `first_mover_won` (bool) and
+      `draw` (winner < 0).
+    - plies: one row per move, sorted by (game_id, ply); when the game is in `games`, adds
+      `outcome`, the mover's result (1 win, 0 loss, 0.5 draw), which `root_value` predicts.
+    - positions: game_id, ply, side_to_move, result and one column per feature.
+    - perf: one row per rollout batch, in file order; adds `rollouts_per_s`, the backend's rate
+      for that batch (rollouts / backend_ms), and `elapsed_s`: time_s counts from the start of
+      each run, so the runs of a resumed campaign are laid end to end.
+    - meta: the root attributes (format_version, game, rules, config, seed, ...).
+
+    Fill rows (game_id == 2**64-1) are always dropped. With complete_games_only (the default),
+    plies and positions of games without a /games row (unfinished when the file was read) are
+    dropped too. Raises ValueError for a format_version other than 1.
+    """
+    path = resolve_input(path)
+    with h5py.File(path, "r", swmr=True) as f:
+        meta = read_meta(f)
+        version = meta.get("format_version")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"{path}: format_version {version!r}, this loader reads {FORMAT_VERSION}")
+        games = records_to_frame(f["games"][:])
+        plies = records_to_frame(f["plies"][:])
+        perf = records_to_frame(f["perf"][:])
+        positions, feature_names = _read_positions(f)
+
+    games = games.sort_values("game_id", ignore_index=True)
+    games["draw"] = games["winner"] < 0
+    games["first_mover_won"] = games["winner"].astype(int) == games["first_player"].astype(int)
+
+    if complete_games_only:
+        finished = games["game_id"].to_numpy()
+        plies = plies[plies["game_id"].isin(finished)]
+        positions = positions[positions["game_id"].isin(finished)]
+    plies = plies.sort_values(["game_id", "ply"], ignore_index=True)
+    positions = positions.sort_values(["game_id", "ply"], ignore_index=True)
+
+    winner = plies["game_id"].map(games.set_index("game_id")["winner"]).astype(float)
+    outcome = (winner == plies["player"].astype(float)).astype(float)
+    outcome[winner < 0] = 0.5
+    outcome[winner.isna()] = np.nan
+    plies["outcome"] = outcome
+
+    perf = perf.reset_index(drop=True)
+    backend_s = perf["backend_ms"].astype(float) / 1000.0
+    perf["rollouts_per_s"] = perf["rollouts"].astype(float) / backend_s.where(backend_s > 0)
+    run = (perf["time_s"].diff() < 0).cumsum()
+    run_start = perf.groupby(run)["time_s"].max().cumsum().shift(fill_value=0.0)
+    perf["elapsed_s"] = perf["time_s"] + run.map(run_start)
+
+    return Campaign(path, meta, games, plies, positions, perf, feature_names)
+
+
+def wilson_interval(successes, trials, z: float = 1.96):
+    """Wilson score interval for a binomial proportion (z = 1.96: 95%).
+
+    Accepts scalars or array-likes; returns (low, high) of the same shape, both within [0, 1].
+    Where trials == 0 the interval is (0, 1). Draws can be counted as half a success.
+    """
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    safe_n = np.where(n > 0, n, 1.0)
+    p = k / safe_n
+    z2 = z * z
+    denom = 1.0 + z2 / safe_n
+    centre = (p + z2 / (2.0 * safe_n)) / denom
+    half = z * np.sqrt(np.maximum(p * (1.0 - p) / safe_n + z2 / (4.0 * safe_n * safe_n), 0.0)) / denom
+    low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
+    high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+SWEEP_COLUMNS = [
+    "backend", "device", "policy", "batch_rollouts", "leaves", "rollouts_per_leaf", "batches",
+    "kernel_playouts_per_s", "e2e_playouts_per_s", "plies_per_s",
+]
+
+
+def load_sweep(paths) -> pd.DataFrame:
+    """Loads one or more `selfplay bench --sweep --csv` files into one DataFrame.
+
+    `paths` is a path or a list of paths; a str may also be a comma-separated list (as in the
+    SELFPLAY_SWEEP_CSV environment variable); each is found by resolve_input. Adds `source` (the
+    file) and `label` ("backend: device"). Raises ValueError naming the file if a column is missing.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [p.strip() for p in os.fspath(paths).split(",") if p.strip()]
+    paths = [resolve_input(p) for p in paths]
+    frames = []
+    for path in paths:
+        frame = pd.read_csv(path)
+        missing = [c for c in SWEEP_COLUMNS if c not in frame.columns]
+        if missing:
+            raise ValueError(f"{path}: not a bench sweep CSV, missing columns {missing}")
+        frame["source"] = path
+        frames.append(frame)
+    if not frames:
+        raise ValueError("no sweep CSV given")
+    sweep = pd.concat(frames, ignore_index=True)
+    sweep["label"] = sweep["backend"].astype(str) + ": " + sweep["device"].astype(str)
+    return sweep.sort_values(["label", "policy", "batch_rollouts"], ignore_index=True)

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Executes the analysis notebooks on data the CLI generates: a 16-game campaign and a small bench
+# sweep, then notebooks/run_notebooks.py (fails if any cell raises). Also checks that a broken
+# input makes the runner fail, and that the executed notebooks contain their plots.
+# Usage: tests/notebooks_test.sh SELFPLAY_BINARY SCRATCH_DIR
+# Exit 77 (skip) only when Debian's Python lacks the notebook packages (run scripts/setup.sh).
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 SELFPLAY_BINARY SCRATCH_DIR" >&2
+  exit 2
+fi
+bin=$1
+scratch=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+py=/usr/bin/python3
+
+if ! [ -x "$py" ] || ! "$py" -c "import nbclient, nbformat, ipykernel, h5py, numpy, pandas, matplotlib" 2>/dev/null; then
+  echo "SKIP: $py lacks nbclient/nbformat/ipykernel/h5py/numpy/pandas/matplotlib; scripts/setup.sh installs them"
+  exit 77
+fi
+
+rm -rf "$scratch"
+mkdir -p "$scratch"
+cat >"$scratch/tiny.yaml" <<'EOF'
+game: ewn
+campaign:
+  games: 16
+  concurrency: 8
+  seed: 11
+engines:
+  player0:
+    type: mcts
+    rollouts_per_move: 40
+    rollouts_per_leaf: 4
+  player1:
+    type: mcts
+    rollouts_per_move: 40
+    rollouts_per_leaf: 4
+backend:
+  name: cpu
+  threads: 1
+output:
+  path: campaign.h5
+  positions_per_game: 4
+EOF
+
+"$bin" run "$scratch/tiny.yaml" --games 16 --out "$scratch/campaign.h5" --quiet >"$scratch/run.log"
+"$bin" bench --sweep --sweep-min 10 --sweep-max 14 --sweep-seconds 0.1 --csv "$scratch/sweep.csv" \
+  --threads 1 >"$scratch/bench.log"
+
+runner="$root/notebooks/run_notebooks.py"
+"$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" --output-dir "$scratch/executed"
+
+# Every plot must have been drawn: campaign_overview has 5 figures, throughput 1.
+"$py" - "$scratch/executed" <<'EOF'
+import os, sys
+import nbformat
+expected = {"campaign_overview.ipynb": 5, "throughput.ipynb": 1}
+for name, want in expected.items():
+    nb = nbformat.read(os.path.join(sys.argv[1], name), as_version=4)
+    got = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
+    if got != want:
+        sys.exit(f"{name}: {got} figures, expected {want}")
+print("figures: as expected")
+EOF
+
+# The runner must report a failing cell: a campaign file that does not exist.
+if "$py" "$runner" --campaign "$scratch/missing.h5" "$root/notebooks/campaign_overview.ipynb" \
+     >"$scratch/failing.log" 2>&1; then
+  echo "FAIL: run_notebooks.py succeeded on a missing campaign file" >&2
+  cat "$scratch/failing.log" >&2
+  exit 1
+fi
+if ! grep -q "FileNotFoundError" "$scratch/failing.log"; then
+  echo "FAIL: run_notebooks.py failed without naming the cell's error" >&2
+  cat "$scratch/failing.log" >&2
+  exit 1
+fi
+echo "failing notebook detected: ok"
