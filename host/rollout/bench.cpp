@@ -70,4 +70,28 @@ std::vector<EwnLeaf> throughput_batch(uint64_t seed, int log2, uint32_t rollouts
   return setup_leaves(seed, static_cast<uint32_t>(total / rpl), rpl, 1u << 24);
 }
 
+std::vector<EwnLeaf> random_batch(uint64_t seed, size_t n, uint32_t max_rollouts, bool uniform_count) {
+  std::vector<EwnLeaf> leaves;
+  WordStream rng({seed, 0, 0, kLeafSearch, 0});
+  for (size_t i = 0; i < n; ++i) {
+    const ewn::Arrangement a0 = ewn::random_arrangement(rng), a1 = ewn::random_arrangement(rng);
+    ewn::State s = ewn::initial_state(a0, a1, static_cast<int>(rng.below(2)));
+    const int advance = static_cast<int>(rng.below(8));
+    for (int p = 0; p < advance; ++p) {
+      s.die = static_cast<uint8_t>(1 + rng.below(6));
+      ewn::MoveList moves;
+      ewn::generate_moves(s, ewn::Rules{}, moves);
+      ewn::State next = s;
+      ewn::apply(next, moves.moves[rng.below(static_cast<uint32_t>(moves.size))]);
+      if (ewn::is_over(next)) break;
+      s = next;
+    }
+    s.die = rng.below(2) ? static_cast<uint8_t>(1 + rng.below(6)) : ewn::kNoDie;
+    const uint32_t rollouts = uniform_count ? max_rollouts : 1 + rng.below(max_rollouts);
+    leaves.push_back(EwnLeaf{s, static_cast<uint32_t>(rng.below(1000)), static_cast<uint32_t>(i % 7),
+                             static_cast<uint32_t>(i), rollouts});
+  }
+  return leaves;
+}
+
 }  // namespace sp::rollout

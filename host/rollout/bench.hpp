@@ -44,6 +44,11 @@ struct Throughput {
 Throughput measure(Backend<EwnGame>& backend, const PlayoutParams<EwnGame>& params,
                    const std::vector<EwnLeaf>& leaves, double min_seconds, uint64_t min_batches);
 
+// Leaves from random setups, some advanced a few random plies (random side to move, die rolled or
+// not), with varied or uniform rollout counts and spread stream ids: the batches of the
+// bit-identity checks between backends.
+std::vector<EwnLeaf> random_batch(uint64_t seed, size_t n, uint32_t max_rollouts, bool uniform_count);
+
 // A throughput batch of 2^log2 rollouts, rollouts_per_leaf each (fewer when the batch is smaller).
 std::vector<EwnLeaf> throughput_batch(uint64_t seed, int log2, uint32_t rollouts_per_leaf);
 
