@@ -66,6 +66,18 @@ void expect_same(const EngineConfig& a, const EngineConfig& b, const std::string
   EXPECT_EQ(a.policy.kind, b.policy.kind);
   EXPECT_EQ(a.policy.goal_weight, b.policy.goal_weight);
   EXPECT_EQ(a.policy.capture_weight, b.policy.capture_weight);
+  EXPECT_EQ(a.weights, b.weights);
+  ASSERT_EQ(a.evaluation == nullptr, b.evaluation == nullptr);
+  if (a.evaluation) {
+    EXPECT_EQ(a.evaluation->w, b.evaluation->w);
+  }
+  EXPECT_EQ(a.eval_blend, b.eval_blend);
+  EXPECT_EQ(a.eval_scale, b.eval_scale);
+  EXPECT_EQ(a.progressive_bias, b.progressive_bias);
+  EXPECT_EQ(a.depth, b.depth);
+  EXPECT_EQ(a.time_ms, b.time_ms);
+  EXPECT_EQ(a.tt_size_mb, b.tt_size_mb);
+  EXPECT_EQ(a.star1, b.star1);
 }
 
 void expect_same(const CampaignConfig& a, const CampaignConfig& b) {
@@ -157,6 +169,14 @@ engines:
     policy: heavy
     goal_weight: 3.5
     capture_weight: 0.00390625
+    weights: weights/survival-distance.yaml
+    eval_blend: 0.25
+    eval_scale: 0.004
+    progressive_bias: 1.5
+    depth: 0
+    time_ms: 50
+    tt_size_mb: 64
+    star1: false
   player1:
     type: random
     rollouts_per_move: 7
@@ -170,6 +190,14 @@ engines:
     policy: uniform
     goal_weight: 100
     capture_weight: 1.1
+    weights: "../ewn/./weights/distance-control-safety.yaml"
+    eval_blend: 1
+    eval_scale: 1e3
+    progressive_bias: 100
+    depth: 64
+    time_ms: 3600000
+    tt_size_mb: 1
+    star1: no
 backend:
   name: check
   threads: 2
@@ -180,6 +208,9 @@ output:
   positions_per_game: 0
   flush_seconds: 0.25
 )";
+
+// kEveryKey as if it were a file in configs/ewn/: its relative weights paths resolve there.
+const std::string kEveryKeyName = source_path("configs/ewn/every.yaml");
 
 CampaignConfig every_key_expected() {
   CampaignConfig c;
@@ -206,6 +237,15 @@ CampaignConfig every_key_expected() {
   e0.policy.kind = sp::ewn::PolicyKind::kHeavy;
   e0.policy.goal_weight = 896;  // 3.5 * 256
   e0.policy.capture_weight = 1;
+  e0.weights = source_path("configs/ewn/weights/survival-distance.yaml");
+  e0.evaluation = std::make_shared<const sp::eval::Weights>(sp::eval::load_weights(e0.weights));
+  e0.eval_blend = 0.25;
+  e0.eval_scale = 0.004;
+  e0.progressive_bias = 1.5;
+  e0.depth = 0;
+  e0.time_ms = 50;
+  e0.tt_size_mb = 64;
+  e0.star1 = false;
   EngineConfig& e1 = c.engines[1];
   e1.type = EngineType::kRandom;  // random engines may have rollouts_per_leaf > rollouts_per_move
   e1.rollouts_per_move = 7;
@@ -216,6 +256,15 @@ CampaignConfig every_key_expected() {
   e1.node_budget = 100000000;
   e1.policy.goal_weight = 25600;
   e1.policy.capture_weight = 282;  // round(1.1 * 256) = round(281.6)
+  e1.weights = source_path("configs/ewn/weights/distance-control-safety.yaml");  // normalised
+  e1.evaluation = std::make_shared<const sp::eval::Weights>(sp::eval::load_weights(e1.weights));
+  e1.eval_blend = 1;
+  e1.eval_scale = 1e3;
+  e1.progressive_bias = 100;
+  e1.depth = 64;
+  e1.time_ms = 3600000;
+  e1.tt_size_mb = 1;
+  e1.star1 = false;
   c.backend.name = "check";
   c.backend.threads = 2;
   c.backend.device = 1;
@@ -314,12 +363,12 @@ TEST(ConfigDefaults, OmittedKeysTakeTheStructDefaults) {
 }
 
 TEST(ConfigValues, EveryKeyIsReadIntoItsField) {
-  expect_same(load_campaign_config_text(kEveryKey, "every.yaml"), every_key_expected());
+  expect_same(load_campaign_config_text(kEveryKey, kEveryKeyName), every_key_expected());
 }
 
 TEST(ConfigExplain, OutputLoadsBackIdentically) {
   for (const CampaignConfig& c :
-       {CampaignConfig{}, load_campaign_config_text(kEveryKey, "every.yaml"),
+       {CampaignConfig{}, load_campaign_config_text(kEveryKey, kEveryKeyName),
         load_campaign_config(source_path("configs/ewn/campaign.yaml"))}) {
     const std::string text = explain_campaign_config(c);
     SCOPED_TRACE(text);
@@ -344,7 +393,7 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
     EXPECT_NE(line.find("  # "), std::string::npos) << "no help comment: " << line;
   }
   // game and 5 section headers; rules, campaign; 2 engine headers and keys; backend, output
-  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 12 + 4 + 3);
+  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 20 + 4 + 3);
 }
 
 TEST(ConfigValues, WeightsAreFixedPointRounded) {

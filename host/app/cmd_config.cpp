@@ -18,11 +18,16 @@ Runner add_config(CLI::App& app) {
       app.add_option("--check", *file, "Validate FILE; print ok, or the first error (exit 2)")
           ->type_name("FILE");
   explain->excludes(check);
-  app.require_option(1);
-  return [file, explain]() {
-    const config::CampaignConfig c = config::load_campaign_config(*file);
+  auto match = std::make_shared<bool>(false);
+  app.add_flag("--match", *match, "FILE is a match config (selfplay match)");
+  app.require_option(1, 2);
+  return [file, explain, match]() {
+    const config::CampaignConfig c =
+        *match ? config::load_match_config(*file) : config::load_campaign_config(*file);
     if (explain->count())
-      std::fputs(config::explain_campaign_config(c).c_str(), stdout);
+      std::fputs(
+          (*match ? config::explain_match_config(c) : config::explain_campaign_config(c)).c_str(),
+          stdout);
     else
       std::puts("ok");
     return 0;

@@ -13,11 +13,13 @@ namespace sp::app {
 using Runner = std::function<int()>;
 
 Runner add_run(CLI::App& app);
+Runner add_match(CLI::App& app);  // engine A against engine B in game pairs, Elo and SPRT
 Runner add_perft(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_demo(CLI::App& app);
 Runner add_config(CLI::App& app);  // campaign YAML: --check FILE, --explain FILE
 Runner add_play(CLI::App& app);    // a human against an engine on stdin/stdout
+Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions (Texel)
 
 // Rule options shared by commands that build EWN positions.
 struct RuleFlags {

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
     runners[cmd] = reg(*cmd);
   };
   add("run", "Run a self-play campaign from a YAML config, writing games to HDF5", &sp::app::add_run);
+  add("match", "Play engine A against engine B in game pairs: Elo, pentanomial counts, SPRT",
+      &sp::app::add_match);
   add("perft", "Count leaf nodes of the move tree (dice enumerated) for rules validation",
       &sp::app::add_perft);
   add("bench", "Rollout throughput and the deterministic bench signature", &sp::app::add_bench);
@@ -25,6 +27,8 @@ int main(int argc, char** argv) {
   add("config", "Check a campaign YAML file or print its effective configuration",
       &sp::app::add_config);
   add("play", "Play EWN against an engine in the terminal", &sp::app::add_play);
+  add("tune", "Tune evaluation weights on the positions of campaign HDF5 files (Texel)",
+      &sp::app::add_tune);
 
   try {
     app.parse(argc, argv);

@@ -4,16 +4,18 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/playout.hpp"
+#include "host/eval/weights.hpp"
 
 namespace sp::config {
 
 enum class SetupKind { kRandom, kMirrored, kFixed, kExplicit };
 enum class FirstPlayer { kPlayer0, kPlayer1, kAlternate };
-enum class EngineType { kMcts, kFlat, kRandom };
+enum class EngineType { kMcts, kFlat, kRandom, kExpectimax };
 enum class ChanceMode { kSample, kRoundRobin };
 
 struct GameConfig {
@@ -35,6 +37,18 @@ struct EngineConfig {
   uint32_t node_budget = 200000;      // nodes per tree; search stops expanding when full
   bool reuse_tree = true;
   ewn::PlayoutPolicy policy;          // rollout policy and fixed-point weights
+  // Evaluation weights: expectimax scores its horizon with them; MCTS turns them into a prior
+  // p = sigmoid(eval_scale * eval), player 0's win probability, used by eval_blend and
+  // progressive_bias.
+  std::string weights;                            // absolute path of the weights file; "" = none
+  std::shared_ptr<const eval::Weights> evaluation;  // its contents, read with the config
+  double eval_blend = 0;        // MCTS leaf value: (1 - b) * rollout mean + b * prior
+  double eval_scale = 1;        // k in sigmoid(k * eval), per evaluation unit
+  double progressive_bias = 0;  // MCTS: adds progressive_bias * prior / (visits + 1) to UCT
+  uint32_t depth = 4;           // expectimax: decision plies; 0 = as deep as time_ms allows
+  uint32_t time_ms = 0;         // expectimax: time per move; 0 = none (fixed depth, deterministic)
+  uint32_t tt_size_mb = 4;      // expectimax: transposition table per engine instance
+  bool star1 = true;            // expectimax: Star1 pruning at chance nodes
 };
 
 struct BackendConfig {
@@ -50,6 +64,18 @@ struct OutputConfig {
   double flush_seconds = 2.0;
 };
 
+// The `match:` section of a match config (selfplay match); campaigns have none.
+struct SprtSettings {
+  bool enabled = true;
+  double elo0 = 0, elo1 = 20;  // H0: elo = elo0, H1: elo = elo1 (engine A against engine B)
+  double alpha = 0.05, beta = 0.05;
+};
+
+struct MatchSettings {
+  uint32_t pairs = 1000;  // game pairs; the match plays 2 x pairs games
+  SprtSettings sprt;
+};
+
 struct CampaignConfig {
   GameConfig game;
   EngineConfig engines[2];  // by player: engines[0] plays player 0
@@ -59,6 +85,7 @@ struct CampaignConfig {
   bool paired = false;        // games 2k, 2k+1 share setup and dice, engines swap seats
   BackendConfig backend;
   OutputConfig output;
+  MatchSettings match;      // match configs only: engines[0] is engine A, engines[1] engine B
   std::string source_path;  // the YAML file it came from
   std::string source_text;  // its full text, stored in the HDF5 root attributes
 };

@@ -7,6 +7,7 @@
 
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
+#include "host/eval/weights.hpp"
 
 namespace sp::config {
 namespace {
@@ -46,16 +47,19 @@ Section<GameConfig> rules_schema() {
   return s;
 }
 
-Section<CampaignConfig> campaign_schema_section() {
+// A match (selfplay match) plays 2 x match.pairs games, always in pairs: it has no games and no
+// paired key.
+Section<CampaignConfig> campaign_schema_section(bool match) {
   Section<CampaignConfig> s;
-  s.integer("games", &CampaignConfig::games, 200, 1, 1'000'000'000, "games to play");
+  if (!match) s.integer("games", &CampaignConfig::games, 200, 1, 1'000'000'000, "games to play");
   s.integer("concurrency", &CampaignConfig::concurrency, 64, 1, 65536,
             "games in flight at once; their searches share rollout batches");
   s.seed("seed", &CampaignConfig::seed, 1,
          "campaign seed; with the rest of the config it fixes every game record");
-  s.boolean("paired", &CampaignConfig::paired, false,
-            "game pairs: games 2k and 2k+1 share the setup and the dice, and the engines swap seats "
-            "(engines.player0 plays player 1 in odd games)");
+  if (!match)
+    s.boolean("paired", &CampaignConfig::paired, false,
+              "game pairs: games 2k and 2k+1 share the setup and the dice, and the engines swap "
+              "seats (engines.player0 plays player 1 in odd games)");
   return s;
 }
 
@@ -63,8 +67,12 @@ Section<EngineConfig> engine_schema() {
   Section<EngineConfig> s;
   s.choice(
       "type", &EngineConfig::type, EngineType::kMcts,
-      {{"mcts", EngineType::kMcts}, {"flat", EngineType::kFlat}, {"random", EngineType::kRandom}},
-      "mcts: UCT tree search; flat: playouts from the root moves only; random: random moves");
+      {{"mcts", EngineType::kMcts},
+       {"flat", EngineType::kFlat},
+       {"random", EngineType::kRandom},
+       {"expectimax", EngineType::kExpectimax}},
+      "mcts: UCT tree search; flat: playouts from the root moves only; random: random moves; "
+      "expectimax: depth-limited expectiminimax over the weights' evaluation");
   s.integer("rollouts_per_move", &EngineConfig::rollouts_per_move, 1000, 1, 100'000'000,
             "search budget per move decision, in playouts summed over all leaves");
   s.integer("rollouts_per_leaf", &EngineConfig::rollouts_per_leaf, 8, 1, 65536,
@@ -95,8 +103,51 @@ Section<EngineConfig> engine_schema() {
       "capture_weight", [](EngineConfig& e) -> uint32_t& { return e.policy.capture_weight; }, 2.0,
       kWeightRange, ewn::kWeightOne,
       "heavy playouts: weight factor of a move that captures an enemy cube");
+  s.file(
+      "weights", &EngineConfig::weights,
+      "evaluation weights (YAML, see configs/ewn/weights/): expectimax needs them, mcts uses them "
+      "for eval_blend and progressive_bias",
+      [](EngineConfig& e, const std::string& file) {
+        e.evaluation = nullptr;
+        if (!file.empty())
+          e.evaluation = std::make_shared<const eval::Weights>(eval::load_weights(file));
+      });
+  s.real("eval_blend", &EngineConfig::eval_blend, 0, Range{0, 1},
+         "mcts: leaf value = (1 - b) * rollout mean + b * sigmoid(eval_scale * eval); needs "
+         "weights");
+  s.real("eval_scale", &EngineConfig::eval_scale, 1, Range{0, 1e6, true, false},
+         "mcts: k in sigmoid(k * eval), per evaluation unit; fit it to the weights (Texel's K)");
+  s.real("progressive_bias", &EngineConfig::progressive_bias, 0, Range{0, 100},
+         "mcts: adds progressive_bias * sigmoid(eval_scale * eval) / (visits + 1) to a move's UCT "
+         "score; needs weights");
+  s.integer("depth", &EngineConfig::depth, 4, 0, 64,
+            "expectimax: search depth in decision plies; 0 = as deep as time_ms allows");
+  s.integer("time_ms", &EngineConfig::time_ms, 0, 0, 3'600'000,
+            "expectimax: time per move in ms, 0 = none; a time limit makes games depend on speed");
+  s.integer("tt_size_mb", &EngineConfig::tt_size_mb, 4, 1, 65536,
+            "expectimax: transposition table MiB, one table per concurrent game");
+  s.boolean("star1", &EngineConfig::star1, true, "expectimax: Star1 pruning at chance nodes");
   s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
-    if (e.type == EngineType::kRandom || e.rollouts_per_leaf <= e.rollouts_per_move) return;
+    const auto key = [&](const char* name) { return path + "." + name; };
+    if (e.type == EngineType::kExpectimax) {
+      if (e.weights.empty())
+        doc.fail_key(key("weights"),
+                     "required for type expectimax: a weights file such as "
+                     "configs/ewn/weights/survival-distance.yaml");
+      if (e.depth == 0 && e.time_ms == 0)
+        doc.fail_key(key("depth"), "0 (no depth limit) needs a time limit: set time_ms");
+      return;
+    }
+    if (e.type == EngineType::kMcts && e.weights.empty()) {
+      const char* why = "needs an evaluation: set weights to a weights file";
+      if (e.eval_blend > 0) doc.fail_key(key("eval_blend"), why);
+      if (e.progressive_bias > 0) doc.fail_key(key("progressive_bias"), why);
+    }
+  });
+  s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
+    if (e.type == EngineType::kRandom || e.type == EngineType::kExpectimax ||
+        e.rollouts_per_leaf <= e.rollouts_per_move)
+      return;
     // Blame the key the file wrote: a small rollouts_per_move under the default per-leaf count
     // is reported there.
     const std::string leaf = path + ".rollouts_per_leaf", move = path + ".rollouts_per_move";
@@ -143,35 +194,63 @@ Section<OutputConfig> output_schema() {
   return s;
 }
 
-Section<CampaignConfig> build_schema() {
+Section<SprtSettings> sprt_schema() {
+  Section<SprtSettings> s;
+  s.boolean("enabled", &SprtSettings::enabled, true,
+            "stop the match as soon as the GSPRT accepts H0 or H1");
+  s.real("elo0", &SprtSettings::elo0, 0, Range{-2000, 2000}, "H0: engine A is elo0 Elo stronger");
+  s.real("elo1", &SprtSettings::elo1, 20, Range{-2000, 2000},
+         "H1: engine A is elo1 Elo stronger; above elo0");
+  s.real("alpha", &SprtSettings::alpha, 0.05, Range{0, 0.5, true, true},
+         "probability of accepting H1 when H0 holds");
+  s.real("beta", &SprtSettings::beta, 0.05, Range{0, 0.5, true, true},
+         "probability of accepting H0 when H1 holds");
+  s.check([](const SprtSettings& t, const Document& doc, const std::string& path) {
+    if (t.elo1 <= t.elo0)
+      doc.fail_key(path + ".elo1", "must be above elo0 (" + detail::format_real(t.elo0) +
+                                       "), found " + detail::format_real(t.elo1));
+  });
+  return s;
+}
+
+Section<MatchSettings> match_schema() {
+  Section<MatchSettings> s;
+  s.integer("pairs", &MatchSettings::pairs, 1000, 1, 500'000'000,
+            "game pairs to play (fewer when the SPRT decides); each pair shares setup and dice");
+  s.section("sprt", &MatchSettings::sprt, sprt_schema(),
+            "sequential test on the pairs, counted in pair order");
+  return s;
+}
+
+// The campaign keys; a match config has the match section too and no campaign.games/paired.
+Section<CampaignConfig> build_schema(bool match) {
   const auto self = [](CampaignConfig& c) -> CampaignConfig& { return c; };
   Section<CampaignConfig> s;
   s.choice(
       "game", [](CampaignConfig& c) -> std::string& { return c.game.game; }, std::string("ewn"),
       {{"ewn", "ewn"}}, "the game: EinStein wuerfelt nicht");
   s.section("rules", &CampaignConfig::game, rules_schema(), "rules variant and starting setup");
-  s.section("campaign", self, campaign_schema_section(), "how many games, how many at once, seed");
-  s.section("engines", self, engines_schema(), "one engine per player");
+  s.section("campaign", self, campaign_schema_section(match),
+            match ? "games at once and seed" : "how many games, how many at once, seed");
+  s.section("engines", self, engines_schema(),
+            match ? "engine A (player0) and engine B (player1)" : "one engine per player");
   s.section("backend", &CampaignConfig::backend, backend_schema(), "where playouts run");
   s.section("output", &CampaignConfig::output, output_schema(), "where game records go");
+  if (match) s.section("match", &CampaignConfig::match, match_schema(), "game pairs and the SPRT");
   return s;
 }
 
 const Section<CampaignConfig>& schema() {
-  static const Section<CampaignConfig> s = build_schema();
+  static const Section<CampaignConfig> s = build_schema(false);
   return s;
 }
 
-}  // namespace
-
-CampaignConfig load_campaign_config_text(const std::string& text, const std::string& name) {
-  CampaignConfig c = schema().load(text, name);
-  c.source_path = name;
-  c.source_text = text;
-  return c;
+const Section<CampaignConfig>& match_config_schema() {
+  static const Section<CampaignConfig> s = build_schema(true);
+  return s;
 }
 
-CampaignConfig load_campaign_config(const std::string& path) {
+std::string read_config_file(const std::string& path) {
   constexpr size_t kMaxBytes = 1 << 20;  // a config is a page of text; refuse to slurp devices
   const auto fail = [&](const std::string& why) -> ConfigError {
     return ConfigError("cannot read " + path + ": " + why);
@@ -187,12 +266,43 @@ CampaignConfig load_campaign_config(const std::string& path) {
     if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a config file");
   }
   if (std::ferror(file.get())) throw fail(std::strerror(errno));
-  return load_campaign_config_text(text, path);
+  return text;
+}
+
+}  // namespace
+
+CampaignConfig load_campaign_config_text(const std::string& text, const std::string& name) {
+  CampaignConfig c = schema().load(text, name);
+  c.source_path = name;
+  c.source_text = text;
+  return c;
+}
+
+CampaignConfig load_campaign_config(const std::string& path) {
+  return load_campaign_config_text(read_config_file(path), path);
 }
 
 std::string explain_campaign_config(const CampaignConfig& config) {
   return "# Effective selfplay campaign configuration: every key, defaults filled in.\n" +
          schema().explain(config);
+}
+
+CampaignConfig load_match_config_text(const std::string& text, const std::string& name) {
+  CampaignConfig c = match_config_schema().load(text, name);
+  c.paired = true;
+  c.games = 2 * c.match.pairs;
+  c.source_path = name;
+  c.source_text = text;
+  return c;
+}
+
+CampaignConfig load_match_config(const std::string& path) {
+  return load_match_config_text(read_config_file(path), path);
+}
+
+std::string explain_match_config(const CampaignConfig& config) {
+  return "# Effective selfplay match configuration: every key, defaults filled in.\n" +
+         match_config_schema().explain(config);
 }
 
 }  // namespace sp::config

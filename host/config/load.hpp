@@ -21,4 +21,11 @@ CampaignConfig load_campaign_config_text(const std::string& text, const std::str
 // type as a comment. Loading the output gives back an identical config (source fields aside).
 std::string explain_campaign_config(const CampaignConfig& config);
 
+// Match configs (selfplay match): the campaign keys without campaign.games and campaign.paired,
+// plus a `match:` section (pairs, sprt). engines.player0 is engine A, engines.player1 engine B.
+// The result has paired = true and games = 2 * match.pairs. Errors as for campaign configs.
+CampaignConfig load_match_config(const std::string& path);
+CampaignConfig load_match_config_text(const std::string& text, const std::string& name);
+std::string explain_match_config(const CampaignConfig& config);
+
 }  // namespace sp::config

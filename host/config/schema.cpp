@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -41,7 +42,7 @@ std::string quoted(std::string_view s) {
 std::string describe(const YAML::Node& v) {
   switch (v.Type()) {
     case YAML::NodeType::Scalar:
-      return quoted(v.Scalar());
+      return config::quoted(v.Scalar());  // qualified: std::quoted is found by ADL
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Map:
@@ -159,7 +160,8 @@ YAML::Node Document::parse(const std::string& text) {
     const auto pos = static_cast<size_t>(std::max(starts.stuck->pos, 0));
     fail(to_mark(*starts.stuck), "",
          "YAML syntax error: unexpected " +
-             (pos < text.size() ? quoted(text.substr(pos, 1)) : std::string("end of file")));
+             (pos < text.size() ? config::quoted(text.substr(pos, 1))
+                                : std::string("end of file")));
   }
   if (starts.marks.size() > 1)
     fail(to_mark(starts.marks[1]), "", "a second YAML document ('---'); a config is one document");
@@ -231,6 +233,13 @@ Mark mark_of(const YAML::Node& node) { return to_mark(node.Mark()); }
 
 std::string join(const std::string& path, const std::string& name) {
   return path.empty() ? name : path + "." + name;
+}
+
+std::string resolve_path(const std::string& document, const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p(path);
+  if (p.is_relative()) p = fs::path(document).parent_path() / p;
+  return fs::absolute(p).lexically_normal().string();
 }
 
 bool read_bool(const YAML::Node& v, Mark at, const Document& doc, const std::string& path) {

@@ -98,6 +98,9 @@ void read_map(
     const std::vector<std::string>& names,
     const std::function<void(size_t, const YAML::Node&, Mark, const std::string&)>& visit);
 
+// path made absolute: relative paths are taken relative to the directory of the file `document`.
+std::string resolve_path(const std::string& document, const std::string& path);
+
 // YAML text for scalars, chosen so that reading it back gives the same value.
 std::string format_real(double v);
 std::string quote(std::string_view s);
@@ -269,6 +272,54 @@ class Section {
       }
     };
     k.format = [get, format](const T& t) { return detail::quote(format(view(get, t))); };
+    return add(std::move(k));
+  }
+
+  // A key whose value may be a list or a map (or a scalar): read by its own reader, which reports
+  // mistakes through doc at the value's mark or its items' marks, and written back by format as
+  // one line of YAML in flow style ("[a, b]", "{x: [0, 1]}"). A null value reaches the reader.
+  template <class Get>
+  Section& node(
+      std::string name, Get get, Field<Get> def, std::string type,
+      std::function<Field<Get>(const YAML::Node&, Mark, Document&, const std::string&)> parse,
+      std::function<std::string(const Field<Get>&)> format, std::string help) {
+    Key k{std::move(name), std::move(help), std::move(type)};
+    k.reset = [get, def](T& t) { std::invoke(get, t) = def; };
+    k.read = [get, parse](T& t, const YAML::Node& v, Mark at, Document& doc,
+                          const std::string& path) {
+      std::invoke(get, t) = parse(v, at, doc, path);
+    };
+    k.format = [get, format](const T& t) { return format(view(get, t)); };
+    return add(std::move(k));
+  }
+
+  // A path to a file, "" for none (the default). A relative path is taken relative to the
+  // directory of the document (the config file) and the field keeps the absolute path, so that
+  // explain() output reads back the same from anywhere. load(t, path) reads the file when the key
+  // is read (and with "" when defaults are applied); an InputError it throws is reported against
+  // this key, its message included.
+  template <class Get>
+  Section& file(std::string name, Get get, std::string help,
+                std::function<void(T&, const std::string&)> load) {
+    static_assert(std::is_same_v<Field<Get>, std::string>);
+    Key k{std::move(name), std::move(help),
+          "file path, relative to this file's directory; empty for none"};
+    k.reset = [get, load](T& t) {
+      std::invoke(get, t).clear();
+      load(t, "");
+    };
+    k.read = [get, load](T& t, const YAML::Node& v, Mark at, Document& doc,
+                         const std::string& path) {
+      const std::string text = detail::read_string(v, at, doc, path, true);
+      const std::string resolved = text.empty() ? "" : detail::resolve_path(doc.name(), text);
+      std::invoke(get, t) = resolved;
+      try {
+        load(t, resolved);
+      } catch (const InputError& e) {
+        doc.fail(at, path, e.what());
+      }
+    };
+    k.format = [get](const T& t) { return detail::quote(view(get, t)); };
     return add(std::move(k));
   }
 

@@ -30,7 +30,7 @@ Datatype new_compound(size_t size, const char* what) {
 // In-memory compound types of the row structs (host layout, padding included); the files store
 // their packed copies.
 struct RowTypes {
-  Datatype game, ply, perf;
+  Datatype game, ply, perf, pair;
 
   RowTypes() {
     init_thread();
@@ -64,6 +64,12 @@ struct RowTypes {
     add_member(perf, "rollouts", offsetof(PerfRow, rollouts), H5T_NATIVE_UINT64);
     add_member(perf, "host_ms", offsetof(PerfRow, host_ms), H5T_NATIVE_FLOAT);
     add_member(perf, "backend_ms", offsetof(PerfRow, backend_ms), H5T_NATIVE_FLOAT);
+
+    pair = new_compound(sizeof(MatchPairRow), "MatchPairRow");
+    add_member(pair, "pair_id", offsetof(MatchPairRow, pair_id), H5T_NATIVE_UINT64);
+    add_member(pair, "result_1", offsetof(MatchPairRow, result_1), H5T_NATIVE_FLOAT);
+    add_member(pair, "result_2", offsetof(MatchPairRow, result_2), H5T_NATIVE_FLOAT);
+    add_member(pair, "llr", offsetof(MatchPairRow, llr), H5T_NATIVE_DOUBLE);
   }
 };
 
@@ -72,6 +78,7 @@ constexpr hsize_t kGameChunkRows = 64;   // ~68 KB: a GameRow is ~1 KB packed
 constexpr hsize_t kPlyChunkRows = 2048;  // ~80 KB
 constexpr hsize_t kColumnChunkRows = 8192;
 constexpr hsize_t kPerfChunkRows = 1024;
+constexpr hsize_t kPairChunkRows = 1024;  // 24 KB
 constexpr hsize_t kFeatureChunkBytes = 64 * 1024;
 
 hsize_t feature_chunk_rows(size_t feature_count) {
@@ -95,6 +102,34 @@ auto& meta_field(Meta& meta, std::string_view attribute) {
   return meta.start_time;
 }
 
+void write_match_meta(hid_t group, const MatchMeta& m) {
+  write_attribute(group, "engine_a", m.engine_a);
+  write_attribute(group, "engine_b", m.engine_b);
+  write_attribute(group, "pairs", m.pairs);
+  write_attribute(group, "sprt_enabled", uint32_t{m.sprt_enabled});
+  write_attribute(group, "sprt_elo0", m.sprt_elo0);
+  write_attribute(group, "sprt_elo1", m.sprt_elo1);
+  write_attribute(group, "sprt_alpha", m.sprt_alpha);
+  write_attribute(group, "sprt_beta", m.sprt_beta);
+  write_attribute(group, "sprt_lower", m.sprt_lower);
+  write_attribute(group, "sprt_upper", m.sprt_upper);
+}
+
+MatchMeta read_match_meta(hid_t group) {
+  MatchMeta m;
+  m.engine_a = read_string_attribute(group, "engine_a");
+  m.engine_b = read_string_attribute(group, "engine_b");
+  m.pairs = read_uint64_attribute(group, "pairs");
+  m.sprt_enabled = read_uint64_attribute(group, "sprt_enabled") != 0;
+  m.sprt_elo0 = read_double_attribute(group, "sprt_elo0");
+  m.sprt_elo1 = read_double_attribute(group, "sprt_elo1");
+  m.sprt_alpha = read_double_attribute(group, "sprt_alpha");
+  m.sprt_beta = read_double_attribute(group, "sprt_beta");
+  m.sprt_lower = read_double_attribute(group, "sprt_lower");
+  m.sprt_upper = read_double_attribute(group, "sprt_upper");
+  return m;
+}
+
 // Opens for reading: SWMR read first (a live or crashed writer's file), then plain read-only for
 // files without SWMR support; when both fail the SWMR error is the one reported.
 File open_for_reading(const std::string& path) {
@@ -113,9 +148,9 @@ File open_for_reading(const std::string& path) {
 struct Tables {
   std::string path;
   File file;
-  Group positions;
+  Group positions, match;  // match: match files only
   Dataset games, plies, position_game_id, position_ply, position_side, position_result, features,
-      perf;
+      perf, match_pairs;
   RowTypes types;
   size_t feature_count = 0;
 
@@ -151,6 +186,15 @@ struct Tables {
     write_attribute(t.features.get(), "feature_names", meta.feature_names);
     t.perf =
         create_table(root, "perf", t.types.perf.get(), {kPerfChunkRows, kGzipLevel}, &perf_fill);
+    if (meta.match) {
+      // SWMR cannot add objects later: the group exists from the start, filled or not.
+      t.match = create_group(root, "match");
+      write_match_meta(t.match.get(), *meta.match);
+      MatchPairRow pair_fill;
+      pair_fill.pair_id = kNoGame;
+      t.match_pairs = create_table(t.match.get(), "pairs", t.types.pair.get(),
+                                   {kPairChunkRows, kGzipLevel}, &pair_fill);
+    }
     return t;
   }
 
@@ -182,6 +226,10 @@ struct Tables {
     }
     t.feature_count = feature_dims[1];
     t.perf = t.open_checked(root, "perf", t.types.perf.get());
+    if (has_link(root, "match")) {
+      t.match = open_group(root, "match");
+      t.match_pairs = t.open_checked(t.match.get(), "pairs", t.types.pair.get());
+    }
     return t;
   }
 
@@ -211,6 +259,9 @@ struct Tables {
   }
   void write_perf(const std::vector<PerfRow>& rows) {
     append_rows(perf.get(), types.perf.get(), rows.data(), rows.size());
+  }
+  void write_match_pairs(const std::vector<MatchPairRow>& rows) {
+    append_rows(match_pairs.get(), types.pair.get(), rows.data(), rows.size());
   }
   void write_positions(const std::vector<PositionRow>& rows, const std::vector<float>& values) {
     const size_t n = rows.size();
@@ -246,10 +297,11 @@ struct Tables {
   void close() {
     init_thread();
     for (Dataset* d : {&games, &plies, &position_game_id, &position_ply, &position_side,
-                       &position_result, &features, &perf}) {
+                       &position_result, &features, &perf, &match_pairs}) {
       d->reset();
     }
     positions.reset();
+    match.reset();
     file.close(path);
   }
 };
@@ -259,6 +311,7 @@ FileMeta read_meta(hid_t root, const Tables& tables) {
   for (const char* name : kRootStrings) meta_field(meta, name) = read_string_attribute(root, name);
   meta.seed = read_uint64_attribute(root, "seed");
   meta.feature_names = read_string_list_attribute(tables.features.get(), "feature_names");
+  if (tables.match) meta.match = read_match_meta(tables.match.get());
   if (meta.feature_names.size() != tables.feature_count) {
     throw CampaignError("'" + tables.path + "': " + std::to_string(meta.feature_names.size()) +
                         " feature names for " + std::to_string(tables.feature_count) +
@@ -333,6 +386,17 @@ std::vector<PerfRow> CampaignReader::perf(uint64_t first, uint64_t count) const 
   return read_table<PerfRow>(impl_->tables.perf, impl_->tables.types.perf, first, count);
 }
 
+uint64_t CampaignReader::match_pairs_count() const {
+  return impl_->tables.match_pairs ? rows(impl_->tables.match_pairs.get()) : 0;
+}
+
+std::vector<MatchPairRow> CampaignReader::match_pairs(uint64_t first, uint64_t count) const {
+  init_thread();
+  if (!impl_->tables.match_pairs) return {};
+  return read_table<MatchPairRow>(impl_->tables.match_pairs, impl_->tables.types.pair, first,
+                                  count);
+}
+
 std::vector<PositionRow> CampaignReader::positions(uint64_t first, uint64_t count) const {
   init_thread();
   const Tables& t = impl_->tables;
@@ -372,7 +436,7 @@ struct GameItem {
 struct FlushItem {
   uint64_t ticket;
 };
-using Item = std::variant<GameItem, PerfRow, FlushItem>;
+using Item = std::variant<GameItem, PerfRow, MatchPairRow, FlushItem>;
 
 }  // namespace
 
@@ -392,6 +456,7 @@ struct CampaignWriter::Impl {
   bool error_reported = false;
   std::thread thread;
   std::vector<GameRow> pending;  // writer thread only
+  std::vector<MatchPairRow> pending_pairs;  // writer thread only; written after `pending`
 
   Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
     if (options.queue_capacity == 0) options.queue_capacity = 1;
@@ -523,9 +588,11 @@ struct CampaignWriter::Impl {
     std::vector<PositionRow> positions;
     std::vector<float> features;
     std::vector<PerfRow> perf;
-    const size_t pending_before = pending.size();
+    const size_t pending_before = pending.size() + pending_pairs.size();
     for (auto& item : batch) {
-      if (auto* g = std::get_if<GameItem>(&item)) {
+      if (auto* pair = std::get_if<MatchPairRow>(&item)) {
+        pending_pairs.push_back(*pair);
+      } else if (auto* g = std::get_if<GameItem>(&item)) {
         pending.push_back(g->game);
         plies.insert(plies.end(), g->plies.begin(), g->plies.end());
         positions.insert(positions.end(), g->positions.begin(), g->positions.end());
@@ -539,17 +606,23 @@ struct CampaignWriter::Impl {
     tables.write_plies(plies);
     tables.write_positions(positions, features);
     tables.write_perf(perf);
-    return pending.size() > pending_before || !perf.empty();
+    return pending.size() + pending_pairs.size() > pending_before || !perf.empty();
   }
 
   // Writes the /games rows of the games whose plies and positions were written, after putting
   // those on disk. Done once per file flush rather than per batch: every H5Dflush rewrites the
   // partly filled compressed chunks, and the file keeps the space of each old copy.
+  // Match pair rows follow the /games rows they were queued after.
   void publish_games() {
-    if (pending.empty()) return;
-    tables.flush_game_contents();
-    tables.write_games(pending);
-    pending.clear();
+    if (!pending.empty()) {
+      tables.flush_game_contents();
+      tables.write_games(pending);
+      pending.clear();
+    }
+    if (!pending_pairs.empty()) {
+      tables.write_match_pairs(pending_pairs);
+      pending_pairs.clear();
+    }
   }
 };
 
@@ -575,6 +648,10 @@ void check_compatible(const std::string& path, const FileMeta& stored, const Fil
   if (stored.game != meta.game) mismatch("game ('" + stored.game + "')");
   if (stored.seed != meta.seed) mismatch("seed (" + std::to_string(stored.seed) + ")");
   if (stored.feature_names != meta.feature_names) mismatch("feature_names");
+  if (stored.match.has_value() != meta.match.has_value())
+    throw CampaignError("cannot resume '" + path + "': it is " +
+                        (stored.match ? "a match file" : "not a match file") + ", this run " +
+                        (meta.match ? "plays a match" : "plays a campaign"));
 }
 
 // Copies the complete games of `from` into `to`, block by block (files can outgrow memory).
@@ -630,6 +707,16 @@ void copy_complete(const CampaignReader& from, Tables& to, ResumeReport& report)
     }
     to.write_perf(kept);
   }
+  // The pairs in order, as long as both games of each are complete.
+  std::vector<MatchPairRow> pairs;
+  for (const MatchPairRow& row : from.match_pairs()) {
+    if (row.pair_id != pairs.size() || !report.completed_games.contains(2 * row.pair_id) ||
+        !report.completed_games.contains(2 * row.pair_id + 1))
+      break;
+    pairs.push_back(row);
+  }
+  if (to.match_pairs) to.write_match_pairs(pairs);
+  report.match_pairs = pairs.size();
 }
 
 }  // namespace
@@ -682,6 +769,11 @@ void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
 }
 
 void CampaignWriter::append_perf(const PerfRow& row) { impl_->push(row); }
+void CampaignWriter::append_match_pair(const MatchPairRow& row) {
+  if (!impl_->tables.match_pairs)
+    throw std::logic_error("append_match_pair: '" + impl_->tables.path + "' is not a match file");
+  impl_->push(row);
+}
 void CampaignWriter::flush() { impl_->flush(); }
 void CampaignWriter::close() { impl_->close(); }
 const std::string& CampaignWriter::path() const { return impl_->tables.path; }

@@ -10,6 +10,10 @@
 //   /positions/  game_id, ply, side_to_move, result, features (N x F float32, attribute
 //                feature_names)
 //   /perf        PerfRow compound
+//   /match       match files only (FileMeta::match): attributes engine_a, engine_b, pairs,
+//                sprt_enabled, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_lower,
+//                sprt_upper; /match/pairs MatchPairRow compound, in pair order, each row written
+//                together with or after the /games rows of its two games
 // Rows a crashed writer sized but never filled read as the fill value: game_id (or batch) ==
 // kNoGame, features NaN. Readers that follow a live file should ignore such rows, and refresh
 // /games before /plies and /positions so that every game they see is complete in what they read.
@@ -23,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -40,10 +45,22 @@ class CampaignError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The attributes of /match in a match file: engine A (engines.player0) against engine B.
+struct MatchMeta {
+  std::string engine_a, engine_b;  // the engines' descriptions
+  uint64_t pairs = 0;              // pairs planned
+  bool sprt_enabled = false;
+  double sprt_elo0 = 0, sprt_elo1 = 0, sprt_alpha = 0, sprt_beta = 0;
+  double sprt_lower = 0, sprt_upper = 0;  // LLR bounds: accept H0 at or below, H1 at or above
+
+  friend bool operator==(const MatchMeta&, const MatchMeta&) = default;
+};
+
 struct FileMeta {
   std::string game, rules, config_text, backend, device, host, start_time, git_commit;
   uint64_t seed = 0;
   std::vector<std::string> feature_names;  // F, the width of /positions/features
+  std::optional<MatchMeta> match;          // set: a match file, with the /match group
 };
 
 struct WriterOptions {
@@ -58,6 +75,7 @@ struct ResumeReport {
   uint64_t dropped_plies = 0;  // rows of games without a /games row
   uint64_t dropped_positions = 0;
   uint64_t dropped_rows = 0;  // unwritten (fill) or duplicate /games and /perf rows
+  uint64_t match_pairs = 0;   // /match/pairs rows kept: pairs 0..n-1 with both games complete
 };
 
 // Appends to one campaign file. All HDF5 work happens on one writer thread fed by a bounded
@@ -79,7 +97,8 @@ class CampaignWriter {
   // row are copied to `path + ".resume.tmp"`, which then replaces `path` by rename(); rows of
   // unfinished games are dropped, so those games can be played again under the same ids. meta
   // becomes the new root attributes; its game, seed and feature_names must match the file's
-  // (CampaignError otherwise).
+  // (CampaignError otherwise), and so must the presence of /match. Of /match/pairs, the rows of
+  // pairs 0, 1, ... are kept as long as both games of each are complete.
   static CampaignWriter resume(const std::string& path, const FileMeta& meta,
                                const WriterOptions& options = {});
 
@@ -92,6 +111,9 @@ class CampaignWriter {
   void append_game(const GameRow& game, std::vector<PlyRow> plies,
                    std::vector<PositionRow> positions, std::vector<float> features);
   void append_perf(const PerfRow& row);
+  // Queues a /match/pairs row; it is written at the next file flush, after the /games rows queued
+  // before it. std::logic_error for a file without /match.
+  void append_match_pair(const MatchPairRow& row);
   // Blocks until everything queued so far is written and flushed (H5Fflush): visible to SWMR
   // readers and safe from a crash of this process.
   void flush();
@@ -139,6 +161,9 @@ class CampaignReader {
   // Feature rows of the same positions, row-major: count * F values.
   std::vector<float> features(uint64_t first = 0, uint64_t count = kAll) const;
   std::vector<PerfRow> perf(uint64_t first = 0, uint64_t count = kAll) const;
+  // /match/pairs of a match file (meta().match is set); empty for a campaign file.
+  uint64_t match_pairs_count() const;
+  std::vector<MatchPairRow> match_pairs(uint64_t first = 0, uint64_t count = kAll) const;
 
   struct Impl;
 

@@ -130,6 +130,11 @@ Dataset open_dataset(hid_t location, const std::string& name) {
   return Dataset(check_id(H5Dopen2(location, name.c_str(), H5P_DEFAULT), "open dataset", name));
 }
 
+bool has_link(hid_t location, const std::string& name) {
+  init_thread();
+  return check(H5Lexists(location, name.c_str(), H5P_DEFAULT), "look up link", name) > 0;
+}
+
 std::string object_name(hid_t object) {
   init_thread();
   const ssize_t length = H5Iget_name(object, nullptr, 0);
@@ -190,6 +195,10 @@ void write_attribute(hid_t object, const std::string& name, uint64_t value) {
 
 void write_attribute(hid_t object, const std::string& name, uint32_t value) {
   write_scalar(object, name, H5T_NATIVE_UINT32, &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, double value) {
+  write_scalar(object, name, H5T_NATIVE_DOUBLE, &value);
 }
 
 void write_attribute(hid_t object, const std::string& name,
@@ -273,6 +282,19 @@ uint64_t read_uint64_attribute(hid_t object, const std::string& name) {
   }
   uint64_t value = 0;
   check(H5Aread(attribute.get(), H5T_NATIVE_UINT64, &value), "read attribute", name);
+  return value;
+}
+
+double read_double_attribute(hid_t object, const std::string& name) {
+  init_thread();
+  const Attribute attribute(
+      check_id(H5Aopen(object, name.c_str(), H5P_DEFAULT), "open attribute", name));
+  const Datatype type(check_id(H5Aget_type(attribute.get()), "get attribute type", name));
+  if (H5Tget_class(type.get()) != H5T_FLOAT) {
+    throw H5Error("attribute '" + name + "' of '" + object_name(object) + "' is not a float");
+  }
+  double value = 0;
+  check(H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value), "read attribute", name);
   return value;
 }
 

@@ -96,6 +96,8 @@ void flush_file(const File& file, std::string_view path);
 Group create_group(hid_t location, const std::string& name);
 Group open_group(hid_t location, const std::string& name);
 Dataset open_dataset(hid_t location, const std::string& name);
+// Whether location has a link `name` (one path component).
+bool has_link(hid_t location, const std::string& name);
 
 // The full HDF5 path of an object, for messages ("/plies").
 std::string object_name(hid_t object);
@@ -111,10 +113,12 @@ Datatype packed_copy(hid_t memory_type);
 void write_attribute(hid_t object, const std::string& name, std::string_view value);
 void write_attribute(hid_t object, const std::string& name, uint64_t value);
 void write_attribute(hid_t object, const std::string& name, uint32_t value);
+void write_attribute(hid_t object, const std::string& name, double value);
 void write_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values);
 bool has_attribute(hid_t object, const std::string& name);
 std::string read_string_attribute(hid_t object, const std::string& name);
 uint64_t read_uint64_attribute(hid_t object, const std::string& name);
+double read_double_attribute(hid_t object, const std::string& name);
 std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name);
 
 struct ChunkedLayout {

@@ -63,6 +63,17 @@ struct PerfRow {
   friend bool operator==(const PerfRow&, const PerfRow&) = default;
 };
 
+// One game pair of a match (/match/pairs), written when both its games are in /games: games
+// 2 pair_id and 2 pair_id + 1, engine A playing player 0 in the first and player 1 in the second.
+struct MatchPairRow {
+  uint64_t pair_id = 0;
+  float result_1 = 0;  // engine A's result in game 2 pair_id: 1 win, 0.5 draw, 0 loss
+  float result_2 = 0;  // the same in game 2 pair_id + 1
+  double llr = 0;      // GSPRT log-likelihood ratio after this pair (0 when the SPRT is off)
+
+  friend bool operator==(const MatchPairRow&, const MatchPairRow&) = default;
+};
+
 // Copies `text` into a fixed field, NUL-terminated; returns false when it had to be shortened.
 template <size_t N>
 bool set_text(char (&field)[N], std::string_view text) {

@@ -38,20 +38,30 @@ class Engine {
   virtual void observe(Move move, const State& next_root) = 0;
 };
 
-// Plain UCT engine over the batched tree.
+// UCT engine over the batched tree; with an evaluator (named in describe() by evaluator_name) it
+// can blend priors into leaf values and bias selection (MctsParams::eval_blend, progressive_bias).
 template <class Game>
 class MctsEngine final : public Engine<Game> {
  public:
   using typename Engine<Game>::State;
   using typename Engine<Game>::Move;
   using typename Engine<Game>::Leaf;
+  using Evaluator = typename Mcts<Game>::Evaluator;
 
-  MctsEngine(const MctsParams& params, const typename Game::Rules& rules, uint32_t policy_slot)
-      : params_(params), tree_(params, rules), policy_slot_(policy_slot) {}
+  MctsEngine(const MctsParams& params, const typename Game::Rules& rules, uint32_t policy_slot,
+             Evaluator evaluator = {}, std::string evaluator_name = {})
+      : params_(params),
+        tree_(params, rules, std::move(evaluator)),
+        policy_slot_(policy_slot),
+        evaluator_name_(std::move(evaluator_name)) {}
 
   std::string describe() const override {
-    return "mcts(" + std::to_string(params_.rollouts_per_move) + " rollouts/move, " +
-           std::to_string(params_.rollouts_per_leaf) + "/leaf, c=" + std::to_string(params_.exploration) + ")";
+    std::string out = "mcts(" + std::to_string(params_.rollouts_per_move) + " rollouts/move, " +
+                      std::to_string(params_.rollouts_per_leaf) + "/leaf, c=" + std::to_string(params_.exploration);
+    if (params_.eval_blend > 0 || params_.progressive_bias > 0)
+      out += ", eval " + evaluator_name_ + " blend=" + std::to_string(params_.eval_blend) +
+             " bias=" + std::to_string(params_.progressive_bias);
+    return out + ")";
   }
   void new_game() override { tree_.reset(); }
   void begin(const State& root, const SearchIds& ids) override { tree_.begin(root, ids); }
@@ -69,6 +79,7 @@ class MctsEngine final : public Engine<Game> {
   MctsParams params_;
   Mcts<Game> tree_;
   uint32_t policy_slot_;
+  std::string evaluator_name_;
 };
 
 // Flat Monte Carlo: the budget split evenly over the legal moves in one round; the best mean wins.

@@ -12,12 +12,19 @@
 // the number of results. A chance node's value is the expectation over its visited outcome classes,
 // each weighted by its probability (the die is fair), not the visit-weighted mean; a decision node's value is the
 // visit-weighted mean.
+//
+// Evaluation (optional): an evaluator gives every new non-terminal node a prior, player 0's win
+// probability in [0, 1]. eval_blend b mixes it into each rollout leaf's result, (1 - b) * rollout
+// mean + b * prior (exact terminal results are kept); progressive_bias adds
+// progressive_bias * prior(mover) / (visits + 1) to a move's UCT score (Chaslot et al. 2008). With
+// both at 0 (the defaults) the search is exactly the plain UCT one and the evaluator is not called.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -40,6 +47,8 @@ struct MctsParams {
   ChanceSelection chance = ChanceSelection::kSample;
   uint32_t node_budget = 100000;
   bool reuse_tree = true;
+  double eval_blend = 0;        // weight of the evaluator's prior in a leaf's value, 0..1
+  double progressive_bias = 0;  // weight of the prior term in UCT selection
 };
 
 // Identity of a search for the stream keys of its leaves: rollouts of leaf l at ply p of game g
@@ -64,8 +73,15 @@ class Mcts {
   using State = typename Game::State;
   using Move = typename Game::Move;
   using Rules = typename Game::Rules;
+  // Prior of a non-terminal state: player 0's win probability, 0..1. Deterministic.
+  using Evaluator = std::function<double(const State&)>;
 
-  Mcts(const MctsParams& params, const Rules& rules) : p_(params), rules_(rules) {
+  // The evaluator is needed (and used) only when eval_blend or progressive_bias is above 0.
+  Mcts(const MctsParams& params, const Rules& rules, Evaluator evaluator = {})
+      : p_(params), rules_(rules), evaluator_(std::move(evaluator)) {
+    if ((p_.eval_blend > 0 || p_.progressive_bias > 0) && !evaluator_)
+      throw std::invalid_argument("mcts: eval_blend and progressive_bias need an evaluator");
+    if (p_.eval_blend == 0 && p_.progressive_bias == 0) evaluator_ = nullptr;
     nodes_.reserve(std::min<uint32_t>(p_.node_budget, 4096));
   }
 
@@ -122,7 +138,7 @@ class Mcts {
         exact.rollouts = p_.rollouts_per_leaf;
         if (w == 0 || w == 1) exact.wins[w] = p_.rollouts_per_leaf;
         else exact.draws = p_.rollouts_per_leaf;
-        apply_result(path_, exact);
+        apply_result(path_, exact, false);
         spent_ += p_.rollouts_per_leaf;
         continue;
       }
@@ -145,7 +161,7 @@ class Mcts {
       const std::span<const uint32_t> path(pending_paths_.data() + (i ? pending_[i - 1] : 0),
                                            pending_paths_.data() + pending_[i]);
       for (uint32_t n : path) nodes_[n].in_flight -= 1;
-      apply_result(path, stats[i]);
+      apply_result(path, stats[i], p_.eval_blend > 0);
       spent_ += stats[i].rollouts;
       ++leaves_evaluated_;
     }
@@ -230,6 +246,7 @@ class Mcts {
     uint32_t in_flight = 0;
     double wins0 = 0;     // sum of results from player 0's view
     double results = 0;   // number of results
+    float prior0 = 0.5f;  // the evaluator's win probability for player 0 (0.5 without one)
   };
 
   bool budget_left() const { return spent_ + in_flight_rollouts_ < p_.rollouts_per_move; }
@@ -238,11 +255,12 @@ class Mcts {
     return std::memcmp(&a, &b, sizeof(State)) == 0;
   }
 
-  static Node make_node(const State& s, Kind kind, Move m) {
+  Node make_node(const State& s, Kind kind, Move m) const {
     Node n;
     n.state = s;
     n.move = m;
     n.kind = Game::is_over(s) ? Kind::kTerminal : kind;
+    if (evaluator_ && n.kind != Kind::kTerminal) n.prior0 = static_cast<float>(evaluator_(s));
     return n;
   }
 
@@ -311,7 +329,11 @@ class Mcts {
       if (visits == 0) return c;  // unvisited children first, in generation order
       // Virtual loss: in-flight visits count as losses for the mover.
       const double q = value(c, mover) * ch.visits / visits;
-      const double score = q + p_.exploration * std::sqrt(log_parent / visits);
+      double score = q + p_.exploration * std::sqrt(log_parent / visits);
+      if (p_.progressive_bias > 0) {
+        const double prior = mover == 0 ? ch.prior0 : 1.0 - ch.prior0;
+        score += p_.progressive_bias * prior / (visits + 1);
+      }
       if (score > best_score) best_score = score, best = c;
     }
     return best;
@@ -336,8 +358,13 @@ class Mcts {
     return best;
   }
 
-  void apply_result(std::span<const uint32_t> path, const rollout::LeafStats& s) {
-    const double w0 = s.wins[0] + 0.5 * s.draws;
+  // blend: mix the leaf's prior into a rollout result (eval_blend); exact results are kept.
+  void apply_result(std::span<const uint32_t> path, const rollout::LeafStats& s, bool blend) {
+    double w0 = s.wins[0] + 0.5 * s.draws;
+    if (blend) {
+      const double b = p_.eval_blend;
+      w0 = (1 - b) * w0 + b * nodes_[path.back()].prior0 * static_cast<double>(s.rollouts);
+    }
     for (uint32_t i : path) {
       Node& n = nodes_[i];
       n.visits += 1;
@@ -362,6 +389,7 @@ class Mcts {
 
   MctsParams p_;
   Rules rules_;
+  Evaluator evaluator_;  // null unless eval_blend or progressive_bias is used
   std::vector<Node> nodes_;
   std::vector<uint32_t> pending_paths_;  // node paths of the leaves in flight, concatenated
   std::vector<uint32_t> pending_;        // end offset of each leaf's path in pending_paths_

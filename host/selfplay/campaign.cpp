@@ -129,6 +129,43 @@ GameRows to_rows(const config::CampaignConfig& cfg, const FinishedGame& game) {
   return rows;
 }
 
+std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(const config::CampaignConfig& cfg) {
+  rollout::BackendOptions bopts;
+  bopts.threads = cfg.backend.threads;
+  bopts.device = cfg.backend.device;
+  const size_t leaves_per_game = std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
+  bopts.max_leaves = std::max<size_t>(cfg.concurrency * std::max<size_t>(leaves_per_game, 64), 4096);
+  bopts.max_rollouts = std::max<size_t>(bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2);
+  return rollout::make_backend<EwnGame>(cfg.backend.name, bopts);
+}
+
+io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend,
+                       std::string config_text) {
+  io::FileMeta meta;
+  meta.game = cfg.game.game;
+  meta.rules = describe_rules(cfg);
+  meta.config_text = std::move(config_text);
+  meta.backend = backend.name;
+  meta.device = backend.device;
+  meta.host = host_name();
+  meta.start_time = utc_now();
+  meta.git_commit = SELFPLAY_GIT_COMMIT;
+  meta.seed = cfg.seed;
+  for (const auto& name : ewn::kFeatureNames) meta.feature_names.emplace_back(name);
+  return meta;
+}
+
+io::PerfRow perf_row(const BatchInfo& b) {
+  io::PerfRow row;
+  row.batch = b.index;
+  row.time_s = b.time_s;
+  row.leaves = b.leaves;
+  row.rollouts = b.rollouts;
+  row.host_ms = static_cast<float>(b.host_ms);
+  row.backend_ms = static_cast<float>(b.backend_ms);
+  return row;
+}
+
 RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options, const std::atomic<bool>& stop) {
   namespace fs = std::filesystem;
   const std::string& path = cfg.output.path;
@@ -152,25 +189,8 @@ RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& opti
   }
   if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);
 
-  rollout::BackendOptions bopts;
-  bopts.threads = cfg.backend.threads;
-  bopts.device = cfg.backend.device;
-  const size_t leaves_per_game = std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
-  bopts.max_leaves = std::max<size_t>(cfg.concurrency * std::max<size_t>(leaves_per_game, 64), 4096);
-  bopts.max_rollouts = std::max<size_t>(bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2);
-  auto backend = rollout::make_backend<EwnGame>(cfg.backend.name, bopts);
-
-  io::FileMeta meta;
-  meta.game = cfg.game.game;
-  meta.rules = describe_rules(cfg);
-  meta.config_text = config::explain_campaign_config(cfg);
-  meta.backend = backend->info().name;
-  meta.device = backend->info().device;
-  meta.host = host_name();
-  meta.start_time = utc_now();
-  meta.git_commit = SELFPLAY_GIT_COMMIT;
-  meta.seed = cfg.seed;
-  for (const auto& name : ewn::kFeatureNames) meta.feature_names.emplace_back(name);
+  auto backend = make_campaign_backend(cfg);
+  const io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config(cfg));
   io::WriterOptions wopts;
   wopts.flush_seconds = cfg.output.flush_seconds;
   io::CampaignWriter writer =
@@ -202,14 +222,7 @@ RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& opti
         if (!log::quiet()) progress.tick();
       },
       [&](const BatchInfo& b) {
-        io::PerfRow row;
-        row.batch = b.index;
-        row.time_s = b.time_s;
-        row.leaves = b.leaves;
-        row.rollouts = b.rollouts;
-        row.host_ms = static_cast<float>(b.host_ms);
-        row.backend_ms = static_cast<float>(b.backend_ms);
-        writer.append_perf(row);
+        writer.append_perf(perf_row(b));
         progress.batch_done(b.leaves, b.rollouts, b.backend_ms, b.wait_ms, b.host_ms);
         if (!log::quiet()) progress.tick();
       },

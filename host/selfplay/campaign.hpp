@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/config/campaign_config.hpp"
+#include "host/io/campaign_file.hpp"
 #include "host/io/records.hpp"
 #include "host/selfplay/driver.hpp"
 
@@ -48,5 +49,12 @@ GameRows to_rows(const config::CampaignConfig& cfg, const FinishedGame& game);
 
 // "capture_own=true substitution=next_lower_or_higher" and the like, for file metadata.
 std::string describe_rules(const config::CampaignConfig& cfg);
+
+// Pieces shared by campaigns and matches: the backend named by cfg, sized for its concurrency; the
+// root attributes of its file (config_text: the effective config); a batch as a /perf row.
+std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(const config::CampaignConfig& cfg);
+io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend,
+                       std::string config_text);
+io::PerfRow perf_row(const BatchInfo& batch);
 
 }  // namespace sp::selfplay

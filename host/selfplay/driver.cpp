@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <stdexcept>
+
+#include "games/common/errors.hpp"
+#include "host/eval/weights.hpp"
+#include "host/search/expectimax.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -72,18 +77,45 @@ search::MctsParams mcts_params(const config::EngineConfig& cfg) {
                                                         : search::ChanceSelection::kRoundRobin;
   p.node_budget = cfg.node_budget;
   p.reuse_tree = cfg.reuse_tree;
+  p.eval_blend = cfg.eval_blend;
+  p.progressive_bias = cfg.progressive_bias;
   return p;
+}
+
+search::Mcts<EwnGame>::Evaluator evaluation_prior(std::shared_ptr<const eval::Weights> weights,
+                                                  const ewn::Rules& rules, double scale) {
+  if (!weights) throw InputError("an evaluation needs weights");
+  return [weights = std::move(weights), rules, scale](const ewn::State& s) {
+    const double e = eval::evaluate(*weights, s, rules);  // for the side to move
+    const double e0 = s.side == 0 ? e : -e;
+    return 1 / (1 + std::exp(-scale * e0));
+  };
 }
 
 std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig& cfg, const ewn::Rules& rules,
                                                      uint32_t policy_slot) {
   switch (cfg.type) {
-    case config::EngineType::kMcts:
-      return std::make_unique<search::MctsEngine<EwnGame>>(mcts_params(cfg), rules, policy_slot);
+    case config::EngineType::kMcts: {
+      const search::MctsParams params = mcts_params(cfg);
+      if (params.eval_blend == 0 && params.progressive_bias == 0)
+        return std::make_unique<search::MctsEngine<EwnGame>>(params, rules, policy_slot);
+      return std::make_unique<search::MctsEngine<EwnGame>>(
+          params, rules, policy_slot, evaluation_prior(cfg.evaluation, rules, cfg.eval_scale),
+          cfg.evaluation ? cfg.evaluation->name : "");
+    }
     case config::EngineType::kFlat:
       return std::make_unique<search::FlatEngine<EwnGame>>(cfg.rollouts_per_move, rules, policy_slot);
     case config::EngineType::kRandom:
       return std::make_unique<search::RandomEngine<EwnGame>>(rules);
+    case config::EngineType::kExpectimax: {
+      if (!cfg.evaluation) throw InputError("an expectimax engine needs weights");
+      search::ExpectimaxOptions options;
+      options.depth = static_cast<int>(cfg.depth);
+      options.time_ms = cfg.time_ms;
+      options.tt_size_mb = cfg.tt_size_mb;
+      options.use_star1 = cfg.star1;
+      return std::make_unique<search::ExpectimaxEngine>(*cfg.evaluation, rules, options);
+    }
   }
   throw std::logic_error("unknown engine type");
 }
@@ -160,9 +192,9 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
       auto& engine = *slot.engines[engine_for_player(cfg_, slot.game.game_id, s.side)];
       const uint32_t ply = static_cast<uint32_t>(slot.game.plies.size());
       if (!slot.searching) {
+        slot.move_start = Clock::now();  // before begin(): engines without rollouts decide in it
         engine.begin(s, search::SearchIds{slot.game.game_id, ply, cfg_.seed});
         slot.searching = true;
-        slot.move_start = Clock::now();
       }
       if (engine.decided()) {
         PlyInfo info;

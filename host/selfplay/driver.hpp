@@ -61,6 +61,10 @@ int engine_for_player(const config::CampaignConfig& cfg, uint32_t game_id, int p
 std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig& cfg, const ewn::Rules& rules,
                                                      uint32_t policy_slot);
 search::MctsParams mcts_params(const config::EngineConfig& cfg);
+// The MCTS prior of a weights file: player 0's win probability sigmoid(scale * eval), eval turned
+// to player 0's view. Throws InputError without weights.
+search::Mcts<EwnGame>::Evaluator evaluation_prior(std::shared_ptr<const eval::Weights> weights,
+                                                  const ewn::Rules& rules, double scale);
 
 class Driver {
  public:
@@ -72,6 +76,9 @@ class Driver {
   // unfinished games are dropped). on_game gets each finished game, on_batch each batch.
   void run(const std::function<void(FinishedGame&&)>& on_game, const std::function<void(const BatchInfo&)>& on_batch,
            const std::atomic<bool>& stop);
+  // Starts no further game: run() returns when the games already started are finished. For use
+  // from on_game or on_batch.
+  void stop_starting() { next_game_ = game_ids_.size(); }
 
  private:
   struct Slot;

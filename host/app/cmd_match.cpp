@@ -1,0 +1,69 @@
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+#include "host/app/commands.hpp"
+#include "host/common/log.hpp"
+#include "host/config/load.hpp"
+#include "host/selfplay/match.hpp"
+
+namespace sp::app {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+// extern "C" names are global whatever the namespace: this one must differ from cmd_run's.
+extern "C" void on_match_signal(int) { g_stop.store(true); }
+
+}  // namespace
+
+Runner add_match(CLI::App& app) {
+  struct Opts {
+    std::string config;
+    uint32_t pairs = 0;
+    std::string out, backend;
+    int threads = -1;
+    bool resume = false, quiet = false;
+  };
+  auto o = std::make_shared<Opts>();
+  app.add_option("config", o->config,
+                 "Match config (YAML): engines.player0 is engine A, engines.player1 engine B, e.g. "
+                 "configs/ewn/match-mcts-vs-expectimax.yaml")
+      ->required();
+  app.add_option("--pairs", o->pairs, "Game pairs (overrides match.pairs)")
+      ->check(CLI::Range(1u, 500000000u));
+  app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
+  app.add_option("--backend", o->backend,
+                 "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
+  app.add_option("--threads", o->threads,
+                 "CPU backend threads, 0 = all cores (overrides backend.threads)")
+      ->check(CLI::Range(0, 4096));
+  app.add_flag("--resume", o->resume, "Continue the match in the existing output file");
+  app.add_flag("--quiet", o->quiet, "No progress output, only the result");
+  return [o]() {
+    log::set_quiet(o->quiet);
+    selfplay::MatchOptions options;
+    if (o->pairs) options.pairs = o->pairs;
+    if (!o->out.empty()) options.output = o->out;
+    if (!o->backend.empty()) options.backend = o->backend;
+    if (o->threads >= 0) options.threads = o->threads;
+    options.resume = o->resume;
+    options.live = isatty(STDERR_FILENO);
+    const config::CampaignConfig cfg =
+        selfplay::with_overrides(config::load_match_config(o->config), options);
+    std::signal(SIGINT, on_match_signal);
+    std::signal(SIGTERM, on_match_signal);
+    const selfplay::MatchResult r = selfplay::run_match(cfg, options, g_stop);
+    std::fputs(r.report.c_str(), stdout);
+    if (r.interrupted) {
+      std::printf("interrupted; continue with: selfplay match %s --resume%s%s\n", o->config.c_str(),
+                  o->out.empty() ? "" : " --out ", o->out.c_str());
+      return 130;
+    }
+    return 0;
+  };
+}
+
+}  // namespace sp::app

@@ -1,0 +1,260 @@
+// Every key of a tune config, declared once. Defaults equal the initializers in tune_config.hpp.
+#include "host/tune/tune_config.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "games/ewn/features.hpp"
+#include "host/eval/weights.hpp"
+
+namespace sp::tune {
+namespace {
+
+using config::ConfigError;
+using config::Document;
+using config::Mark;
+using config::Range;
+using config::Section;
+using config::detail::join;
+using config::detail::mark_of;
+using config::detail::quote;
+
+const std::vector<std::string>& feature_names() {
+  static const std::vector<std::string> names(ewn::kFeatureNames.begin(), ewn::kFeatureNames.end());
+  return names;
+}
+
+// Fails unless name is a feature, with a did-you-mean hint.
+void check_feature(const std::string& name, Mark at, const Document& doc, const std::string& path) {
+  const auto& names = feature_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  const std::string hint = config::closest_match(name, names);
+  doc.fail(at, path,
+           "unknown feature " + quote(name) +
+               (hint.empty() ? " (the features are listed in games/ewn/features.hpp)"
+                             : ", did you mean '" + hint + "'?"));
+}
+
+std::string flow_list(const std::vector<std::string>& items, bool quoted) {
+  std::string out = "[";
+  for (const auto& s : items) out += (out.size() > 1 ? ", " : "") + (quoted ? quote(s) : s);
+  return out + "]";
+}
+
+std::vector<InputPattern> read_inputs(const YAML::Node& v, Mark at, Document& doc,
+                                      const std::string& path) {
+  std::vector<InputPattern> out;
+  if (v.IsNull()) return out;  // the check after loading says what is missing
+  if (v.IsScalar()) {
+    out.push_back({config::detail::read_string(v, at, doc, path, false), at});
+    return out;
+  }
+  if (!v.IsSequence()) doc.fail(at, path, "expected a list of HDF5 files or globs, found a map");
+  for (const YAML::Node& item : v) {
+    const Mark item_at = mark_of(item);
+    out.push_back({config::detail::read_string(item, item_at, doc, path, false), item_at});
+  }
+  if (out.empty()) doc.fail(at, path, "empty list: give at least one HDF5 file or glob");
+  return out;
+}
+
+std::string format_inputs(const std::vector<InputPattern>& inputs) {
+  std::vector<std::string> items;
+  for (const auto& i : inputs) items.push_back(i.pattern);
+  return flow_list(items, true);
+}
+
+std::vector<std::string> read_tune(const YAML::Node& v, Mark at, Document& doc,
+                                   const std::string& path) {
+  if (v.IsScalar() && v.Scalar() == "all") return {};
+  std::vector<std::string> out;
+  if (v.IsScalar()) {
+    check_feature(v.Scalar(), at, doc, path);
+    out.push_back(v.Scalar());
+    return out;
+  }
+  if (!v.IsSequence()) doc.fail(at, path, "expected all or a list of feature names");
+  for (const YAML::Node& item : v) {
+    const Mark item_at = mark_of(item);
+    const std::string name = config::detail::read_string(item, item_at, doc, path, false);
+    check_feature(name, item_at, doc, path);
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      doc.fail(item_at, path, "feature '" + name + "' is listed twice");
+    out.push_back(name);
+  }
+  if (out.empty()) doc.fail(at, path, "empty list: name at least one feature, or write all");
+  return out;
+}
+
+std::string format_tune(const std::vector<std::string>& tune) {
+  return tune.empty() ? "all" : flow_list(tune, false);
+}
+
+using Bounds = std::map<std::string, std::pair<double, double>>;
+
+Bounds read_bounds(const YAML::Node& v, Mark at, Document& doc, const std::string& path) {
+  Bounds out;
+  if (v.IsNull()) return out;
+  if (!v.IsMap()) doc.fail(at, path, "expected a map of feature: [lo, hi]");
+  const Range range{-eval::kMaxWeight, eval::kMaxWeight};
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const YAML::Node key = it->first, value = it->second;
+    const Mark key_at = mark_of(key);
+    if (!key.IsScalar()) doc.fail(key_at, path, "keys must be feature names");
+    const std::string name = key.Scalar();
+    const std::string key_path = join(path, name);
+    check_feature(name, key_at, doc, key_path);
+    if (out.count(name)) doc.fail(key_at, key_path, "duplicate key");
+    const Mark value_at = value.IsNull() ? key_at : mark_of(value);
+    if (!value.IsSequence() || value.size() != 2)
+      doc.fail(value_at, key_path, "expected [lo, hi], two numbers");
+    const double lo = config::detail::read_real(value[0], mark_of(value[0]), doc, key_path, range);
+    const double hi = config::detail::read_real(value[1], mark_of(value[1]), doc, key_path, range);
+    if (lo > hi)
+      doc.fail(value_at, key_path,
+               "lower bound " + config::detail::format_real(lo) + " exceeds upper bound " +
+                   config::detail::format_real(hi));
+    doc.record(key_path, key_at);
+    out[name] = {lo, hi};
+  }
+  return out;
+}
+
+std::string format_bounds(const Bounds& bounds) {
+  std::string out = "{";
+  for (const auto& [name, b] : bounds)
+    out += (out.size() > 1 ? ", " : "") + name + ": [" + config::detail::format_real(b.first) +
+           ", " + config::detail::format_real(b.second) + "]";
+  return out + "}";
+}
+
+Section<TuneConfig::Data> data_schema() {
+  using D = TuneConfig::Data;
+  Section<D> s;
+  s.node("inputs", &D::inputs, {}, "list of paths or globs", &read_inputs, &format_inputs,
+         "campaign HDF5 files (selfplay run output) whose /positions are the training data");
+  s.real("validation_fraction", &D::validation_fraction, 0.1, Range{0, 1, false, true},
+         "share of the games (never of single positions) held out to measure the loss");
+  s.integer("positions_per_game", &D::positions_per_game, 0, 0, 1 << 20,
+            "at most this many positions per game, drawn by the seed; 0 = all stored");
+  return s;
+}
+
+Section<TuneConfig::WeightsKeys> weights_schema() {
+  using W = TuneConfig::WeightsKeys;
+  Section<W> s;
+  s.string("initial", &W::initial, "configs/ewn/weights/survival-distance.yaml", false,
+           "weights file to start from; K is fitted with these weights");
+  s.string("output", &W::output, "configs/ewn/weights/tuned.yaml", false,
+           "weights file to write (replaced atomically); loadable like any weights file");
+  s.string("name", &W::name, "tuned", false, "the name: written into the output file");
+  s.node("tune", &W::tune, {}, "all | list of feature names", &read_tune, &format_tune,
+         "the weights to fit; the others keep their initial values");
+  s.node("bounds", &W::bounds, {}, "map of feature: [lo, hi]", &read_bounds, &format_bounds,
+         "per-weight limits in the weights' own units; tuned values are clipped into them");
+  return s;
+}
+
+Section<TuneConfig::K> k_schema() {
+  using K = TuneConfig::K;
+  Section<K> s;
+  s.choice("method", &K::method, KSearch::kGolden,
+           {{"golden", KSearch::kGolden}, {"grid", KSearch::kGrid}},
+           "golden-section search or a log-spaced grid over [min, max]");
+  s.real("min", &K::min, 1e-5, Range{0, 1e5, true, false}, "smallest K searched");
+  s.real("max", &K::max, 10, Range{0, 1e5, true, false}, "largest K searched");
+  s.integer("grid_points", &K::grid_points, 100, 2, 1'000'000,
+            "grid: points from min to max, log-spaced");
+  s.check([](const K& k, const Document& doc, const std::string& path) {
+    if (k.min >= k.max)
+      doc.fail_key(join(path, "max"), "must exceed k.min (" + config::detail::format_real(k.min) +
+                                          "), found " + config::detail::format_real(k.max));
+  });
+  return s;
+}
+
+Section<TuneConfig::Texel> texel_schema() {
+  using T = TuneConfig::Texel;
+  Section<T> s;
+  s.choice("optimizer", &T::optimizer, Optimizer::kAdam,
+           {{"adam", Optimizer::kAdam}, {"gd", Optimizer::kGd}},
+           "Adam or plain gradient descent, one full-batch step per epoch");
+  s.choice("loss", &T::loss, Loss::kMse, {{"mse", Loss::kMse}, {"logloss", Loss::kLogLoss}},
+           "mean squared error (R - p)^2 or log loss of p = sigmoid(K * w . x)");
+  s.real("learning_rate", &T::learning_rate, 0.01, Range{0, 1000, true, false},
+         "step size in logit units (K * weight), independent of the weights' scale");
+  s.integer("epochs", &T::epochs, 300, 0, 10'000'000, "full passes over the training positions");
+  s.real("l2", &T::l2, 0, Range{0, 1000}, "penalty l2 * sum of (K * weight)^2 over tuned weights");
+  s.integer("report_every", &T::report_every, 10, 1, 10'000'000,
+            "epochs between printed loss lines (the first and last are always printed)");
+  return s;
+}
+
+const Section<TuneConfig>& schema() {
+  static const Section<TuneConfig> s = [] {
+    Section<TuneConfig> top;
+    top.choice("method", &TuneConfig::method, Method::kTexel, {{"texel", Method::kTexel}},
+               "texel: fit the weights to game results of stored positions");
+    top.seed("seed", &TuneConfig::seed, 1,
+             "seeds the validation split (a hash of game and seed) and per-game sampling");
+    top.section("data", &TuneConfig::data, data_schema(), "training positions");
+    top.section("weights", &TuneConfig::weights, weights_schema(),
+                "which weights file to start from, which weights to fit, where to write");
+    top.section("k", &TuneConfig::k, k_schema(),
+                "the scale K in sigmoid(K * eval), fitted once on the training set, then frozen");
+    top.section("texel", &TuneConfig::texel, texel_schema(), "the optimiser (method: texel)");
+    top.check([](const TuneConfig& c, const Document& doc, const std::string&) {
+      if (c.data.inputs.empty())
+        doc.fail_key("data.inputs", "missing: list at least one campaign HDF5 file or glob");
+      if (c.weights.tune.empty()) return;
+      for (const auto& [name, b] : c.weights.bounds)
+        if (std::find(c.weights.tune.begin(), c.weights.tune.end(), name) == c.weights.tune.end())
+          doc.fail_key("weights.bounds." + name,
+                       "bounds for '" + name + "', which weights.tune does not select");
+    });
+    return top;
+  }();
+  return s;
+}
+
+}  // namespace
+
+TuneConfig load_tune_config_text(const std::string& text, const std::string& name) {
+  TuneConfig c = schema().load(text, name);
+  c.source_path = name;
+  c.source_text = text;
+  return c;
+}
+
+TuneConfig load_tune_config(const std::string& path) {
+  constexpr size_t kMaxBytes = 1 << 20;  // a config is a page of text; refuse to slurp devices
+  const auto fail = [&](const std::string& why) {
+    return ConfigError("cannot read " + path + ": " + why);
+  };
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw fail(std::strerror(errno));
+  std::string text;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, file.get())) > 0) {
+    text.append(buf, n);
+    if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a config file");
+  }
+  if (std::ferror(file.get())) throw fail(std::strerror(errno));
+  return load_tune_config_text(text, path);
+}
+
+std::string explain_tune_config(const TuneConfig& config) {
+  return "# Effective selfplay tune configuration: every key, defaults filled in.\n" +
+         schema().explain(config);
+}
+
+void fail_at(const TuneConfig& config, Mark at, const std::string& path, const std::string& what) {
+  Document(config.source_path).fail(at, path, what);
+}
+
+}  // namespace sp::tune

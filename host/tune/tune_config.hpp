@@ -1,0 +1,82 @@
+// `selfplay tune` configs (YAML): every key declared once in tune_config.cpp with its type, range,
+// default and help; configs/ewn/tune.yaml is the commented example. Feature names are those of
+// games/ewn/features.hpp, the names a weights file lists.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/config/schema.hpp"
+#include "host/tune/texel.hpp"
+
+namespace sp::tune {
+
+enum class Method { kTexel };  // SPSA will join here: tuning by matches instead of positions
+
+// A path or glob pattern from the config, with where it was written for messages.
+struct InputPattern {
+  std::string pattern;
+  config::Mark at;
+  friend bool operator==(const InputPattern& a, const InputPattern& b) {
+    return a.pattern == b.pattern;
+  }
+};
+
+struct TuneConfig {
+  Method method = Method::kTexel;
+  uint64_t seed = 1;  // validation split and per-game position sampling
+
+  struct Data {
+    std::vector<InputPattern> inputs;  // campaign HDF5 files or globs; at least one
+    double validation_fraction = 0.1;  // of the games, never of the positions
+    uint32_t positions_per_game = 0;   // 0 = every stored position
+  } data;
+
+  struct WeightsKeys {
+    std::string initial = "configs/ewn/weights/survival-distance.yaml";
+    std::string output = "configs/ewn/weights/tuned.yaml";
+    std::string name = "tuned";                               // the output file's name: key
+    std::vector<std::string> tune;                            // feature names; empty = all
+    std::map<std::string, std::pair<double, double>> bounds;  // feature -> [lo, hi]
+  } weights;
+
+  struct K {
+    KSearch method = KSearch::kGolden;
+    double min = 1e-5, max = 10;
+    int grid_points = 100;
+  } k;
+
+  struct Texel {
+    Optimizer optimizer = Optimizer::kAdam;
+    Loss loss = Loss::kMse;
+    double learning_rate = 0.01;
+    int epochs = 300;
+    double l2 = 0;
+    int report_every = 10;
+  } texel;
+
+  std::string source_path;  // the file it was read from
+  std::string source_text;
+};
+
+// Reads the YAML file at path; omitted keys take their defaults. Throws config::ConfigError (an
+// sp::InputError) "FILE:LINE:COLUMN: key 'a.b': what is wrong" for unknown keys (with a
+// did-you-mean hint), wrong types, out-of-range values, unknown feature names in weights.tune and
+// weights.bounds, bounds with lo > hi, bounds on features that are not tuned, and a missing
+// data.inputs; "cannot read FILE: reason" when the file cannot be read.
+TuneConfig load_tune_config(const std::string& path);
+TuneConfig load_tune_config_text(const std::string& text, const std::string& name);
+
+// The effective configuration as commented YAML: every key with its default filled in.
+std::string explain_tune_config(const TuneConfig& config);
+
+// Throws ConfigError "FILE:LINE:COLUMN: key 'PATH': WHAT" at the config's mark for path (as
+// config::Document::fail_key would while loading), for errors found after loading, e.g. a glob
+// in data.inputs that matches no file.
+[[noreturn]] void fail_at(const TuneConfig& config, config::Mark at, const std::string& path,
+                          const std::string& what);
+
+}  // namespace sp::tune

@@ -1,0 +1,273 @@
+#include "host/tune/tune_run.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+
+#include "games/common/errors.hpp"
+#include "games/ewn/features.hpp"
+
+#ifndef SELFPLAY_GIT_COMMIT
+#define SELFPLAY_GIT_COMMIT "unknown"
+#endif
+
+namespace sp::tune {
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Text safe inside a one-line YAML comment.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s;
+}
+
+std::string loss_text(double v) {
+  return std::isnan(v) ? std::string("-") : fmt::format("{:.6f}", v);
+}
+
+const char* loss_name(Loss l) { return l == Loss::kMse ? "mse" : "logloss"; }
+const char* optimizer_name(Optimizer o) { return o == Optimizer::kAdam ? "adam" : "gd"; }
+const char* search_name(KSearch s) { return s == KSearch::kGolden ? "golden-section" : "grid"; }
+
+std::vector<std::string> feature_names() {
+  return std::vector<std::string>(ewn::kFeatureNames.begin(), ewn::kFeatureNames.end());
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent);
+  std::string temp = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0)
+    throw std::runtime_error("cannot create a temporary file next to " + path + ": " +
+                             std::strerror(errno));
+  const auto fail = [&](const std::string& what) {
+    const std::string reason = std::strerror(errno);
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + what + ": " + reason);
+  };
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("write");
+    done += static_cast<size_t>(n);
+  }
+  // mkstemp creates 0600: keep the mode of the file replaced, else make it readable by all.
+  struct stat old {};
+  const mode_t mode = ::stat(path.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644;
+  if (::fchmod(fd, mode) != 0) fail("chmod");
+  if (::fsync(fd) != 0) fail("fsync");
+  if (::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    throw std::runtime_error("cannot write " + path + ": close: " + std::strerror(errno));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(temp.c_str());
+    throw std::runtime_error("cannot replace " + path + ": " + reason);
+  }
+}
+
+std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
+                         const TuneReport& r) {
+  const TuneConfig::Texel& t = config.texel;
+  std::string out;
+  out +=
+      "# Texel-tuned EWN evaluation weights, written by `selfplay tune`: p = sigmoid(K * w . x)\n";
+  out += "# fitted to the game results of self-play positions. Provenance:\n";
+  out += "#   config        " + one_line(r.config_path) + "\n";
+  out += "#   date (UTC)    " + r.date_utc + "\n";
+  out += "#   git commit    " + one_line(r.git_commit) + "\n";
+  out += "#   initial       " + one_line(r.initial_path) + " (" + one_line(r.initial_name) + ")\n";
+  for (size_t i = 0; i < r.files.size(); ++i) {
+    const FileSummary& f = r.files[i];
+    out += fmt::format("#   {:<13} {} ({} positions of {} games)\n", i == 0 ? "inputs" : "",
+                       one_line(f.path), f.positions, f.games);
+  }
+  out +=
+      fmt::format("#   train         {} positions of {} games\n", r.train_positions, r.train_games);
+  out += fmt::format("#   validation    {} positions of {} games (fraction {}, seed {})\n",
+                     r.validation_positions, r.validation_games, config.data.validation_fraction,
+                     config.seed);
+  out += fmt::format("#   K             {} ({} search on [{}, {}], loss {})\n",
+                     config::detail::format_real(r.k.k), search_name(config.k.method), config.k.min,
+                     config.k.max, loss_name(t.loss));
+  out += fmt::format("#   train loss    {} -> {}\n", loss_text(r.result.before.train_loss),
+                     loss_text(r.result.after.train_loss));
+  out += fmt::format("#   valid. loss   {} -> {}\n", loss_text(r.result.before.validation_loss),
+                     loss_text(r.result.after.validation_loss));
+  out += fmt::format("#   optimiser     {}, learning rate {}, {} epochs, l2 {}\n",
+                     optimizer_name(t.optimizer), t.learning_rate, t.epochs, t.l2);
+  out += "\n";
+  out += "name: " + config::detail::quote(config.weights.name) + "\n";
+  out +=
+      "description: " +
+      config::detail::quote(fmt::format(
+          "Texel-tuned from {} positions of {} games, starting from {}; validation loss {} -> {}",
+          r.train_positions, r.train_games, one_line(r.initial_name),
+          loss_text(r.result.before.validation_loss), loss_text(r.result.after.validation_loss))) +
+      "\n";
+  out += "weights:\n";
+  for (int i = 0; i < ewn::kNumFeatures; ++i) {
+    const std::string line = "  " + std::string(ewn::kFeatureNames[i]) + ": " +
+                             config::detail::format_real(r.result.weights[i]);
+    out += fmt::format("{:<40}# {} {}\n", line, r.tuned[i] ? "initial" : "fixed at",
+                       config::detail::format_real(initial.w[i]));
+  }
+  return out;
+}
+
+TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
+  TuneReport report;
+  report.config_path = config.source_path;
+  report.git_commit = SELFPLAY_GIT_COMMIT;
+
+  const std::vector<std::string> files = expand_inputs(config);
+  const eval::Weights initial = [&] {
+    try {
+      return eval::load_weights(config.weights.initial);
+    } catch (const InputError& e) {
+      throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
+    }
+  }();
+  report.initial_path = config.weights.initial;
+  report.initial_name = initial.name;
+  const std::vector<std::string> names = feature_names();
+
+  LoadedPositions loaded =
+      load_positions(files, names, config.data.positions_per_game, config.seed);
+  report.files = loaded.files;
+  for (const FileSummary& f : loaded.files)
+    fmt::print(out, "input       {} ({} positions of {} games{})\n", f.path, f.positions, f.games,
+               f.unfinished_rows
+                   ? fmt::format("; {} rows of unfinished games skipped", f.unfinished_rows)
+                   : std::string());
+  const size_t total = loaded.positions.size();
+  if (total == 0)
+    throw InputError(fmt::format(
+        "{}: key 'data.inputs': empty selection: no positions of finished games in the {} file{} "
+        "matched; campaigns store them with output.positions_per_game (0 = every ply)",
+        config.source_path, files.size(), files.size() == 1 ? "" : "s"));
+  Split split =
+      split_by_game(std::move(loaded.positions), config.data.validation_fraction, config.seed);
+  report.train_positions = split.train.size();
+  report.train_games = count_games(split.train);
+  report.validation_positions = split.validation.size();
+  report.validation_games = count_games(split.validation);
+  if (split.train.size() == 0)
+    throw InputError(fmt::format(
+        "{}: key 'data.validation_fraction': every one of the {} games went to the validation "
+        "set; lower the fraction or add games",
+        config.source_path, report.validation_games));
+  fmt::print(out, "positions   train {} ({} games), validation {} ({} games)\n",
+             report.train_positions, report.train_games, report.validation_positions,
+             report.validation_games);
+
+  // Which weights move, and their bounds (always within what a weights file may hold).
+  const size_t f = names.size();
+  TexelOptions options;
+  options.loss = config.texel.loss;
+  options.optimizer = config.texel.optimizer;
+  options.learning_rate = config.texel.learning_rate;
+  options.epochs = config.texel.epochs;
+  options.l2 = config.texel.l2;
+  options.report_every = config.texel.report_every;
+  options.tuned.assign(f, config.weights.tune.empty());
+  options.lower.assign(f, -eval::kMaxWeight);
+  options.upper.assign(f, eval::kMaxWeight);
+  for (size_t j = 0; j < f; ++j) {
+    const auto& tune = config.weights.tune;
+    if (std::find(tune.begin(), tune.end(), names[j]) != tune.end()) options.tuned[j] = true;
+    if (const auto b = config.weights.bounds.find(names[j]); b != config.weights.bounds.end()) {
+      options.lower[j] = b->second.first;
+      options.upper[j] = b->second.second;
+      if (initial.w[j] < options.lower[j] || initial.w[j] > options.upper[j])
+        fmt::print(out, "note        initial {} = {} lies outside its bounds [{}, {}]; clipped\n",
+                   names[j], initial.w[j], options.lower[j], options.upper[j]);
+    }
+  }
+  report.tuned = options.tuned;
+  const size_t tuned_count =
+      static_cast<size_t>(std::count(options.tuned.begin(), options.tuned.end(), true));
+  fmt::print(out, "initial     {} ({}); tuning {} of {} weights\n", config.weights.initial,
+             initial.name, tuned_count, f);
+
+  KFitOptions k_options;
+  k_options.lo = config.k.min;
+  k_options.hi = config.k.max;
+  k_options.method = config.k.method;
+  k_options.grid_points = config.k.grid_points;
+  try {
+    report.k = fit_k(split.train, initial.w, config.texel.loss, k_options);
+  } catch (const InputError& e) {
+    throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
+  }
+  fmt::print(out,
+             "K           {:.6g} ({} search on [{}, {}], training loss {:.6f} with the initial "
+             "weights)\n",
+             report.k.k, search_name(config.k.method), config.k.min, config.k.max, report.k.loss);
+  if (report.k.at_boundary && report.k.k * report.k.k < config.k.min * config.k.max)
+    fmt::print(out,
+               "note        K is at the lower end of k.min..k.max: the initial weights predict "
+               "the results hardly or backwards, and the tuned weights come out on a 1/K "
+               "scale; lower k.min or start from other weights\n");
+  else if (report.k.at_boundary)
+    fmt::print(out, "note        K is at the upper end of k.min..k.max: raise k.max\n");
+  fmt::print(out, "texel       loss {}, {}, learning rate {}, {} epochs, l2 {}\n",
+             loss_name(config.texel.loss), optimizer_name(config.texel.optimizer),
+             config.texel.learning_rate, config.texel.epochs, config.texel.l2);
+  fmt::print(out, "{:>8}  {:>12}  {:>16}\n", "epoch", "train loss", "validation loss");
+  report.result = tune_weights(split.train, split.validation, initial.w, report.k.k, options,
+                               [&](const EpochReport& e) {
+                                 fmt::print(out, "{:>8}  {:>12}  {:>16}\n", e.epoch,
+                                            loss_text(e.train_loss), loss_text(e.validation_loss));
+                                 std::fflush(out);
+                               });
+
+  if (split.validation.size() > 0) {
+    const EpochReport* best = &report.result.history.front();
+    for (const EpochReport& e : report.result.history)
+      if (e.validation_loss < best->validation_loss) best = &e;
+    fmt::print(out, "best        validation loss {:.6f} at epoch {} (of the epochs printed)\n",
+               best->validation_loss, best->epoch);
+  }
+  fmt::print(out, "\n{:<16}{:>14}  {:>14}\n", "weight", "initial", "tuned");
+  for (size_t j = 0; j < f; ++j)
+    fmt::print(out, "{:<16}{:>14.6g}  {:>14}\n", names[j], initial.w[j],
+               options.tuned[j] ? fmt::format("{:.6g}", report.result.weights[j])
+                                : std::string("(fixed)"));
+
+  report.date_utc = utc_now();
+  const std::string text = weights_yaml(config, initial, report);
+  // The file must read back as the weights just fitted; anything else is a bug here.
+  const eval::Weights check = eval::load_weights_text(text, config.weights.output);
+  if (check.w != report.result.weights)
+    throw std::runtime_error("internal error: the weights file text does not read back exactly");
+  write_file_atomically(config.weights.output, text);
+  fmt::print(out, "\nwrote       {}\n", config.weights.output);
+  return report;
+}
+
+}  // namespace sp::tune

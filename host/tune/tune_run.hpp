@@ -1,0 +1,45 @@
+// `selfplay tune`: loads a tune config's inputs and initial weights, fits K and the weights, prints
+// the progress and a table, and writes the tuned weights file.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "host/eval/weights.hpp"
+#include "host/tune/dataset.hpp"
+#include "host/tune/texel.hpp"
+#include "host/tune/tune_config.hpp"
+
+namespace sp::tune {
+
+// What a tuning run did, for the provenance of the weights file.
+struct TuneReport {
+  std::string config_path;
+  std::string initial_path, initial_name;
+  std::vector<FileSummary> files;
+  size_t train_positions = 0, train_games = 0;
+  size_t validation_positions = 0, validation_games = 0;
+  KFit k;
+  TexelResult result;
+  std::vector<bool> tuned;  // per feature
+  std::string date_utc;     // "2026-12-01T10:00:00Z"
+  std::string git_commit;
+};
+
+// Runs the config (method texel), printing to out, and writes config.weights.output. Throws
+// sp::InputError (naming the file and, for config values, the key) for unusable inputs; the output
+// file is then left as it was.
+TuneReport run_tune(const TuneConfig& config, std::FILE* out);
+
+// The weights file text: name, description, every weight (shortest text that reads back exactly),
+// provenance in comments. load_weights_text() reads it back to the same values.
+std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
+                         const TuneReport& report);
+
+// Writes text to path through a temporary file in the same directory, flushed to disk and renamed
+// over path, so that path holds either its old content or all of text. Creates missing parent
+// directories. Throws std::runtime_error when it cannot.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace sp::tune

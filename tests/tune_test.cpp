@@ -1,0 +1,676 @@
+// Weight tuning: on data drawn from known weights (results ~ Bernoulli(sigmoid(K w . x)) with a
+// fixed generator) the K fit recovers K and Texel tuning recovers the weights; the validation
+// split is by game; losses decrease; bounds hold; configs and inputs fail with clear errors; the
+// written weights file loads back exactly; `selfplay run` then `selfplay tune` works end to end.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <omp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "games/common/errors.hpp"
+#include "games/ewn/features.hpp"
+#include "host/eval/weights.hpp"
+#include "host/io/campaign_file.hpp"
+#include "host/tune/dataset.hpp"
+#include "host/tune/texel.hpp"
+#include "host/tune/tune_config.hpp"
+#include "host/tune/tune_run.hpp"
+
+namespace sp::tune {
+namespace {
+
+namespace fs = std::filesystem;
+
+double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
+
+// Positions with features uniform in [0, 4), `per_game` rows per game, results (win or loss) drawn
+// from sigmoid(k * w . x).
+Positions synthetic(const std::vector<double>& w, double k, size_t games, size_t per_game,
+                    uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  Positions p;
+  p.num_features = w.size();
+  for (size_t g = 0; g < games; ++g)
+    for (size_t i = 0; i < per_game; ++i) {
+      double z = 0;
+      for (const double wj : w) {
+        const auto x = static_cast<float>(4 * uniform());
+        p.features.push_back(x);
+        z += wj * x;
+      }
+      p.results.push_back(uniform() < sigmoid(k * z) ? 1.0f : 0.0f);
+      p.games.push_back(1000 + g);
+    }
+  return p;
+}
+
+// Logit-scale weights that give results from rare to frequent wins, on an evaluation scale of
+// "hundreds" (K small), like the shipped weights files.
+const std::vector<double> kTrueW = {150, -80, 40, -60, 0};
+constexpr double kTrueK = 0.004;
+
+TEST(TexelK, GoldenAndGridRecoverKWithTheTrueWeights) {
+  const Positions p = synthetic(kTrueW, kTrueK, 4000, 8, 11);
+  for (const Loss loss : {Loss::kMse, Loss::kLogLoss}) {
+    KFitOptions golden{1e-5, 1, KSearch::kGolden};
+    const KFit a = fit_k(p, kTrueW, loss, golden);
+    EXPECT_NEAR(a.k / kTrueK, 1, 0.05) << "golden, loss " << int(loss);
+    EXPECT_FALSE(a.at_boundary);
+    KFitOptions grid{1e-5, 1, KSearch::kGrid, 200};
+    const KFit b = fit_k(p, kTrueW, loss, grid);
+    EXPECT_NEAR(b.k / kTrueK, 1, 0.06) << "grid, loss " << int(loss);
+    EXPECT_NEAR(b.loss, mean_loss(p, kTrueW, b.k, loss), 1e-12);
+    // The fit is a minimum: K a little off either way scores worse.
+    EXPECT_LT(a.loss, mean_loss(p, kTrueW, a.k * 1.2, loss));
+    EXPECT_LT(a.loss, mean_loss(p, kTrueW, a.k / 1.2, loss));
+  }
+}
+
+TEST(TexelK, AtTheEndOfATooNarrowRangeIsFlagged) {
+  const Positions p = synthetic(kTrueW, kTrueK, 500, 8, 12);
+  const KFit fit = fit_k(p, kTrueW, Loss::kMse, {1e-5, 1e-3, KSearch::kGolden});
+  EXPECT_TRUE(fit.at_boundary);
+  EXPECT_NEAR(fit.k, 1e-3, 1e-5);
+}
+
+TEST(TexelK, ZeroWeightsCannotFitK) {
+  const Positions p = synthetic(kTrueW, kTrueK, 10, 4, 13);
+  EXPECT_THROW(fit_k(p, std::vector<double>(kTrueW.size(), 0.0), Loss::kMse, {}), InputError);
+}
+
+TEST(Texel, RecoversTheWeightsFromAnotherStart) {
+  const Split s = split_by_game(synthetic(kTrueW, kTrueK, 4000, 8, 21), 0.2, 5);
+  const std::vector<double> w0 = {100, -100, 100, -20, 30};
+  for (const Loss loss : {Loss::kMse, Loss::kLogLoss}) {
+    const double k = fit_k(s.train, w0, loss, {}).k;
+    TexelOptions o;
+    o.loss = loss;
+    o.learning_rate = 0.03;
+    o.epochs = 500;
+    o.report_every = 50;
+    const TexelResult r = tune_weights(s.train, s.validation, w0, k, o);
+    // K is frozen at the initial weights' fit, so the logit-scale weights K * w are what the data
+    // determines: compare those.
+    for (size_t j = 0; j < kTrueW.size(); ++j)
+      EXPECT_NEAR(k * r.weights[j], kTrueK * kTrueW[j], 0.04)
+          << "weight " << j << " loss " << int(loss);
+    EXPECT_LT(r.after.train_loss, r.before.train_loss - 0.01);
+    EXPECT_LT(r.after.validation_loss, r.before.validation_loss - 0.01);
+    ASSERT_EQ(r.history.size(), 500u / 50 + 1);
+    EXPECT_EQ(r.history.front().epoch, 0);
+    EXPECT_EQ(r.history.back().epoch, 500);
+    for (size_t i = 1; i < r.history.size(); ++i)
+      EXPECT_LE(r.history[i].train_loss, r.history[i - 1].train_loss + 1e-12)
+          << "epoch " << r.history[i].epoch;
+  }
+}
+
+TEST(Texel, StartingAtTheTruthStaysThereInTheWeightsUnits) {
+  const Positions p = synthetic(kTrueW, kTrueK, 4000, 8, 22);
+  const double k = fit_k(p, kTrueW, Loss::kMse, {}).k;
+  TexelOptions o;
+  o.epochs = 200;
+  const TexelResult r = tune_weights(p, Positions{}, kTrueW, k, o);
+  for (size_t j = 0; j < kTrueW.size(); ++j)
+    EXPECT_NEAR(r.weights[j], kTrueW[j], 12) << "weight " << j;
+  EXPECT_TRUE(std::isnan(r.after.validation_loss));
+  EXPECT_LE(r.after.train_loss, r.before.train_loss);
+}
+
+TEST(Texel, GradientDescentAlsoDecreasesTheLoss) {
+  const Positions p = synthetic(kTrueW, kTrueK, 2000, 8, 23);
+  const std::vector<double> w0 = {100, -100, 100, -20, 30};
+  const double k = fit_k(p, w0, Loss::kLogLoss, {}).k;
+  TexelOptions o;
+  o.optimizer = Optimizer::kGd;
+  o.loss = Loss::kLogLoss;
+  o.learning_rate = 0.05;
+  o.epochs = 200;
+  const TexelResult r = tune_weights(p, Positions{}, w0, k, o);
+  EXPECT_LT(r.after.train_loss, r.before.train_loss - 0.005);
+  for (size_t i = 1; i < r.history.size(); ++i)
+    EXPECT_LE(r.history[i].train_loss, r.history[i - 1].train_loss + 1e-12);
+}
+
+TEST(Texel, BoundsHoldAndUntunedWeightsStay) {
+  const Positions p = synthetic(kTrueW, kTrueK, 1500, 8, 24);
+  const std::vector<double> w0 = {100, -100, 100, -20, 30};
+  const double k = fit_k(p, w0, Loss::kMse, {}).k;
+  TexelOptions o;
+  o.epochs = 250;
+  o.learning_rate = 0.05;
+  o.tuned = {true, true, true, false, true};
+  o.lower = {-1e6, -1e6, 50, -1e6, -1e6};
+  o.upper = {90, 1e6, 1e6, 1e6, 1e6};  // the free optimum of weight 0 is far above 90
+  const TexelResult r = tune_weights(p, Positions{}, w0, k, o);
+  EXPECT_EQ(r.weights[0], 90);
+  EXPECT_GE(r.weights[2], 50);
+  EXPECT_EQ(r.weights[3], w0[3]);  // exactly: untuned weights are copied, never rescaled
+  // Clipped at the start too: a start outside the bounds is moved inside before the first step.
+  o.epochs = 0;
+  EXPECT_EQ(tune_weights(p, Positions{}, w0, k, o).weights[0], 90);
+}
+
+TEST(Texel, L2ShrinksTheWeights) {
+  const Positions p = synthetic(kTrueW, kTrueK, 1000, 8, 25);
+  const double k = fit_k(p, kTrueW, Loss::kMse, {}).k;
+  TexelOptions o;
+  o.epochs = 150;
+  const TexelResult free = tune_weights(p, Positions{}, kTrueW, k, o);
+  o.l2 = 0.05;
+  const TexelResult shrunk = tune_weights(p, Positions{}, kTrueW, k, o);
+  double a = 0, b = 0;
+  for (size_t j = 0; j < kTrueW.size(); ++j)
+    a += std::abs(free.weights[j]), b += std::abs(shrunk.weights[j]);
+  EXPECT_LT(b, 0.9 * a);
+}
+
+TEST(Texel, DeterministicWhateverTheThreadCount) {
+  const Positions p = synthetic(kTrueW, kTrueK, 30000, 8, 26);  // enough to run in parallel
+  const std::vector<double> w0 = {100, -100, 100, -20, 30};
+  TexelOptions o;
+  o.epochs = 20;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const double k1 = fit_k(p, w0, Loss::kMse, {}).k;
+  const std::vector<double> a = tune_weights(p, Positions{}, w0, k1, o).weights;
+  omp_set_num_threads(3);
+  const double k3 = fit_k(p, w0, Loss::kMse, {}).k;
+  const std::vector<double> b = tune_weights(p, Positions{}, w0, k3, o).weights;
+  omp_set_num_threads(threads);
+  EXPECT_EQ(k1, k3);
+  EXPECT_EQ(a, b);  // bit for bit
+}
+
+TEST(Split, ByGameNeverByPosition) {
+  const Positions p = synthetic(kTrueW, kTrueK, 1000, 7, 31);
+  const Split s = split_by_game(p, 0.25, 99);
+  EXPECT_EQ(s.train.size() + s.validation.size(), p.size());
+  std::set<uint64_t> train(s.train.games.begin(), s.train.games.end());
+  std::set<uint64_t> valid(s.validation.games.begin(), s.validation.games.end());
+  for (const uint64_t g : valid) EXPECT_EQ(train.count(g), 0u) << "game " << g << " on both sides";
+  EXPECT_EQ(train.size() + valid.size(), 1000u);
+  EXPECT_EQ(s.validation.size(), valid.size() * 7);  // whole games
+  EXPECT_NEAR(static_cast<double>(valid.size()) / 1000, 0.25, 0.05);
+  EXPECT_EQ(count_games(s.validation), valid.size());
+  // Rows travel with their features and results.
+  for (size_t i = 0; i < s.validation.size(); ++i) {
+    const uint64_t g = s.validation.games[i];
+    const size_t first = (g - 1000) * 7;
+    bool found = false;
+    for (size_t r = first; r < first + 7 && !found; ++r)
+      found = std::equal(p.row(r), p.row(r) + p.num_features, s.validation.row(i)) &&
+              p.results[r] == s.validation.results[i];
+    EXPECT_TRUE(found) << "validation row " << i;
+  }
+  // Deterministic in (game, seed); another seed gives another split.
+  EXPECT_EQ(split_by_game(p, 0.25, 99).validation.games, s.validation.games);
+  EXPECT_NE(split_by_game(p, 0.25, 100).validation.games, s.validation.games);
+  EXPECT_EQ(split_by_game(p, 0, 99).validation.size(), 0u);
+}
+
+// ---- configs
+
+struct TempDir {
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("sp_tune_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+  fs::path path;
+};
+
+std::string error_of(const std::string& yaml) {
+  try {
+    load_tune_config_text(yaml, "t.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TuneConfig, ShippedConfigLoadsAndExplainReadsBack) {
+  const TuneConfig c =
+      load_tune_config(std::string(SELFPLAY_SOURCE_DIR) + "/configs/ewn/tune.yaml");
+  EXPECT_EQ(c.method, Method::kTexel);
+  ASSERT_EQ(c.data.inputs.size(), 1u);
+  EXPECT_EQ(c.data.inputs[0].pattern, "out/*.h5");
+  EXPECT_TRUE(c.weights.tune.empty());
+  const TuneConfig d = load_tune_config_text(explain_tune_config(c), "explained.yaml");
+  EXPECT_EQ(d.data.inputs, c.data.inputs);
+  EXPECT_EQ(d.weights.initial, c.weights.initial);
+  EXPECT_EQ(d.texel.learning_rate, c.texel.learning_rate);
+  EXPECT_EQ(d.k.min, c.k.min);
+}
+
+TEST(TuneConfig, ListsMapsAndTheirRoundTrip) {
+  const TuneConfig c = load_tune_config_text(R"(
+data: {inputs: [a.h5, "b/*.h5"], validation_fraction: 0.2, positions_per_game: 3}
+weights:
+  tune: [own_cubes, opp_cubes, own_dist_sum]
+  bounds: {own_cubes: [0, 500], opp_cubes: [-500, 0.5]}
+k: {method: grid, min: 0.001, max: 0.1, grid_points: 50}
+texel: {optimizer: gd, loss: logloss, learning_rate: 0.5, epochs: 7, l2: 0.001, report_every: 2}
+seed: 0x10
+)",
+                                             "t.yaml");
+  ASSERT_EQ(c.data.inputs.size(), 2u);
+  EXPECT_EQ(c.data.inputs[1].pattern, "b/*.h5");
+  EXPECT_EQ(c.data.inputs[1].at.line, 2);
+  EXPECT_EQ(c.weights.tune, (std::vector<std::string>{"own_cubes", "opp_cubes", "own_dist_sum"}));
+  EXPECT_EQ(c.weights.bounds.at("opp_cubes"), std::make_pair(-500.0, 0.5));
+  EXPECT_EQ(c.k.method, KSearch::kGrid);
+  EXPECT_EQ(c.texel.optimizer, Optimizer::kGd);
+  EXPECT_EQ(c.texel.loss, Loss::kLogLoss);
+  EXPECT_EQ(c.seed, 16u);
+  const TuneConfig d = load_tune_config_text(explain_tune_config(c), "explained.yaml");
+  EXPECT_EQ(d.data.inputs, c.data.inputs);
+  EXPECT_EQ(d.weights.tune, c.weights.tune);
+  EXPECT_EQ(d.weights.bounds, c.weights.bounds);
+  EXPECT_EQ(d.texel.l2, c.texel.l2);
+  // A single path is a one-item list.
+  EXPECT_EQ(load_tune_config_text("data: {inputs: x.h5}\n", "t.yaml").data.inputs.size(), 1u);
+}
+
+TEST(TuneConfig, ErrorsNameFileLineAndKey) {
+  const std::string in = "data: {inputs: [x.h5]}\n";
+  EXPECT_EQ(error_of("seed: 1\n"),
+            "t.yaml:1:1: key 'data.inputs': missing: list at least one campaign HDF5 file or glob");
+  EXPECT_EQ(error_of(in + "method: spsa\n"),
+            "t.yaml:2:9: key 'method': must be one of texel; found 'spsa'");
+  EXPECT_EQ(error_of("data: {inputs: [x.h5], validaton_fraction: 0.2}\n"),
+            "t.yaml:1:24: key 'data.validaton_fraction': unknown key, did you mean "
+            "'validation_fraction'?");
+  EXPECT_EQ(error_of("data: {inputs: []}\n"),
+            "t.yaml:1:16: key 'data.inputs': empty list: give at least one HDF5 file or glob");
+  EXPECT_EQ(
+      error_of(in + "weights: {tune: [own_cubes, own_cube]}\n"),
+      "t.yaml:2:29: key 'weights.tune': unknown feature \"own_cube\", did you mean 'own_cubes'?");
+  EXPECT_EQ(error_of(in + "weights: {tune: [own_cubes, own_cubes]}\n"),
+            "t.yaml:2:29: key 'weights.tune': feature 'own_cubes' is listed twice");
+  EXPECT_EQ(error_of(in + "weights: {tune: []}\n"),
+            "t.yaml:2:17: key 'weights.tune': empty list: name at least one feature, or write all");
+  EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubez: [0, 1]}}\n"),
+            "t.yaml:2:20: key 'weights.bounds.own_cubez': unknown feature \"own_cubez\", did you "
+            "mean 'own_cubes'?");
+  EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubes: [2, 1]}}\n"),
+            "t.yaml:2:31: key 'weights.bounds.own_cubes': lower bound 2.0 exceeds upper bound 1.0");
+  EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubes: 3}}\n"),
+            "t.yaml:2:31: key 'weights.bounds.own_cubes': expected [lo, hi], two numbers");
+  EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubes: [0, .nan]}}\n"),
+            "t.yaml:2:35: key 'weights.bounds.own_cubes': expected a number, found '.nan'");
+  EXPECT_EQ(error_of(in + "weights:\n  tune: [opp_cubes]\n  bounds: {own_cubes: [0, 1]}\n"),
+            "t.yaml:4:12: key 'weights.bounds.own_cubes': bounds for 'own_cubes', which "
+            "weights.tune does not select");
+  EXPECT_EQ(error_of(in + "k: {min: 0.5, max: 0.1}\n"),
+            "t.yaml:2:20: key 'k.max': must exceed k.min (0.5), found 0.1");
+  EXPECT_EQ(error_of(in + "data: {validation_fraction: 1}\n"),
+            "t.yaml:2:1: key 'data': duplicate key (first set at line 1)");
+  EXPECT_EQ(error_of("data: {inputs: [x.h5], validation_fraction: 1}\n"),
+            "t.yaml:1:45: key 'data.validation_fraction': must be in [0, 1), found 1");
+  EXPECT_EQ(error_of(in + "texel: {learning_rate: 0}\n"),
+            "t.yaml:2:24: key 'texel.learning_rate': must be in (0, 1000], found 0");
+}
+
+// ---- campaign files
+
+struct SyntheticGame {
+  uint64_t id;
+  std::vector<io::PositionRow> positions;
+  std::vector<float> features;  // positions.size() * F
+};
+
+io::FileMeta meta_with(const std::vector<std::string>& names, uint64_t seed = 7) {
+  io::FileMeta m;
+  m.game = "ewn";
+  m.rules = "test";
+  m.config_text = "test";
+  m.backend = "cpu";
+  m.start_time = "2026-01-01T00:00:00Z";
+  m.seed = seed;
+  m.feature_names = names;
+  return m;
+}
+
+void write_campaign(const std::string& path, const io::FileMeta& meta,
+                    const std::vector<SyntheticGame>& games) {
+  io::CampaignWriter w = io::CampaignWriter::create(path, meta);
+  for (const SyntheticGame& g : games) {
+    io::GameRow row;
+    row.game_id = g.id;
+    row.seed = meta.seed;
+    row.plies = static_cast<uint16_t>(g.positions.size());
+    std::vector<io::PositionRow> positions = g.positions;
+    for (auto& p : positions) p.game_id = g.id;
+    w.append_game(row, {}, positions, g.features);
+  }
+  w.close();
+}
+
+std::vector<std::string> ewn_names() {
+  return {ewn::kFeatureNames.begin(), ewn::kFeatureNames.end()};
+}
+
+// Games whose positions follow sigmoid(k * w . x) over the EWN features (features uniform in
+// [0, 6), not real positions: the statistics are what matters here).
+std::vector<SyntheticGame> ewn_games(const std::vector<double>& w, double k, size_t games,
+                                     size_t per_game, uint64_t seed, uint64_t first_id = 0) {
+  std::mt19937_64 rng(seed);
+  const auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  std::vector<SyntheticGame> out;
+  for (size_t g = 0; g < games; ++g) {
+    SyntheticGame game{first_id + g, {}, {}};
+    for (size_t i = 0; i < per_game; ++i) {
+      double z = 0;
+      for (const double wj : w) {
+        const auto x = static_cast<float>(std::floor(6 * uniform()));
+        game.features.push_back(x);
+        z += wj * x;
+      }
+      const float r = uniform() < sigmoid(k * z) ? 1.0f : 0.0f;
+      game.positions.push_back({0, static_cast<uint16_t>(i), static_cast<uint8_t>(i % 2), r});
+    }
+    out.push_back(std::move(game));
+  }
+  return out;
+}
+
+TuneConfig config_for(const std::string& yaml, const std::string& name = "tune.yaml") {
+  return load_tune_config_text(yaml, name);
+}
+
+std::string input_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Dataset, ReadsPositionsInTheWeightsOrderAndCapsPerGame) {
+  TempDir dir;
+  // The file stores the features in another order; the loader maps them by name.
+  const std::vector<std::string> names = {"b", "a", "c"};
+  std::vector<SyntheticGame> games;
+  for (uint64_t g = 0; g < 5; ++g) {
+    SyntheticGame game{g, {}, {}};
+    for (uint16_t ply = 0; ply < 10; ++ply) {
+      game.positions.push_back({0, ply, 0, ply % 2 ? 1.0f : 0.0f});
+      for (float v : {float(g), float(ply), float(g * 100 + ply)})
+        game.features.push_back(v);  // b, a, c
+    }
+    games.push_back(game);
+  }
+  write_campaign(dir.file("a.h5"), meta_with(names), games);
+  const LoadedPositions all = load_positions({dir.file("a.h5")}, {"a", "b", "c"}, 0, 1);
+  ASSERT_EQ(all.positions.size(), 50u);
+  ASSERT_EQ(all.files.size(), 1u);
+  EXPECT_EQ(all.files[0].games, 5u);
+  EXPECT_EQ(all.files[0].positions, 50u);
+  for (size_t i = 0; i < 50; ++i) {
+    const float* x = all.positions.row(i);
+    EXPECT_EQ(x[2], x[1] * 100 + x[0]);  // a = ply, b = game
+    EXPECT_EQ(all.positions.results[i], static_cast<int>(x[0]) % 2 ? 1.0f : 0.0f);
+    EXPECT_EQ(all.positions.games[i], game_key(7, static_cast<uint64_t>(x[1])));
+  }
+  const LoadedPositions capped = load_positions({dir.file("a.h5")}, {"a", "b", "c"}, 3, 1);
+  ASSERT_EQ(capped.positions.size(), 15u);
+  std::map<uint64_t, std::set<float>> plies;
+  for (size_t i = 0; i < 15; ++i)
+    plies[capped.positions.games[i]].insert(capped.positions.row(i)[0]);
+  ASSERT_EQ(plies.size(), 5u);
+  for (const auto& [g, p] : plies) EXPECT_EQ(p.size(), 3u);
+  EXPECT_EQ(load_positions({dir.file("a.h5")}, {"a", "b", "c"}, 3, 1).positions.features,
+            capped.positions.features);
+  EXPECT_NE(load_positions({dir.file("a.h5")}, {"a", "b", "c"}, 3, 2).positions.features,
+            capped.positions.features);
+}
+
+TEST(Dataset, ErrorsNameTheFileAndWhatIsWrong) {
+  TempDir dir;
+  const std::vector<std::string> names = {"a", "b"};
+  write_campaign(dir.file("other.h5"), meta_with({"a", "x", "y"}), {});
+  EXPECT_EQ(input_error([&] { load_positions({dir.file("other.h5")}, names, 0, 1); }),
+            dir.file("other.h5") +
+                ": the features in /positions/features do not match the weights'; only in the "
+                "file: x, y; only in the weights: b");
+
+  SyntheticGame bad{3, {{0, 4, 0, 1.0f}}, {1.0f, std::nanf("")}};
+  write_campaign(dir.file("nan.h5"), meta_with(names), {bad});
+  EXPECT_EQ(input_error([&] { load_positions({dir.file("nan.h5")}, names, 0, 1); }),
+            dir.file("nan.h5") +
+                ": /positions row 0 (game 3, ply 4): feature b is nan, not a finite number");
+
+  SyntheticGame bad_result{3, {{0, 4, 0, 2.0f}}, {1.0f, 1.0f}};
+  write_campaign(dir.file("result.h5"), meta_with(names), {bad_result});
+  EXPECT_EQ(input_error([&] { load_positions({dir.file("result.h5")}, names, 0, 1); }),
+            dir.file("result.h5") +
+                ": /positions row 0 (game 3, ply 4): result 2.000000 is not in [0, 1] (1 win, 0 "
+                "loss, 0.5 draw)");
+
+  EXPECT_EQ(input_error([&] { load_positions({dir.file("missing.h5")}, names, 0, 1); }),
+            dir.file("missing.h5") + ": no such file");
+  std::ofstream(dir.file("text.h5")) << "not hdf5\n";
+  EXPECT_EQ(input_error([&] {
+              load_positions({dir.file("text.h5")}, names, 0, 1);
+            }).rfind(dir.file("text.h5") + ": not a selfplay campaign file (", 0),
+            0u);
+  // Valid HDF5, but no campaign in it.
+  const hid_t file =
+      H5Fcreate(dir.file("plain.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  H5Fclose(file);
+  EXPECT_EQ(input_error([&] { load_positions({dir.file("plain.h5")}, names, 0, 1); }),
+            "'" + dir.file("plain.h5") + "' is not a selfplay campaign file (no format_version)");
+}
+
+TEST(Dataset, GlobsExpandInOrderOnceEachAndMustMatch) {
+  TempDir dir;
+  for (const char* name : {"b.h5", "a.h5", "c.txt"}) std::ofstream(dir.file(name)) << "x";
+  const TuneConfig c = config_for("data:\n  inputs:\n    - " + dir.file("*.h5") + "\n    - " +
+                                  dir.file("a.h5") + "\n");
+  EXPECT_EQ(expand_inputs(c), (std::vector<std::string>{dir.file("a.h5"), dir.file("b.h5")}));
+  const TuneConfig none = config_for("data:\n  inputs:\n    - " + dir.file("a.h5") + "\n    - " +
+                                     dir.file("z*.h5") + "\n");
+  EXPECT_EQ(input_error([&] { expand_inputs(none); }),
+            "tune.yaml:4:7: key 'data.inputs': '" + dir.file("z*.h5") + "' matches no file");
+  const TuneConfig missing = config_for("data: {inputs: [" + dir.file("nope.h5") + "]}\n");
+  EXPECT_EQ(input_error([&] { expand_inputs(missing); }),
+            "tune.yaml:1:17: key 'data.inputs': no such file: " + dir.file("nope.h5"));
+}
+
+// ---- a whole run, in process
+
+const std::vector<double>& ewn_truth() {
+  static const std::vector<double> w = [] {
+    std::vector<double> w(ewn::kNumFeatures, 0.0);
+    w[0] = 120, w[1] = -120, w[4] = -12, w[5] = 12, w[16] = 30, w[17] = -30;
+    return w;
+  }();
+  return w;
+}
+
+std::string weights_text(const std::vector<double>& w, const std::string& name) {
+  std::string out = "name: " + name + "\nweights:\n";
+  for (int i = 0; i < ewn::kNumFeatures; ++i)
+    out += "  " + std::string(ewn::kFeatureNames[i]) + ": " + std::to_string(w[i]) + "\n";
+  return out;
+}
+
+TEST(TuneRun, WritesWeightsThatLoadBackExactly) {
+  TempDir dir;
+  write_campaign(dir.file("c1.h5"), meta_with(ewn_names(), 1),
+                 ewn_games(ewn_truth(), 0.01, 300, 10, 41));
+  write_campaign(dir.file("c2.h5"), meta_with(ewn_names(), 2),
+                 ewn_games(ewn_truth(), 0.01, 300, 10, 42));
+  std::vector<double> w0(ewn::kNumFeatures, 0.0);
+  w0[0] = 100, w0[1] = -100;
+  std::ofstream(dir.file("initial.yaml")) << weights_text(w0, "start");
+  const TuneConfig c =
+      config_for("data: {inputs: [\"" + dir.file("c*.h5") + "\"], validation_fraction: 0.2}\n" +
+                 "weights:\n  initial: " + dir.file("initial.yaml") +
+                 "\n  output: " + dir.file("sub/out.yaml") + "\n  name: fitted\n" +
+                 "  tune: [own_cubes, opp_cubes, own_dist_sum, opp_dist_sum]\n" +
+                 "  bounds: {own_cubes: [0, 1000]}\n" +
+                 "texel: {epochs: 200, learning_rate: 0.02, report_every: 50}\n");
+  std::FILE* out = std::tmpfile();
+  const TuneReport r = run_tune(c, out);
+  std::rewind(out);
+  std::string printed(1 << 16, '\0');
+  printed.resize(std::fread(printed.data(), 1, printed.size(), out));
+  std::fclose(out);
+
+  EXPECT_EQ(r.files.size(), 2u);
+  EXPECT_EQ(r.train_positions + r.validation_positions, 6000u);
+  EXPECT_EQ(r.train_games + r.validation_games, 600u);
+  EXPECT_LT(r.result.after.validation_loss, r.result.before.validation_loss);
+  EXPECT_LT(r.result.after.train_loss, r.result.before.train_loss);
+  EXPECT_EQ(r.result.weights[2], 0.0);  // untuned
+  EXPECT_GE(r.result.weights[0], 0.0);
+  const eval::Weights back = eval::load_weights(dir.file("sub/out.yaml"));
+  EXPECT_EQ(back.w, r.result.weights);
+  EXPECT_EQ(back.name, "fitted");
+  std::ifstream in(dir.file("sub/out.yaml"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const std::string needle : {"#   K ", "#   git commit", "#   date (UTC)", "#   train loss",
+                                   "c1.h5 (", "c2.h5 (", "#   config        tune.yaml", "(start)"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << " missing in\n" << text;
+  for (const std::string needle :
+       {"epoch", "       0", "     200", "own_cubes", "(fixed)", "wrote"})
+    EXPECT_NE(printed.find(needle), std::string::npos) << needle << " missing in\n" << printed;
+  // No temporary file left behind.
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path / "sub")) ++entries;
+  EXPECT_EQ(entries, 1u);
+}
+
+TEST(TuneRun, ErrorsLeaveTheOutputAsItWas) {
+  TempDir dir;
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  std::ofstream(dir.file("initial.yaml")) << weights_text(ewn_truth(), "start");
+  std::ofstream(dir.file("out.yaml")) << "old content\n";
+  write_campaign(dir.file("empty.h5"), meta_with(ewn_names()), {{5, {}, {}}});
+  write_campaign(dir.file("wrong.h5"), meta_with({"own_cubes", "opp_cubes"}), {});
+  const auto run = [&](const std::string& input) {
+    const TuneConfig c = config_for("data: {inputs: [" + dir.file(input) +
+                                    "]}\nweights: {initial: " + dir.file("initial.yaml") +
+                                    ", output: " + dir.file("out.yaml") + "}\n");
+    return input_error([&] { run_tune(c, sink.get()); });
+  };
+  EXPECT_EQ(run("empty.h5"),
+            "tune.yaml: key 'data.inputs': empty selection: no positions of finished games in the "
+            "1 file matched; campaigns store them with output.positions_per_game (0 = every ply)");
+  EXPECT_NE(run("wrong.h5").find("only in the weights: own_lost, opp_lost"), std::string::npos);
+  // Every game in the validation set: nothing to train on.
+  write_campaign(dir.file("one.h5"), meta_with(ewn_names()), ewn_games(ewn_truth(), 0.01, 1, 5, 3));
+  const TuneConfig all_valid = config_for(
+      "data: {inputs: [" + dir.file("one.h5") +
+      "], validation_fraction: 0.999999}\nweights: {initial: " + dir.file("initial.yaml") +
+      ", output: " + dir.file("out.yaml") + "}\n");
+  EXPECT_NE(
+      input_error([&] { run_tune(all_valid, sink.get()); }).find("key 'data.validation_fraction'"),
+      std::string::npos);
+  std::ifstream in(dir.file("out.yaml"));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "old content");
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path)) ++entries;
+  EXPECT_EQ(entries, 5u);  // initial, out, empty, wrong, one, and nothing else
+}
+
+TEST(TuneRun, AtomicWriteReplacesWholeFiles) {
+  TempDir dir;
+  write_file_atomically(dir.file("x/y.yaml"), "first\n");
+  write_file_atomically(dir.file("x/y.yaml"), "second\n");
+  std::ifstream in(dir.file("x/y.yaml"));
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_EQ(s.str(), "second\n");
+  EXPECT_THROW(write_file_atomically(dir.file("x/y.yaml/z"), "x"), std::exception);
+}
+
+// ---- the command line, end to end
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome selfplay(const std::string& args) {
+  const std::string cmd = std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1";
+  Outcome r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(TuneCli, RunThenTune) {
+  TempDir dir;
+  std::ofstream(dir.file("campaign.yaml")) << R"(
+game: ewn
+rules: {first_player: alternate, setup: random}
+campaign: {games: 20, concurrency: 4, seed: 5}
+engines:
+  player0: {type: mcts, rollouts_per_move: 40, rollouts_per_leaf: 8}
+  player1: {type: mcts, rollouts_per_move: 40, rollouts_per_leaf: 8}
+backend: {name: cpu, threads: 1}
+output: {path: unused.h5, positions_per_game: 0}
+)";
+  const Outcome run =
+      selfplay("run " + dir.file("campaign.yaml") + " --out " + dir.file("games.h5") + " --quiet");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const std::string initial =
+      std::string(SELFPLAY_SOURCE_DIR) + "/configs/ewn/weights/survival-distance.yaml";
+  std::ofstream(dir.file("tune.yaml"))
+      << "data: {inputs: [\"" + dir.file("*.h5") + "\"], validation_fraction: 0.2}\n" +
+             "weights: {initial: " + initial + ", output: " + dir.file("unused.yaml") + "}\n" +
+             "texel: {epochs: 30, report_every: 10}\n";
+  const Outcome tune =
+      selfplay("tune " + dir.file("tune.yaml") + " --out " + dir.file("tuned.yaml"));
+  ASSERT_EQ(tune.code, 0) << tune.out;
+  EXPECT_NE(tune.out.find("K  "), std::string::npos) << tune.out;
+  EXPECT_NE(tune.out.find("games.h5 ("), std::string::npos) << tune.out;
+  const eval::Weights w = eval::load_weights(dir.file("tuned.yaml"));
+  EXPECT_EQ(w.name, "tuned");
+  EXPECT_FALSE(fs::exists(dir.file("unused.yaml")));  // --out replaced weights.output
+
+  // Input errors exit 2 with the file, line and key.
+  std::ofstream(dir.file("bad.yaml")) << "data: {inputs: [\"" + dir.file("nothing*.h5") + "\"]}\n";
+  const Outcome bad = selfplay("tune " + dir.file("bad.yaml"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("bad.yaml:1:17: key 'data.inputs': '" + dir.file("nothing*.h5") +
+                         "' matches no file"),
+            std::string::npos)
+      << bad.out;
+  const Outcome explain = selfplay("tune --explain " + dir.file("tune.yaml"));
+  EXPECT_EQ(explain.code, 0);
+  EXPECT_NE(explain.out.find("learning_rate: 0.01"), std::string::npos) << explain.out;
+}
+
+}  // namespace
+}  // namespace sp::tune
