@@ -11,6 +11,7 @@
 #include "games/ewn/features.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/common/log.hpp"
+#include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
@@ -22,21 +23,6 @@
 
 namespace sp::selfplay {
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
-}
 
 // The parts of a config that decide the games: a resumed campaign must match them.
 std::string identity(config::CampaignConfig cfg) {
