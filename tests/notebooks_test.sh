@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Executes the analysis notebooks on data the CLI generates: a 16-game campaign and a small bench
-# sweep, then notebooks/run_notebooks.py (fails if any cell raises). Also checks that a broken
+# Executes the analysis notebooks on data the CLI generates: a 16-game campaign, a small bench
+# sweep, a texel loss log, an SPSA trajectory and a match, then notebooks/run_notebooks.py (fails if any cell raises). Also checks that a broken
 # input makes the runner fail, and that the executed notebooks contain their plots.
 # Usage: tests/notebooks_test.sh SELFPLAY_BINARY SCRATCH_DIR
 # Exit 77 (skip) only when Debian's Python lacks the notebook packages (run scripts/setup.sh).
@@ -49,14 +49,49 @@ EOF
 "$bin" bench --sweep --sweep-min 10 --sweep-max 14 --sweep-seconds 0.1 --csv "$scratch/sweep.csv" \
   --threads 1 >"$scratch/bench.log"
 
-runner="$root/notebooks/run_notebooks.py"
-"$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" --output-dir "$scratch/executed"
+# tuning.ipynb: a texel run's loss CSV, a 3-iteration SPSA run and a 4-pair match.
+cat >"$scratch/tune.yaml" <<EOF
+data: {inputs: ["$scratch/campaign.h5"], validation_fraction: 0.25}
+weights: {initial: $root/configs/ewn/weights/survival-distance.yaml, output: $scratch/tuned.yaml}
+texel: {epochs: 20, report_every: 5}
+EOF
+"$bin" tune "$scratch/tune.yaml" --log "$scratch/tune-losses.csv" >"$scratch/tune.log"
+cat >"$scratch/match.yaml" <<'EOF'
+game: ewn
+campaign: {concurrency: 4, seed: 5}
+engines:
+  player0: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8, policy: heavy}
+  player1: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8}
+backend: {name: cpu, threads: 1}
+output: {path: match.h5}
+match: {pairs: 4, sprt: {enabled: true}}
+EOF
+"$bin" match "$scratch/match.yaml" --out "$scratch/match.h5" >"$scratch/match.log" 2>&1
+cat >"$scratch/spsa.yaml" <<EOF
+method: spsa
+seed: 3
+spsa:
+  match: $scratch/match.yaml
+  iterations: 3
+  pairs: 1
+  output: $scratch/spsa.h5
+  result: $scratch/spsa_result.yaml
+  parameters:
+    - {name: exploration, start: 0.7, min: 0.1, max: 2, c_end: 0.1, r_end: 0.002}
+    - {name: goal_weight, start: 2, min: 0.5, max: 8, c_end: 0.5, r_end: 0.002}
+EOF
+"$bin" tune "$scratch/spsa.yaml" >"$scratch/spsa.log"
 
-# Every plot must have been drawn: campaign_overview has 5 figures, throughput 1.
+runner="$root/notebooks/run_notebooks.py"
+"$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
+  --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \
+  --output-dir "$scratch/executed"
+
+# Every plot must have been drawn: campaign_overview has 5 figures, throughput 1, tuning 3.
 "$py" - "$scratch/executed" <<'EOF'
 import os, sys
 import nbformat
-expected = {"campaign_overview.ipynb": 5, "throughput.ipynb": 1}
+expected = {"campaign_overview.ipynb": 5, "throughput.ipynb": 1, "tuning.ipynb": 3}
 for name, want in expected.items():
     nb = nbformat.read(os.path.join(sys.argv[1], name), as_version=4)
     got = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))

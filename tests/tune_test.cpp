@@ -295,7 +295,9 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(error_of("seed: 1\n"),
             "t.yaml:1:1: key 'data.inputs': missing: list at least one campaign HDF5 file or glob");
   EXPECT_EQ(error_of(in + "method: spsa\n"),
-            "t.yaml:2:9: key 'method': must be one of texel; found 'spsa'");
+            "t.yaml:1:1: key 'spsa.parameters': missing: list at least one parameter to tune");
+  EXPECT_EQ(error_of(in + "method: spsx\n"),
+            "t.yaml:2:9: key 'method': must be one of texel, spsa; found 'spsx', did you mean 'spsa'?");
   EXPECT_EQ(error_of("data: {inputs: [x.h5], validaton_fraction: 0.2}\n"),
             "t.yaml:1:24: key 'data.validaton_fraction': unknown key, did you mean "
             "'validation_fraction'?");

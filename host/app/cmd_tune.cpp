@@ -1,3 +1,5 @@
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -7,20 +9,29 @@
 #include "host/tune/tune_run.hpp"
 
 namespace sp::app {
+namespace {
+
+std::atomic<bool> g_tune_stop{false};
+extern "C" void on_tune_signal(int) { g_tune_stop.store(true); }
+
+}  // namespace
 
 Runner add_tune(CLI::App& app) {
   struct Opts {
-    std::string config, out;
+    std::string config, out, log;
     bool explain = false;
   };
   auto o = std::make_shared<Opts>();
   app.add_option("config", o->config, "Tune config (YAML), e.g. configs/ewn/tune.yaml")->required();
-  app.add_option("--out", o->out, "Weights file to write (overrides weights.output)");
+  app.add_option("--out", o->out, "Weights file to write (overrides weights.output; spsa: spsa.result)");
+  app.add_option("--log", o->log,
+                 "texel: CSV of the printed epochs (overrides texel.log)");
   app.add_flag("--explain", o->explain,
                "Print the effective configuration (every key, defaults filled in) and exit");
   return [o]() {
     tune::TuneConfig c = tune::load_tune_config(o->config);
-    if (!o->out.empty()) c.weights.output = o->out;
+    if (!o->out.empty()) (c.method == tune::Method::kSpsa ? c.spsa.result : c.weights.output) = o->out;
+    if (!o->log.empty()) c.texel.log = o->log;
     if (o->explain) {
       std::fputs(tune::explain_tune_config(c).c_str(), stdout);
       return 0;
@@ -29,6 +40,11 @@ Runner add_tune(CLI::App& app) {
       case tune::Method::kTexel:
         tune::run_tune(c, stdout);
         return 0;
+      case tune::Method::kSpsa:
+        std::signal(SIGINT, on_tune_signal);
+        std::signal(SIGTERM, on_tune_signal);
+        tune::run_spsa(c.spsa, c.seed, c.source_path, stdout, g_tune_stop);
+        return g_tune_stop ? 130 : 0;
     }
     return 1;
   };

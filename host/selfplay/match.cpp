@@ -126,6 +126,28 @@ GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_id, int
   return engine_for_player(cfg, game_id, winner) == 0 ? GameResult::kWin : GameResult::kLoss;
 }
 
+std::vector<PairResult> play_pairs(const config::CampaignConfig& match_cfg, uint32_t pairs,
+                                   rollout::Backend<EwnGame>& backend,
+                                   const std::atomic<bool>& stop) {
+  if (!match_cfg.paired) throw std::invalid_argument("play_pairs: not a paired config");
+  config::CampaignConfig cfg = match_cfg;
+  cfg.match.pairs = pairs;
+  cfg.games = 2 * uint64_t{pairs};
+  std::vector<uint32_t> ids(cfg.games);
+  for (uint32_t g = 0; g < cfg.games; ++g) ids[g] = g;
+  std::vector<std::optional<GameResult>> results(cfg.games);
+  Driver driver(cfg, backend, std::move(ids));
+  driver.run(
+      [&](FinishedGame&& game) {
+        results[game.game_id] = result_for_a(cfg, game.game_id, game.winner);
+      },
+      [](const BatchInfo&) {}, stop);
+  std::vector<PairResult> out;
+  for (uint32_t k = 0; k < pairs && results[2 * k] && results[2 * k + 1]; ++k)
+    out.push_back({*results[2 * k], *results[2 * k + 1]});
+  return out;
+}
+
 MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& options,
                       const std::atomic<bool>& stop) {
   namespace fs = std::filesystem;

@@ -15,8 +15,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "games/ewn/game.hpp"
 #include "host/config/campaign_config.hpp"
+#include "host/rollout/backend.hpp"
 #include "host/stats/match_stats.hpp"
 
 namespace sp::selfplay {
@@ -47,6 +50,19 @@ config::CampaignConfig with_overrides(config::CampaignConfig cfg, const MatchOpt
 
 // engine A's result in a finished game of a paired config: game_id's parity says A's player.
 stats::GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_id, int winner);
+
+// Engine A's results in the two games of one pair: first the game where A plays player 0.
+struct PairResult {
+  stats::GameResult first, second;
+};
+
+// Plays pairs 0..pairs-1 of a match config (cfg.seed decides their setups and dice) on backend,
+// writing nothing; for tuners that need many short matches. Returns every pair in pair order, or
+// fewer when stop was set (only complete pairs before the first missing one). Throws
+// std::invalid_argument unless cfg is paired.
+std::vector<PairResult> play_pairs(const config::CampaignConfig& cfg, uint32_t pairs,
+                                   rollout::Backend<EwnGame>& backend,
+                                   const std::atomic<bool>& stop);
 
 // Plays the match of a match config (config::load_match_config). stop (SIGINT/SIGTERM) ends it
 // like a campaign: in-flight batches drain, unfinished games are dropped, the file is closed, and

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "games/ewn/features.hpp"
 #include "host/eval/weights.hpp"
 
@@ -190,14 +192,90 @@ Section<TuneConfig::Texel> texel_schema() {
   s.real("l2", &T::l2, 0, Range{0, 1000}, "penalty l2 * sum of (K * weight)^2 over tuned weights");
   s.integer("report_every", &T::report_every, 10, 1, 10'000'000,
             "epochs between printed loss lines (the first and last are always printed)");
+  s.string("log", &T::log, "", true,
+           "CSV of the printed epochs (epoch, k, train_loss, validation_loss); \"\" = none");
+  return s;
+}
+
+std::vector<SpsaParamConfig> read_params(const YAML::Node& v, Mark at, Document& doc,
+                                         const std::string& path) {
+  std::vector<SpsaParamConfig> out;
+  if (v.IsNull()) return out;
+  if (!v.IsSequence()) doc.fail(at, path, "expected a list of {name, start, min, max, c_end, r_end}");
+  const std::vector<std::string> keys = {"name", "start", "min", "max", "c_end", "r_end"};
+  const Range any{-1e9, 1e9};
+  for (const YAML::Node& item : v) {
+    const Mark item_at = mark_of(item);
+    SpsaParamConfig p;
+    bool seen[6] = {};
+    config::detail::read_map(
+        item, item_at, doc, path, keys,
+        [&](size_t i, const YAML::Node& value, Mark value_at, const std::string& key_path) {
+          seen[i] = true;
+          if (i == 0) {
+            const auto& names = spsa_param_names();
+            p.param = static_cast<SpsaParam>(
+                config::detail::read_choice(value, value_at, doc, key_path, names));
+            for (const auto& q : out)
+              if (q.param == p.param) doc.fail(value_at, key_path, "parameter listed twice");
+            return;
+          }
+          const bool positive = i >= 4;
+          const double x = config::detail::read_real(
+              value, value_at, doc, key_path, positive ? Range{0, 1e9, true, false} : any);
+          (i == 1 ? p.start : i == 2 ? p.min : i == 3 ? p.max : i == 4 ? p.c_end : p.r_end) = x;
+        });
+    for (size_t i = 0; i < 4; ++i)
+      if (!seen[i]) doc.fail(item_at, path, "missing key '" + keys[i] + "'");
+    if (p.min > p.max) doc.fail(item_at, path, "min exceeds max");
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::string format_params(const std::vector<SpsaParamConfig>& params) {
+  std::string out = "[";
+  for (const auto& p : params)
+    out += (out.size() > 1 ? ", " : "") +
+           fmt::format("{{name: {}, start: {}, min: {}, max: {}, c_end: {}, r_end: {}}}",
+                       spsa_param_names()[static_cast<size_t>(p.param)],
+                       config::detail::format_real(p.start), config::detail::format_real(p.min),
+                       config::detail::format_real(p.max), config::detail::format_real(p.c_end),
+                       config::detail::format_real(p.r_end));
+  return out + "]";
+}
+
+Section<SpsaSettings> spsa_schema() {
+  using S = SpsaSettings;
+  Section<S> s;
+  s.string("match", &S::match, "configs/ewn/match-mcts-vs-expectimax.yaml", false,
+           "match config: engines.player0 (A) is tuned, engines.player1 (B) is the opponent");
+  s.integer("iterations", &S::iterations, 100, 1, 10'000'000, "SPSA iterations N");
+  s.integer("pairs", &S::pairs, 4, 1, 1'000'000, "game pairs per iteration (per side unless mirror)");
+  s.boolean("mirror", &S::mirror, true,
+            "true: A plays theta + c_k Delta against B with theta - c_k Delta; false: both "
+            "points play the fixed B and W - L is their difference");
+  s.real("A", &S::big_a, -1, Range{-1, 1e9}, "stability constant A; -1 = 0.1 * iterations");
+  s.real("alpha", &S::alpha, 0.602, Range{0, 10}, "a_k = a / (A + k)^alpha");
+  s.real("gamma", &S::gamma, 0.101, Range{0, 10}, "c_k = c / k^gamma");
+  s.string("output", &S::output, "out/spsa.h5", false, "HDF5 trajectory (/spsa table)");
+  s.string("result", &S::result, "out/spsa_result.yaml", false,
+           "final values, parameter: value (written atomically)");
+  s.integer("threads", &S::threads, 0, 0, 4096, "cpu backend threads; 0 = the match config's");
+  s.node("parameters", &S::parameters, {}, "list of {name, start, min, max, c_end, r_end}",
+         &read_params, &format_params,
+         "tuned parameters of engine A: exploration | goal_weight | capture_weight | eval_blend | "
+         "progressive_bias | eval_scale");
   return s;
 }
 
 const Section<TuneConfig>& schema() {
   static const Section<TuneConfig> s = [] {
     Section<TuneConfig> top;
-    top.choice("method", &TuneConfig::method, Method::kTexel, {{"texel", Method::kTexel}},
-               "texel: fit the weights to game results of stored positions");
+    top.choice("method", &TuneConfig::method, Method::kTexel,
+               {{"texel", Method::kTexel}, {"spsa", Method::kSpsa}},
+               "texel: fit the weights to game results of stored positions; spsa: tune engine "
+               "parameters by matches");
     top.seed("seed", &TuneConfig::seed, 1,
              "seeds the validation split (a hash of game and seed) and per-game sampling");
     top.section("data", &TuneConfig::data, data_schema(), "training positions");
@@ -206,7 +284,13 @@ const Section<TuneConfig>& schema() {
     top.section("k", &TuneConfig::k, k_schema(),
                 "the scale K in sigmoid(K * eval), fitted once on the training set, then frozen");
     top.section("texel", &TuneConfig::texel, texel_schema(), "the optimiser (method: texel)");
+    top.section("spsa", &TuneConfig::spsa, spsa_schema(), "method: spsa");
     top.check([](const TuneConfig& c, const Document& doc, const std::string&) {
+      if (c.method == Method::kSpsa) {
+        if (c.spsa.parameters.empty())
+          doc.fail_key("spsa.parameters", "missing: list at least one parameter to tune");
+        return;
+      }
       if (c.data.inputs.empty())
         doc.fail_key("data.inputs", "missing: list at least one campaign HDF5 file or glob");
       if (c.weights.tune.empty()) return;

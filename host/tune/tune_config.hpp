@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "host/config/schema.hpp"
+#include "host/tune/spsa.hpp"
 #include "host/tune/texel.hpp"
 
 namespace sp::tune {
 
-enum class Method { kTexel };  // SPSA will join here: tuning by matches instead of positions
+enum class Method { kTexel, kSpsa };  // kSpsa: tuning by matches instead of positions
 
 // A path or glob pattern from the config, with where it was written for messages.
 struct InputPattern {
@@ -56,7 +57,10 @@ struct TuneConfig {
     int epochs = 300;
     double l2 = 0;
     int report_every = 10;
+    std::string log;  // CSV of every printed epoch (epoch, K, losses); "" = none
   } texel;
+
+  SpsaSettings spsa;  // method: spsa
 
   std::string source_path;  // the file it was read from
   std::string source_text;

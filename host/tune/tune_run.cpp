@@ -11,10 +11,12 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
+#include "host/common/system.hpp"
 
 #ifndef SELFPLAY_GIT_COMMIT
 #define SELFPLAY_GIT_COMMIT "unknown"
@@ -22,15 +24,6 @@
 
 namespace sp::tune {
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // Text safe inside a one-line YAML comment.
 std::string one_line(std::string s) {
@@ -239,12 +232,25 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
              loss_name(config.texel.loss), optimizer_name(config.texel.optimizer),
              config.texel.learning_rate, config.texel.epochs, config.texel.l2);
   fmt::print(out, "{:>8}  {:>12}  {:>16}\n", "epoch", "train loss", "validation loss");
+  // The CSV log: one row per printed epoch, for notebooks/tuning.ipynb.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(nullptr, &std::fclose);
+  if (!config.texel.log.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(config.texel.log).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    log.reset(std::fopen(config.texel.log.c_str(), "w"));
+    if (!log) throw InputError("cannot write the log " + config.texel.log);
+    fmt::print(log.get(), "epoch,k,train_loss,validation_loss\n");
+  }
   report.result = tune_weights(split.train, split.validation, initial.w, report.k.k, options,
                                [&](const EpochReport& e) {
                                  fmt::print(out, "{:>8}  {:>12}  {:>16}\n", e.epoch,
                                             loss_text(e.train_loss), loss_text(e.validation_loss));
                                  std::fflush(out);
+                                 if (log)
+                                   fmt::print(log.get(), "{},{:.9g},{:.9g},{:.9g}\n", e.epoch,
+                                              report.k.k, e.train_loss, e.validation_loss);
                                });
+  log.reset();
 
   if (split.validation.size() > 0) {
     const EpochReport* best = &report.result.history.front();

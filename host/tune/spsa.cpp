@@ -1,0 +1,263 @@
+#include "host/tune/spsa.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "games/common/errors.hpp"
+#include "games/common/philox.hpp"
+#include "games/ewn/playout.hpp"
+#include "host/common/system.hpp"
+#include "host/config/load.hpp"
+#include "host/io/h5.hpp"
+#include "host/selfplay/campaign.hpp"
+#include "host/selfplay/match.hpp"
+#include "host/tune/tune_run.hpp"
+
+#ifndef SELFPLAY_GIT_COMMIT
+#define SELFPLAY_GIT_COMMIT "unknown"
+#endif
+
+namespace sp::tune {
+namespace {
+
+// Leaf word of the Delta stream: apart from every stream a game draws from.
+constexpr uint32_t kLeafSpsa = 0xFFFFFFF0u;
+
+double big_a_of(const SpsaSettings& s) { return s.big_a < 0 ? 0.1 * s.iterations : s.big_a; }
+
+// The /spsa table: one row of 8-byte columns per iteration.
+class TrajectoryFile {
+ public:
+  TrajectoryFile(const std::string& path, const std::vector<std::string>& names,
+                 const std::string& config_text, uint64_t seed)
+      : path_(path), tmp_(path + ".partial"), columns_(3 + 2 * names.size()) {
+    namespace fs = std::filesystem;
+    if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
+      fs::create_directories(parent);
+    file_ = io::create_file(tmp_, false);
+    type_ = io::Datatype(io::check_id(H5Tcreate(H5T_COMPOUND, 8 * columns_), "H5Tcreate", "/spsa"));
+    size_t offset = 0;
+    const auto add = [&](const std::string& name, hid_t type) {
+      io::check(H5Tinsert(type_.get(), name.c_str(), offset, type), "H5Tinsert", name);
+      offset += 8;
+    };
+    add("iteration", H5T_NATIVE_INT64);
+    add("wins", H5T_NATIVE_INT64);
+    add("losses", H5T_NATIVE_INT64);
+    for (const auto& n : names) add("theta_" + n, H5T_NATIVE_DOUBLE);
+    for (const auto& n : names) add("c_k_" + n, H5T_NATIVE_DOUBLE);
+    const std::vector<unsigned char> fill(8 * columns_, 0);
+    io::ChunkedLayout layout;
+    layout.chunk_rows = 64;
+    table_ = io::create_table(file_.get(), "spsa", type_.get(), layout, fill.data());
+    io::write_attribute(table_.get(), "parameters", names);
+    io::write_attribute(table_.get(), "seed", seed);
+    io::write_attribute(file_.get(), "config", config_text);
+  }
+  void append(const SpsaRow& r) {
+    std::vector<unsigned char> row(8 * columns_);
+    size_t at = 0;
+    const auto put = [&](auto v) {
+      std::memcpy(row.data() + at, &v, 8);
+      at += 8;
+    };
+    put(int64_t{r.iteration});
+    put(r.wins);
+    put(r.losses);
+    for (double t : r.theta) put(t);
+    for (double c : r.c_k) put(c);
+    io::append_rows(table_.get(), type_.get(), row.data(), 1);
+    io::flush_file(file_, tmp_);
+  }
+  // Closes the file and renames it over path: path holds a complete trajectory or nothing new.
+  void finish() {
+    table_.close("/spsa");
+    type_.close("/spsa type");
+    file_.close(tmp_);
+    std::filesystem::rename(tmp_, path_);
+  }
+
+ private:
+  std::string path_, tmp_;
+  size_t columns_;
+  io::File file_;
+  io::Datatype type_;
+  io::Dataset table_;
+};
+
+std::string result_yaml(const SpsaSettings& s, uint64_t seed, const std::string& config_path,
+                        const std::vector<double>& theta) {
+  std::string out;
+  out += "# SPSA result of selfplay tune (method: spsa)\n";
+  out += fmt::format("# config      {}\n", config_path);
+  out += fmt::format("# match       {} (engine A = engines.player0 tuned, {})\n", s.match,
+                     s.mirror ? "mirrored: B plays theta - c_k Delta" : "B fixed");
+  out += fmt::format("# iterations  {}, {} pairs each, seed {}, A {}, alpha {}, gamma {}\n",
+                     s.iterations, s.pairs, seed, big_a_of(s), s.alpha, s.gamma);
+  out += fmt::format("# date        {}, commit {}\n", utc_now(), SELFPLAY_GIT_COMMIT);
+  out += "# Copy the values into engines.player0 of a match or campaign config.\n";
+  for (size_t i = 0; i < s.parameters.size(); ++i) {
+    const SpsaParamConfig& p = s.parameters[i];
+    out += fmt::format("{}: {}  # start {}, range [{}, {}]\n",
+                       spsa_param_names()[static_cast<size_t>(p.param)], theta[i], p.start, p.min,
+                       p.max);
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& spsa_param_names() {
+  static const std::vector<std::string> names = {"exploration", "goal_weight",     "capture_weight",
+                                                 "eval_blend",  "progressive_bias", "eval_scale"};
+  return names;
+}
+
+SpsaGains spsa_gains(const SpsaParamConfig& p, uint32_t iterations, double big_a, double alpha,
+                     double gamma) {
+  SpsaGains g;
+  g.c = p.c_end * std::pow(static_cast<double>(iterations), gamma);
+  const double a_end = p.r_end * p.c_end * p.c_end;
+  g.a = a_end * std::pow(big_a + iterations, alpha);
+  return g;
+}
+
+std::vector<int> spsa_delta(uint64_t seed, uint32_t iteration, size_t count) {
+  std::vector<int> delta(count);
+  BlockStream stream(StreamId{seed, iteration, 0, kLeafSpsa, 0});
+  Philox4x32 block{};
+  for (size_t i = 0; i < count; ++i) {
+    if (i % 4 == 0) block = stream.next();
+    delta[i] = (block.v[i % 4] & 1u) ? 1 : -1;
+  }
+  return delta;
+}
+
+double spsa_c_k(const SpsaGains& g, uint32_t k, double gamma) {
+  return g.c / std::pow(static_cast<double>(k), gamma);
+}
+
+std::vector<double> spsa_perturb(const std::vector<double>& theta, const std::vector<int>& delta,
+                                 const std::vector<SpsaParamConfig>& params,
+                                 const std::vector<SpsaGains>& gains, uint32_t k, double gamma,
+                                 int sign) {
+  std::vector<double> out(theta.size());
+  for (size_t i = 0; i < theta.size(); ++i)
+    out[i] = std::clamp(theta[i] + sign * spsa_c_k(gains[i], k, gamma) * delta[i], params[i].min,
+                        params[i].max);
+  return out;
+}
+
+std::vector<double> spsa_update(const std::vector<double>& theta, const std::vector<int>& delta,
+                                const std::vector<SpsaParamConfig>& params,
+                                const std::vector<SpsaGains>& gains, uint32_t k, double big_a,
+                                double alpha, double gamma, int64_t wins, int64_t losses) {
+  std::vector<double> out(theta.size());
+  for (size_t i = 0; i < theta.size(); ++i) {
+    const double c_k = spsa_c_k(gains[i], k, gamma);
+    const double a_k = gains[i].a / std::pow(big_a + k, alpha);
+    const double r_k = a_k / (c_k * c_k);
+    out[i] = std::clamp(theta[i] + r_k * c_k * static_cast<double>(wins - losses) * delta[i],
+                        params[i].min, params[i].max);
+  }
+  return out;
+}
+
+void apply_spsa_param(config::EngineConfig& e, SpsaParam param, double value) {
+  const auto fixed = [](double v) {
+    return static_cast<uint32_t>(std::max(1.0, std::round(v * ewn::kWeightOne)));
+  };
+  switch (param) {
+    case SpsaParam::kExploration: e.exploration = value; break;
+    case SpsaParam::kGoalWeight: e.policy.goal_weight = fixed(value); break;
+    case SpsaParam::kCaptureWeight: e.policy.capture_weight = fixed(value); break;
+    case SpsaParam::kEvalBlend: e.eval_blend = value; break;
+    case SpsaParam::kProgressiveBias: e.progressive_bias = value; break;
+    case SpsaParam::kEvalScale: e.eval_scale = value; break;
+  }
+}
+
+SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& config_path,
+                    std::FILE* out, const std::atomic<bool>& stop) {
+  if (s.parameters.empty()) throw InputError(config_path + ": key 'spsa.parameters': empty");
+  config::CampaignConfig cfg = config::load_match_config(s.match);
+  if (s.threads > 0) cfg.backend.threads = s.threads;
+  const size_t n = s.parameters.size();
+  std::vector<std::string> names;
+  std::vector<SpsaGains> gains;
+  const double big_a = big_a_of(s);
+  for (const SpsaParamConfig& p : s.parameters) {
+    names.push_back(spsa_param_names()[static_cast<size_t>(p.param)]);
+    gains.push_back(spsa_gains(p, s.iterations, big_a, s.alpha, s.gamma));
+    const bool needs_heavy = p.param == SpsaParam::kGoalWeight || p.param == SpsaParam::kCaptureWeight;
+    if (needs_heavy && cfg.engines[0].policy.kind != ewn::PolicyKind::kHeavy)
+      fmt::print(out, "note        {} has no effect: engine A's policy is not heavy\n", names.back());
+  }
+  auto backend = selfplay::make_campaign_backend(cfg);
+  TrajectoryFile file(s.output, names, cfg.source_text, seed);
+
+  SpsaResult result;
+  std::vector<double> theta;
+  for (const auto& p : s.parameters) theta.push_back(std::clamp(p.start, p.min, p.max));
+  fmt::print(out, "spsa        {} iterations x {} pairs, {}, match {}, A {:.4g}\n", s.iterations,
+             s.pairs, s.mirror ? "mirrored" : "against the fixed engine B", s.match, big_a);
+  for (uint32_t k = 1; k <= s.iterations && !stop; ++k) {
+    const std::vector<int> delta = spsa_delta(seed, k, n);
+    const auto plus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, +1);
+    const auto minus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, -1);
+    config::CampaignConfig it = cfg;
+    it.seed = splitmix64(splitmix64(seed) ^ k);
+    const auto play = [&](const std::vector<double>& a, const std::vector<double>* b,
+                          int64_t* w, int64_t* l) {
+      config::CampaignConfig c = it;
+      for (size_t i = 0; i < n; ++i) {
+        apply_spsa_param(c.engines[0], s.parameters[i].param, a[i]);
+        if (b) apply_spsa_param(c.engines[1], s.parameters[i].param, (*b)[i]);
+      }
+      const auto pairs = selfplay::play_pairs(c, s.pairs, *backend, stop);
+      if (pairs.size() < s.pairs) return false;
+      *w = *l = 0;
+      for (const auto& p : pairs)
+        for (stats::GameResult r : {p.first, p.second}) {
+          *w += r == stats::GameResult::kWin;
+          *l += r == stats::GameResult::kLoss;
+        }
+      return true;
+    };
+    SpsaRow row;
+    row.iteration = k;
+    if (s.mirror) {
+      if (!play(plus, &minus, &row.wins, &row.losses)) break;
+    } else {
+      // theta + c_k Delta and theta - c_k Delta each against B on the same games: W counts the
+      // wins of the first and the losses of the second.
+      int64_t w1 = 0, l1 = 0, w2 = 0, l2 = 0;
+      if (!play(plus, nullptr, &w1, &l1) || !play(minus, nullptr, &w2, &l2)) break;
+      row.wins = w1 + l2;
+      row.losses = l1 + w2;
+    }
+    theta = spsa_update(theta, delta, s.parameters, gains, k, big_a, s.alpha, s.gamma, row.wins,
+                        row.losses);
+    row.theta = theta;
+    for (size_t i = 0; i < n; ++i) row.c_k.push_back(spsa_c_k(gains[i], k, s.gamma));
+    file.append(row);
+    std::string line = fmt::format("iter {:>5}/{}  W {:>3} L {:>3} ", k, s.iterations, row.wins,
+                                   row.losses);
+    for (size_t i = 0; i < n; ++i) line += fmt::format(" {} {:.5g}", names[i], theta[i]);
+    fmt::print(out, "{}\n", line);
+    std::fflush(out);
+    result.rows.push_back(std::move(row));
+  }
+  file.finish();
+  result.theta = theta;
+  write_file_atomically(s.result, result_yaml(s, seed, config_path, theta));
+  fmt::print(out, "wrote       {}\nwrote       {}\n", s.output, s.result);
+  return result;
+}
+
+}  // namespace sp::tune
