@@ -328,7 +328,7 @@ TEST(ConfigShipped, DefaultCampaignLoads) {
   EXPECT_EQ(c.games, 1000u);
   for (const EngineConfig& e : c.engines) {
     EXPECT_EQ(e.type, EngineType::kMcts);
-    EXPECT_EQ(e.rollouts_per_move, 5000u);
+    EXPECT_EQ(e.rollouts_per_move, 20000u);
   }
 }
 
