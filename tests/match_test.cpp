@@ -189,6 +189,26 @@ TEST_F(Match, SprtStopsALopsidedMatchEarlyWithTheLlrOutsideTheBounds) {
   EXPECT_EQ(counted_only(read_records(path("l5.h5"))), counted_only(rec));
 }
 
+// Engines without rollouts finish whole games between two batches (there are none): the SPRT's
+// decision must still stop new games at once, not after the whole planned match.
+TEST_F(Match, SprtStopsAMatchOfEnginesWithoutRollouts) {
+  const config::CampaignConfig cfg = load(R"(
+campaign: {concurrency: 4, seed: 3}
+engines:
+  player0: {type: expectimax, depth: 1, weights: ')" + kSurvival + R"('}
+  player1: {type: random}
+backend: {name: cpu, threads: 1}
+output: {path: unused.h5, flush_seconds: 0.05}
+match: {pairs: 2000, sprt: {enabled: true, elo0: 0, elo1: 50}}
+)");
+  const MatchResult r = play(cfg, "nr.h5");
+  ASSERT_TRUE(r.sprt_stopped);
+  const uint64_t counted = r.counter.penta().pairs();
+  EXPECT_LT(counted, 2000u);
+  EXPECT_LE(r.games_played, 2 * counted + 2 * cfg.concurrency)
+      << "games kept starting after the SPRT decided";
+}
+
 TEST_F(Match, PairCountsMatchTheGamesInTheFile) {
   const config::CampaignConfig cfg = load(kLopsided);
   const MatchResult r = play(cfg, "p.h5");

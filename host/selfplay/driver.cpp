@@ -208,8 +208,12 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
           slot.game.winner = s.winner;
           slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
           on_game(std::move(slot.game));
-          start_next_game(slot);
-          continue;
+          // A stop (a signal) starts no new game. The slot then yields to the others: engines that
+          // need no rollouts would otherwise play every remaining game in this one slot, while
+          // the other half of each game pair waited in another slot.
+          if (stop.load()) slot.active = false;
+          else start_next_game(slot);
+          return;
         }
         s.die = static_cast<uint8_t>(roll_die(cfg_.seed, stream_game(cfg_, slot.game.game_id), ply + 1));
         for (auto& e : slot.engines) e->observe(info.move, s);
