@@ -250,25 +250,6 @@ const Section<CampaignConfig>& match_config_schema() {
   return s;
 }
 
-std::string read_config_file(const std::string& path) {
-  constexpr size_t kMaxBytes = 1 << 20;  // a config is a page of text; refuse to slurp devices
-  const auto fail = [&](const std::string& why) -> ConfigError {
-    return ConfigError("cannot read " + path + ": " + why);
-  };
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) throw fail(std::strerror(errno));
-  std::string text;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, file.get())) > 0) {
-    text.append(buf, n);
-    if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a config file");
-  }
-  if (std::ferror(file.get())) throw fail(std::strerror(errno));
-  return text;
-}
-
 }  // namespace
 
 CampaignConfig load_campaign_config_text(const std::string& text, const std::string& name) {

@@ -4,10 +4,14 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -394,4 +398,23 @@ void emit(std::string& out, int indent, const std::vector<Entry>& entries) {
 }
 
 }  // namespace detail
+std::string read_config_file(const std::string& path) {
+  constexpr size_t kMaxBytes = 1 << 20;
+  const auto fail = [&](const std::string& why) {
+    return ConfigError("cannot read " + path + ": " + why);
+  };
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw fail(std::strerror(errno));
+  std::string text;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, file.get())) > 0) {
+    text.append(buf, n);
+    if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a config file");
+  }
+  if (std::ferror(file.get())) throw fail(std::strerror(errno));
+  return text;
+}
+
 }  // namespace sp::config

@@ -428,4 +428,8 @@ class Section {
   std::vector<std::function<void(const T&, const Document&, const std::string&)>> checks_;
 };
 
+// The text of a YAML file of the project's (configs, weights): at most 1 MiB, so a device or a
+// data file given by mistake is refused. Throws ConfigError "cannot read PATH: reason".
+std::string read_config_file(const std::string& path);
+
 }  // namespace sp::config

@@ -87,22 +87,7 @@ Weights load_weights_text(const std::string& text, const std::string& name) {
 }
 
 Weights load_weights(const std::string& path) {
-  constexpr size_t kMaxBytes = 1 << 20;  // a page of text; refuse to slurp devices
-  const auto fail = [&](const std::string& why) {
-    return ConfigError("cannot read " + path + ": " + why);
-  };
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) throw fail(std::strerror(errno));
-  std::string text;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, file.get())) > 0) {
-    text.append(buf, n);
-    if (text.size() > kMaxBytes) throw fail("larger than 1 MiB; not a weights file");
-  }
-  if (std::ferror(file.get())) throw fail(std::strerror(errno));
-  return load_weights_text(text, path);
+  return load_weights_text(config::read_config_file(path), path);
 }
 
 double evaluate(const Weights& weights, const ewn::State& s, const ewn::Rules& rules) {
