@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/process_util.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/notation.hpp"
 #include "games/ewn/perft.hpp"
@@ -20,10 +21,7 @@ namespace {
 
 enum class Capture { kStdout, kStderr, kBoth };
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-};
+using Outcome = ::sp::test::CommandResult;
 
 Outcome selfplay(const std::string& args, Capture capture = Capture::kStdout) {
   std::string cmd = std::string("'") + SELFPLAY_BINARY + "' " + args;
@@ -32,15 +30,7 @@ Outcome selfplay(const std::string& args, Capture capture = Capture::kStdout) {
     case Capture::kStderr: cmd += " 2>&1 >/dev/null"; break;
     case Capture::kBoth: cmd += " 2>&1"; break;
   }
-  Outcome r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return ::sp::test::run_command(cmd);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

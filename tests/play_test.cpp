@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/process_util.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
@@ -344,23 +345,12 @@ TEST(Play, PlayAgainStartsTheNextGameWithItsOwnDice) {
   EXPECT_NE(starts[0], starts[1]);
 }
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-};
+using Outcome = ::sp::test::CommandResult;
 
 // Runs the binary with `input` on stdin; out gets stdout and stderr.
 Outcome run_binary(const std::string& args, const std::string& input) {
   const std::string cmd = "printf '" + input + "' | '" + SELFPLAY_BINARY + "' " + args + " 2>&1";
-  Outcome r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return ::sp::test::run_command(cmd);
 }
 
 const std::string kCampaign = std::string(SELFPLAY_SOURCE_DIR) + "/configs/ewn/campaign.yaml";

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/process_util.hpp"
 #include "host/io/h5.hpp"
 #include "host/tune/spsa.hpp"
 #include "host/tune/tune_config.hpp"
@@ -165,22 +166,11 @@ TEST(Spsa, RunRepeatsForASeedAndStaysInBounds) {
   }
 }
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-};
+using Outcome = ::sp::test::CommandResult;
 
 Outcome selfplay(const std::string& args) {
   const std::string cmd = std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1";
-  Outcome r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return ::sp::test::run_command(cmd);
 }
 
 TEST(SpsaCli, TuneWritesTrajectoryAndResult) {
