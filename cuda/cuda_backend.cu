@@ -8,12 +8,16 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/rollout_kernel.cuh"
 #include "games/ewn/game.hpp"
+#include "host/rollout/leaf_order.hpp"
 
 namespace sp::cuda {
 
@@ -34,19 +38,56 @@ bool device_available(std::string* reason) {
 
 namespace {
 
+// Owners of CUDA resources: each frees what it holds and ignores errors there (destructors must not
+// throw, and a failed device has nothing left to free), so a constructor that throws halfway
+// releases everything it had allocated.
+struct PinnedFree {
+  void operator()(void* p) const noexcept { cudaFreeHost(p); }
+};
+struct DeviceFree {
+  void operator()(void* p) const noexcept { cudaFree(p); }
+};
+struct StreamDestroy {
+  void operator()(cudaStream_t s) const noexcept { cudaStreamDestroy(s); }
+};
+struct EventDestroy {
+  void operator()(cudaEvent_t e) const noexcept { cudaEventDestroy(e); }
+};
 template <class T>
-T* host_alloc(size_t n) {
+using PinnedBuffer = std::unique_ptr<T[], PinnedFree>;
+template <class T>
+using DeviceBuffer = std::unique_ptr<T[], DeviceFree>;
+using Stream = std::unique_ptr<std::remove_pointer_t<cudaStream_t>, StreamDestroy>;
+using Event = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, EventDestroy>;
+
+template <class T>
+PinnedBuffer<T> pinned_buffer(size_t n) {
   void* p = nullptr;
-  SP_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(T)));
-  return static_cast<T*>(p);
+  SP_CUDA_CHECK(cudaMallocHost(&p, std::max<size_t>(n, 1) * sizeof(T)));
+  return PinnedBuffer<T>(static_cast<T*>(p));
 }
 
 template <class T>
-T* device_alloc(size_t n) {
+DeviceBuffer<T> device_buffer(size_t n) {
   void* p = nullptr;
-  SP_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
-  return static_cast<T*>(p);
+  SP_CUDA_CHECK(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)));
+  return DeviceBuffer<T>(static_cast<T*>(p));
 }
+
+Stream new_stream() {
+  cudaStream_t s = nullptr;
+  SP_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return Stream(s);
+}
+
+Event new_event(unsigned flags) {
+  cudaEvent_t e = nullptr;
+  SP_CUDA_CHECK(cudaEventCreateWithFlags(&e, flags));
+  return Event(e);
+}
+
+// The kernel's warp reductions (__reduce_add_sync) need compute capability 8.0.
+constexpr int kMinMajor = 8;
 
 template <class Game>
 class CudaBackend final : public rollout::Backend<Game> {
@@ -57,9 +98,16 @@ class CudaBackend final : public rollout::Backend<Game> {
   explicit CudaBackend(const rollout::BackendOptions& options) : device_(options.device) {
     if (options.max_rollouts == 0 || options.max_rollouts > (size_t{1} << 31))
       throw std::invalid_argument("cuda backend: max_rollouts must be in 1 .. 2^31");
+    if (options.max_leaves == 0 || options.max_leaves >= (size_t{1} << 31))
+      throw std::invalid_argument("cuda backend: max_leaves must be in 1 .. 2^31 - 1");
     SP_CUDA_CHECK(cudaSetDevice(device_));
     cudaDeviceProp prop{};
     SP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
+    const std::string sm = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+    if (prop.major < kMinMajor)
+      throw CudaError("cuda backend: device " + std::to_string(device_) + " (" + prop.name +
+                      ") has compute capability " + sm + "; the rollout kernel needs " +
+                      std::to_string(kMinMajor) + ".0 or newer (warp reductions)");
     block_size_ = options.block_size > 0 ? options.block_size : 128;
     if (block_size_ % 32 != 0 || block_size_ > prop.maxThreadsPerBlock)
       throw std::invalid_argument("cuda backend: block size must be a multiple of 32 and at most " +
@@ -78,91 +126,86 @@ class CudaBackend final : public rollout::Backend<Game> {
     info_.max_rollouts = options.max_rollouts;
     info_.max_in_flight = kSlots;
     for (Slot& s : slots_) {
-      s.h_leaves = host_alloc<Leaf>(info_.max_leaves);
-      s.h_offsets = host_alloc<uint32_t>(info_.max_leaves + 1);
-      s.h_stats = host_alloc<LeafStats>(info_.max_leaves);
-      s.d_leaves = device_alloc<Leaf>(info_.max_leaves);
-      s.d_offsets = device_alloc<uint32_t>(info_.max_leaves + 1);
-      s.d_stats = device_alloc<LeafStats>(info_.max_leaves);
-      SP_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-      SP_CUDA_CHECK(cudaEventCreate(&s.kernel_start));
-      SP_CUDA_CHECK(cudaEventCreate(&s.kernel_end));
-      SP_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+      s.h_leaves = pinned_buffer<Leaf>(info_.max_leaves);
+      s.h_offsets = pinned_buffer<uint32_t>(info_.max_leaves + 1);
+      s.h_stats = pinned_buffer<LeafStats>(info_.max_leaves);
+      s.d_leaves = device_buffer<Leaf>(info_.max_leaves);
+      s.d_offsets = device_buffer<uint32_t>(info_.max_leaves + 1);
+      s.d_stats = device_buffer<LeafStats>(info_.max_leaves);
+      s.order.resize(info_.max_leaves);
+      s.stream = new_stream();
+      s.kernel_start = new_event(cudaEventDefault);
+      s.kernel_end = new_event(cudaEventDefault);
+      s.done = new_event(cudaEventDisableTiming);
     }
   }
 
   ~CudaBackend() override {
-    // Destructors must not throw: release what was allocated and ignore further errors.
+    // Work still queued on a stream may use the buffers: finish it before they are freed (the
+    // members' destructors run after this body).
     cudaSetDevice(device_);
-    for (Slot& s : slots_) {
-      if (s.stream) cudaStreamSynchronize(s.stream);
-      cudaFreeHost(s.h_leaves);
-      cudaFreeHost(s.h_offsets);
-      cudaFreeHost(s.h_stats);
-      cudaFree(s.d_leaves);
-      cudaFree(s.d_offsets);
-      cudaFree(s.d_stats);
-      if (s.stream) cudaStreamDestroy(s.stream);
-      if (s.kernel_start) cudaEventDestroy(s.kernel_start);
-      if (s.kernel_end) cudaEventDestroy(s.kernel_end);
-      if (s.done) cudaEventDestroy(s.done);
-    }
+    for (Slot& s : slots_)
+      if (s.stream) cudaStreamSynchronize(s.stream.get());
   }
 
   const rollout::BackendInfo& info() const override { return info_; }
 
   rollout::Ticket submit(std::span<const Leaf> leaves,
                          const rollout::PlayoutParams<Game>& params) override {
+    // Everything that can refuse the batch comes before the ticket is taken: a refused batch must
+    // not advance to the slot of the batch still in flight.
     if (in_flight_.size() >= kSlots)
       throw std::logic_error("cuda backend: more batches in flight than max_in_flight");
-    if (leaves.size() > info_.max_leaves)
-      throw std::invalid_argument("cuda backend: batch of " + std::to_string(leaves.size()) +
-                                  " leaves exceeds max_leaves " + std::to_string(info_.max_leaves));
+    const uint64_t total = rollout::check_batch<Game>(info_, leaves);
     SP_CUDA_CHECK(cudaSetDevice(device_));
     const rollout::Ticket ticket = next_++;
     Slot& s = slots_[ticket % kSlots];
     s.submitted = std::chrono::steady_clock::now();
-    s.n_leaves = static_cast<uint32_t>(leaves.size());
-
-    uint64_t total = 0;
-    uint32_t uniform = leaves.empty() ? 0 : leaves[0].rollouts;
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      s.h_offsets[i] = static_cast<uint32_t>(total);
-      total += leaves[i].rollouts;
-      if (leaves[i].rollouts != uniform) uniform = 0;
-    }
-    if (total > info_.max_rollouts)
-      throw std::invalid_argument("cuda backend: batch of " + std::to_string(total) +
-                                  " rollouts exceeds max_rollouts " + std::to_string(info_.max_rollouts));
-    s.h_offsets[leaves.size()] = static_cast<uint32_t>(total);
-    if (!leaves.empty()) std::memcpy(s.h_leaves, leaves.data(), leaves.size_bytes());
-
     const size_t n = leaves.size();
-    if (n > 0) {
-      SP_CUDA_CHECK(cudaMemcpyAsync(s.d_leaves, s.h_leaves, n * sizeof(Leaf), cudaMemcpyHostToDevice, s.stream));
-      if (!uniform)
-        SP_CUDA_CHECK(cudaMemcpyAsync(s.d_offsets, s.h_offsets, (n + 1) * sizeof(uint32_t),
-                                      cudaMemcpyHostToDevice, s.stream));
-      SP_CUDA_CHECK(cudaMemsetAsync(s.d_stats, 0, n * sizeof(LeafStats), s.stream));
+    s.n_leaves = static_cast<uint32_t>(n);
+
+    // Device order: leaves grouped by (policy, side to move); wait() un-permutes the statistics.
+    rollout::device_order<Game>(leaves, std::span<uint32_t>(s.order.data(), n));
+    uint32_t offset = 0;
+    uint32_t uniform = n ? leaves[0].rollouts : 0;
+    for (size_t k = 0; k < n; ++k) {
+      const Leaf& leaf = leaves[s.order[k]];
+      s.h_leaves[k] = leaf;
+      s.h_offsets[k] = offset;
+      offset += leaf.rollouts;
+      if (leaf.rollouts != uniform) uniform = 0;
     }
-    SP_CUDA_CHECK(cudaEventRecord(s.kernel_start, s.stream));
+    s.h_offsets[n] = offset;
+
+    const Stream& stream = s.stream;
+    if (n > 0) {
+      SP_CUDA_CHECK(cudaMemcpyAsync(s.d_leaves.get(), s.h_leaves.get(), n * sizeof(Leaf),
+                                    cudaMemcpyHostToDevice, stream.get()));
+      if (!uniform)
+        SP_CUDA_CHECK(cudaMemcpyAsync(s.d_offsets.get(), s.h_offsets.get(), (n + 1) * sizeof(uint32_t),
+                                      cudaMemcpyHostToDevice, stream.get()));
+      SP_CUDA_CHECK(cudaMemsetAsync(s.d_stats.get(), 0, n * sizeof(LeafStats), stream.get()));
+    }
+    SP_CUDA_CHECK(cudaEventRecord(s.kernel_start.get(), stream.get()));
     if (total > 0) {
       const uint64_t blocks = (total + block_size_ - 1) / block_size_;
       const unsigned grid = static_cast<unsigned>(std::min<uint64_t>(blocks, max_grid_));
-      rollout_kernel<Game><<<grid, block_size_, 0, s.stream>>>(
-          s.d_leaves, s.d_offsets, s.n_leaves, uniform, static_cast<uint32_t>(total), params, s.d_stats);
+      rollout_kernel<Game><<<grid, block_size_, 0, stream.get()>>>(
+          s.d_leaves.get(), s.d_offsets.get(), s.n_leaves, uniform, static_cast<uint32_t>(total), params,
+          s.d_stats.get());
       SP_CUDA_CHECK_LAUNCH();
     }
-    SP_CUDA_CHECK(cudaEventRecord(s.kernel_end, s.stream));
+    SP_CUDA_CHECK(cudaEventRecord(s.kernel_end.get(), stream.get()));
     if (n > 0)
-      SP_CUDA_CHECK(cudaMemcpyAsync(s.h_stats, s.d_stats, n * sizeof(LeafStats), cudaMemcpyDeviceToHost, s.stream));
-    SP_CUDA_CHECK(cudaEventRecord(s.done, s.stream));
+      SP_CUDA_CHECK(cudaMemcpyAsync(s.h_stats.get(), s.d_stats.get(), n * sizeof(LeafStats),
+                                    cudaMemcpyDeviceToHost, stream.get()));
+    SP_CUDA_CHECK(cudaEventRecord(s.done.get(), stream.get()));
     in_flight_.push_back(ticket);
     return ticket;
   }
 
   bool ready(rollout::Ticket ticket) override {
-    const cudaError_t status = cudaEventQuery(slots_[ticket % kSlots].done);
+    const cudaError_t status = cudaEventQuery(slots_[ticket % kSlots].done.get());
     if (status == cudaErrorNotReady) return false;
     SP_CUDA_CHECK(status);
     return true;
@@ -171,15 +214,15 @@ class CudaBackend final : public rollout::Backend<Game> {
   rollout::BatchTiming wait(rollout::Ticket ticket, std::span<LeafStats> out) override {
     if (in_flight_.empty() || in_flight_.front() != ticket)
       throw std::logic_error("cuda backend: wait() on a ticket that is not the oldest in flight");
-    in_flight_.pop_front();
     Slot& s = slots_[ticket % kSlots];
-    SP_CUDA_CHECK(cudaEventSynchronize(s.done));
     if (out.size() < s.n_leaves)
       throw std::invalid_argument("cuda backend: output span smaller than the batch");
-    std::copy(s.h_stats, s.h_stats + s.n_leaves, out.begin());
+    in_flight_.pop_front();
+    SP_CUDA_CHECK(cudaEventSynchronize(s.done.get()));
+    rollout::to_batch_order(std::span<const uint32_t>(s.order.data(), s.n_leaves), s.h_stats.get(), out);
     rollout::BatchTiming t;
     float kernel_ms = 0;
-    SP_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, s.kernel_start, s.kernel_end));
+    SP_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, s.kernel_start.get(), s.kernel_end.get()));
     t.compute_ms = kernel_ms;
     t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.submitted).count();
     return t;
@@ -188,14 +231,15 @@ class CudaBackend final : public rollout::Backend<Game> {
  private:
   static constexpr int kSlots = 2;
   struct Slot {
-    Leaf* h_leaves = nullptr;
-    uint32_t* h_offsets = nullptr;
-    LeafStats* h_stats = nullptr;
-    Leaf* d_leaves = nullptr;
-    uint32_t* d_offsets = nullptr;
-    LeafStats* d_stats = nullptr;
-    cudaStream_t stream = nullptr;
-    cudaEvent_t kernel_start = nullptr, kernel_end = nullptr, done = nullptr;
+    PinnedBuffer<Leaf> h_leaves;  // in device order
+    PinnedBuffer<uint32_t> h_offsets;
+    PinnedBuffer<LeafStats> h_stats;
+    DeviceBuffer<Leaf> d_leaves;
+    DeviceBuffer<uint32_t> d_offsets;
+    DeviceBuffer<LeafStats> d_stats;
+    std::vector<uint32_t> order;  // order[k]: batch index of device leaf k
+    Stream stream;
+    Event kernel_start, kernel_end, done;
     uint32_t n_leaves = 0;
     std::chrono::steady_clock::time_point submitted;
   };

@@ -14,7 +14,9 @@
 
 namespace sp::cuda {
 
-// Leaf index of flattened rollout i: offsets has n_leaves + 1 entries, offsets[0] = 0.
+// Leaf index of flattened rollout i: offsets has n_leaves + 1 entries, offsets[0] = 0,
+// offsets[n_leaves] = total > i. The last leaf l with offsets[l] <= i, so leaves without
+// rollouts are skipped.
 __device__ __forceinline__ uint32_t leaf_of(const uint32_t* __restrict__ offsets, uint32_t n_leaves,
                                             uint32_t i) {
   uint32_t lo = 0, hi = n_leaves;  // answer in [lo, hi)
@@ -26,11 +28,33 @@ __device__ __forceinline__ uint32_t leaf_of(const uint32_t* __restrict__ offsets
   return lo;
 }
 
+// leaf_of for the 32 lanes of a warp, lane k asking for rollout i = base + k (clamped to the last
+// rollout by the caller): one binary search for base's leaf, at the same addresses in every lane
+// (broadcast loads, no divergence), then each lane counts the leaf boundaries it has passed among
+// the next 32, which the lanes hold in registers, in five shuffle steps. Leaves without rollouts
+// can put more than 32 boundaries inside one warp's range; a lane past that window searches on
+// its own. Every lane of the warp must call it.
+__device__ __forceinline__ uint32_t warp_leaf_of(const uint32_t* __restrict__ offsets, uint32_t n_leaves,
+                                                 uint32_t base, uint32_t i, uint32_t lane) {
+  constexpr unsigned kAll = 0xFFFFFFFFu;
+  const uint32_t first = leaf_of(offsets, n_leaves, base);
+  const uint32_t b = first + 1 + lane;  // boundary `lane`: where leaf first + lane ends
+  const uint32_t bound = b <= n_leaves ? __ldg(offsets + b) : 0xFFFFFFFFu;
+  uint32_t passed = 0;  // boundaries 0 .. passed - 1 are <= i (they are sorted)
+  for (uint32_t step = 16; step > 0; step >>= 1)
+    if (__shfl_sync(kAll, bound, static_cast<int>(passed + step - 1)) <= i) passed += step;
+  const uint32_t last = __shfl_sync(kAll, bound, 31);
+  if (passed == 31 && last <= i) return leaf_of(offsets, n_leaves, i);
+  return first + passed;
+}
+
+// params is __grid_constant__: the policy is picked by a run-time index, which would otherwise
+// make every thread copy the whole parameter block to local memory.
 template <class Game>
 __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
                                const uint32_t* __restrict__ offsets, uint32_t n_leaves,
                                uint32_t uniform_rollouts, uint32_t total,
-                               const rollout::PlayoutParams<Game> params,
+                               const __grid_constant__ rollout::PlayoutParams<Game> params,
                                rollout::LeafStats* __restrict__ out) {
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warp_base = (blockIdx.x * blockDim.x + threadIdx.x) - lane;
@@ -40,8 +64,10 @@ __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
     const uint32_t i = base + lane;
     const bool active = i < total;
     const unsigned active_mask = __ballot_sync(0xFFFFFFFFu, active);
+    const uint32_t clamped = active ? i : total - 1;
+    const uint32_t l = uniform_rollouts ? clamped / uniform_rollouts
+                                        : warp_leaf_of(offsets, n_leaves, base, clamped, lane);
     if (!active) continue;
-    const uint32_t l = uniform_rollouts ? i / uniform_rollouts : leaf_of(offsets, n_leaves, i);
     const uint32_t r = uniform_rollouts ? i - l * uniform_rollouts : i - __ldg(offsets + l);
     const rollout::Leaf<Game>& leaf = leaves[l];
     BlockStream rng(stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf, r);

@@ -15,6 +15,7 @@
 #include "games/common/errors.hpp"
 #include "host/rollout/check_backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
+#include "host/rollout/leaf_order.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {
@@ -84,6 +85,67 @@ TEST(CpuBackend, RejectsMisuse) {
   EXPECT_THROW(backend->wait(t1, out), std::logic_error);      // must wait in order
   backend->wait(t0, out);
   backend->wait(t1, out);
+}
+
+TEST(CpuBackend, RefusesBatchesOverEitherLimitWithoutDisturbingTheOneInFlight) {
+  BackendOptions o = threads(2);
+  o.max_leaves = 64;
+  o.max_rollouts = 1000;
+  auto backend = make_cpu_backend<EwnGame>(o);
+  PlayoutParams<EwnGame> p;
+  p.seed = 3;
+  const auto good = random_batch(21, 40, 20, true);  // 800 rollouts
+  const Ticket t = backend->submit(good, p);
+  const auto too_many_rollouts = random_batch(22, 40, 30, true);  // 1200
+  const auto too_many_leaves = random_batch(23, 65, 1, true);
+  try {
+    backend->submit(too_many_rollouts, p);
+    ADD_FAILURE() << "a batch of 1200 rollouts was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("1200 rollouts exceeds max_rollouts 1000"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(backend->submit(too_many_leaves, p), std::invalid_argument);
+  std::vector<LeafStats> out(good.size());
+  backend->wait(t, out);
+  EXPECT_EQ(out, reference(good, p));
+  // The refused batches took no ticket: the next batch is waited for as usual.
+  EXPECT_EQ(run(*backend, good, p), reference(good, p));
+}
+
+TEST(LeafOrder, GroupsByPolicyAndSideStablyAndRestoresBatchOrder) {
+  auto leaves = random_batch(31, 500, 9, false);
+  for (size_t i = 0; i < leaves.size(); ++i) leaves[i].policy = static_cast<uint32_t>((i * 7) % 3);
+  std::vector<uint32_t> order(leaves.size());
+  device_order<EwnGame>(leaves, order);
+  std::vector<uint32_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  for (uint32_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i) << "not a permutation";
+  int sides[2] = {0, 0};
+  for (size_t k = 0; k < order.size(); ++k) {
+    const EwnLeaf& leaf = leaves[order[k]];
+    ++sides[EwnGame::side_to_move(leaf.state)];
+    if (k == 0) continue;
+    const EwnLeaf& prev = leaves[order[k - 1]];
+    const auto key = [](const EwnLeaf& l) { return l.policy * 2 + EwnGame::side_to_move(l.state); };
+    ASSERT_LE(key(prev), key(leaf)) << k;
+    if (key(prev) == key(leaf)) {
+      ASSERT_LT(order[k - 1], order[k]) << "not stable at " << k;
+    }
+  }
+  EXPECT_GT(sides[0], 100);  // both sides and all three policies really occur
+  EXPECT_GT(sides[1], 100);
+
+  // Statistics of the device-ordered batch, mapped back, equal those of the batch as submitted.
+  PlayoutParams<EwnGame> p;
+  p.seed = 77;
+  p.policies[2].kind = ewn::PolicyKind::kHeavy;
+  std::vector<EwnLeaf> device(leaves.size());
+  for (size_t k = 0; k < order.size(); ++k) device[k] = leaves[order[k]];
+  const auto device_stats = reference(device, p);
+  std::vector<LeafStats> restored(leaves.size());
+  to_batch_order(order, device_stats.data(), restored);
+  EXPECT_EQ(restored, reference(leaves, p));
+  EXPECT_NE(device_stats, reference(leaves, p));  // the order really changed something
 }
 
 TEST(Policy, WeightedDiffersFromUniformAndPrefersWins) {

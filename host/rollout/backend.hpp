@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,24 @@ struct BatchTiming {
 };
 
 using Ticket = uint64_t;
+
+// The one batch rule of every backend: at most info.max_leaves leaves and at most
+// info.max_rollouts rollouts summed over them. Returns that sum; throws std::invalid_argument
+// naming the backend and both numbers. Backends call it before they touch any buffer, so a
+// refused batch leaves the batches in flight untouched; the driver sizes its batches by the same
+// two limits and never meets the error.
+template <class Game>
+uint64_t check_batch(const BackendInfo& info, std::span<const Leaf<Game>> leaves) {
+  if (leaves.size() > info.max_leaves)
+    throw std::invalid_argument(info.name + " backend: batch of " + std::to_string(leaves.size()) +
+                                " leaves exceeds max_leaves " + std::to_string(info.max_leaves));
+  uint64_t total = 0;
+  for (const Leaf<Game>& leaf : leaves) total += leaf.rollouts;
+  if (total > info.max_rollouts)
+    throw std::invalid_argument(info.name + " backend: batch of " + std::to_string(total) +
+                                " rollouts exceeds max_rollouts " + std::to_string(info.max_rollouts));
+  return total;
+}
 
 // Asynchronous batch backend. submit() copies the leaves and returns at once; wait() blocks until
 // that batch is done and fills one LeafStats per leaf in submission order. Tickets are waited for

@@ -34,6 +34,7 @@ class CheckBackend final : public Backend<Game> {
   const BackendInfo& info() const override { return info_; }
 
   Ticket submit(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params) override {
+    check_batch<Game>(info_, leaves);
     const Ticket ta = a_->submit(leaves, params);
     const Ticket tb = b_->submit(leaves, params);
     in_flight_.push_back({ta, tb, leaves.size()});

@@ -104,9 +104,7 @@ class CpuBackend final : public Backend<Game> {
   const BackendInfo& info() const override { return info_; }
 
   Ticket submit(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params) override {
-    if (leaves.size() > info_.max_leaves)
-      throw std::invalid_argument("cpu backend: batch of " + std::to_string(leaves.size()) +
-                                  " leaves exceeds max_leaves " + std::to_string(info_.max_leaves));
+    check_batch<Game>(info_, leaves);
     std::unique_lock lock(mutex_);
     if (queue_.size() >= static_cast<size_t>(info_.max_in_flight))
       throw std::logic_error("cpu backend: more batches in flight than max_in_flight");

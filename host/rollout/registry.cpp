@@ -38,9 +38,15 @@ std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const Backe
     std::string reason;
     if (cuda_available(&reason)) {
 #if defined(SELFPLAY_HAVE_CUDA)
-      auto backend = cuda::make_cuda_backend<Game>(options);
-      log::info("backend: auto -> cuda (" + backend->info().device + ")");
-      return backend;
+      // A device that is present but cannot run the backend (too old, no kernel image for its
+      // architecture, out of memory) is no reason to fail a run that asked for any backend.
+      try {
+        auto backend = cuda::make_cuda_backend<Game>(options);
+        log::info("backend: auto -> cuda (" + backend->info().device + ")");
+        return backend;
+      } catch (const std::exception& e) {
+        reason = std::string("the cuda backend could not start: ") + e.what();
+      }
 #endif
     }
     auto backend = make_cpu_backend<Game>(options);

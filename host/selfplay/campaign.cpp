@@ -121,7 +121,8 @@ std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(const config::C
   bopts.device = cfg.backend.device;
   const size_t leaves_per_game = std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
   bopts.max_leaves = std::max<size_t>(cfg.concurrency * std::max<size_t>(leaves_per_game, 64), 4096);
-  bopts.max_rollouts = std::max<size_t>(bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2);
+  bopts.max_rollouts = std::max<size_t>({bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2,
+                                         max_round_rollouts(cfg)});
   return rollout::make_backend<EwnGame>(cfg.backend.name, bopts);
 }
 

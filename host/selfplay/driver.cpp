@@ -66,6 +66,21 @@ int roll_die(uint64_t seed, uint32_t game_id, uint32_t ply) {
   return 1 + static_cast<int>(rng.below(6));
 }
 
+size_t max_round_leaves(const config::CampaignConfig& cfg) {
+  return std::max<size_t>({cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round, ewn::kMaxMoves});
+}
+
+uint64_t max_round_rollouts(const config::CampaignConfig& cfg) {
+  uint64_t most = 0;
+  for (const config::EngineConfig& e : cfg.engines) {
+    if (e.type == config::EngineType::kMcts)
+      most = std::max<uint64_t>(most, uint64_t{e.leaves_per_round} * e.rollouts_per_leaf);
+    else if (e.type == config::EngineType::kFlat)  // max(1, budget / moves) for each root move
+      most = std::max<uint64_t>({most, e.rollouts_per_move, uint64_t{ewn::kMaxMoves}});
+  }
+  return most;
+}
+
 search::MctsParams mcts_params(const config::EngineConfig& cfg) {
   search::MctsParams p;
   p.rollouts_per_move = cfg.rollouts_per_move;
@@ -180,9 +195,16 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
   std::vector<Batch> batches(depth);
   std::deque<int> in_flight;
   uint64_t batch_index = 0;
-  // The most leaves one slot adds to a batch: a tree's round, or a flat engine's root moves.
-  const size_t max_slot_leaves =
-      std::max<size_t>({cfg_.engines[0].leaves_per_round, cfg_.engines[1].leaves_per_round, ewn::kMaxMoves});
+  // A batch closes before the next slot could push it past the backend's limits (the one batch
+  // rule of rollout::check_batch).
+  const rollout::BackendInfo& limits = backend_.info();
+  const size_t max_slot_leaves = max_round_leaves(cfg_);
+  const uint64_t max_slot_rollouts = max_round_rollouts(cfg_);
+  if (max_slot_leaves > limits.max_leaves || max_slot_rollouts > limits.max_rollouts)
+    throw std::invalid_argument("driver: one game's round needs up to " + std::to_string(max_slot_leaves) +
+                                " leaves and " + std::to_string(max_slot_rollouts) + " rollouts; backend " +
+                                limits.name + " takes at most " + std::to_string(limits.max_leaves) +
+                                " leaves and " + std::to_string(limits.max_rollouts) + " rollouts per batch");
   size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
 
   // Steps one slot as far as it goes without rollouts; appends its leaves to `batch` if it needs any.
@@ -248,7 +270,8 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
         const size_t before = batch.leaves.size();
         step(slot, batch);
         for (size_t i = before; i < batch.leaves.size(); ++i) rollouts += batch.leaves[i].rollouts;
-        if (rollouts >= cfg_.backend.batch_rollouts || batch.leaves.size() + max_slot_leaves > backend_.info().max_leaves) {
+        if (rollouts >= cfg_.backend.batch_rollouts || batch.leaves.size() + max_slot_leaves > limits.max_leaves ||
+            rollouts + max_slot_rollouts > limits.max_rollouts) {
           cursor = (cursor + k + 1) % slots_.size();
           break;
         }

@@ -66,6 +66,12 @@ search::MctsParams mcts_params(const config::EngineConfig& cfg);
 search::Mcts<EwnGame>::Evaluator evaluation_prior(std::shared_ptr<const eval::Weights> weights,
                                                   const ewn::Rules& rules, double scale);
 
+// The most leaves and rollouts one game adds to a batch at once: an MCTS round
+// (leaves_per_round leaves of rollouts_per_leaf), or a flat engine's root moves sharing its
+// budget. Backends are sized so that one game always fits a batch.
+size_t max_round_leaves(const config::CampaignConfig& cfg);
+uint64_t max_round_rollouts(const config::CampaignConfig& cfg);
+
 class Driver {
  public:
   // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight.
