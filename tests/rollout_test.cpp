@@ -16,6 +16,7 @@
 #include "host/rollout/check_backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "host/rollout/leaf_order.hpp"
+#include "host/rollout/null_backend.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {
@@ -212,6 +213,37 @@ TEST(CheckBackend, CatchesInjectedDifferenceAndNamesTheLeaf) {
   } catch (const BackendMismatch& e) {
     EXPECT_NE(std::string(e.what()).find("leaf 37 "), std::string::npos) << e.what();
   }
+}
+
+TEST(NullBackend, AnswersFromLeafIdsAloneAndKeepsTheBatchRules) {
+  auto backend = make_backend<EwnGame>("null", threads(1));
+  EXPECT_EQ(backend->info().name, "null");
+  auto leaves = random_batch(41, 300, 50, false);
+  PlayoutParams<EwnGame> p;
+  p.seed = 11;
+  const auto a = run(*backend, leaves, p);
+  uint64_t wins[2] = {0, 0}, draws = 0;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    EXPECT_EQ(a[i].rollouts, leaves[i].rollouts);
+    EXPECT_EQ(a[i].wins[0] + a[i].wins[1] + a[i].draws, a[i].rollouts);
+    EXPECT_EQ(a[i], null_stats(leaves[i], p.seed));
+    wins[0] += a[i].wins[0], wins[1] += a[i].wins[1], draws += a[i].draws;
+  }
+  EXPECT_GT(wins[0], 0u);
+  EXPECT_GT(wins[1], 0u);
+  EXPECT_GT(draws, 0u);
+  // The state is not looked at: another position with the same ids gets the same answer ...
+  auto moved = leaves;
+  for (auto& leaf : moved) leaf.state = leaves[0].state;
+  EXPECT_EQ(run(*backend, moved, p), a);
+  // ... while other ids or another seed change it.
+  moved[0].leaf += 1;
+  EXPECT_NE(run(*backend, moved, p)[0], a[0]);
+  p.seed = 12;
+  EXPECT_NE(run(*backend, leaves, p), a);
+  BackendOptions small = threads(1);
+  small.max_rollouts = 10;
+  EXPECT_THROW(make_backend<EwnGame>("null", small)->submit(leaves, p), std::invalid_argument);
 }
 
 TEST(Registry, NamesAndErrors) {

@@ -127,6 +127,10 @@ Runner add_bench(CLI::App& app) {
       }
       std::printf("csv: %s\n", o->csv.c_str());
     }
+    if (info.name == "null") {  // its statistics come from hashes, not playouts
+      std::printf("signature: none (the null backend plays no playouts)\n");
+      return 0;
+    }
     const double n = static_cast<double>(sig.rollouts);
     std::printf("signature workload: %llu playouts, average plies %.3f, first-player win rate %.4f\n",
                 static_cast<unsigned long long>(sig.rollouts), sig.plies / n, sig.wins0 / n);

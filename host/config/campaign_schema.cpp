@@ -174,8 +174,9 @@ Section<CampaignConfig> engines_schema() {
 Section<BackendConfig> backend_schema() {
   Section<BackendConfig> s;
   s.choice("name", &BackendConfig::name, std::string("auto"),
-           {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}},
-           "rollout backend; auto takes cuda when built and a device is present, else cpu");
+           {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}, {"null", "null"}},
+           "rollout backend; auto takes cuda when built and a device is present, else cpu; null plays "
+           "nothing (host throughput only)");
   s.integer("threads", &BackendConfig::threads, 0, 0, 4096, "cpu backend threads; 0 = all cores");
   s.integer("device", &BackendConfig::device, 0, 0, 63, "cuda device ordinal");
   s.integer("batch_rollouts", &BackendConfig::batch_rollouts, 1 << 16, 1, 1 << 26,

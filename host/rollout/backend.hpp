@@ -110,7 +110,8 @@ struct BackendOptions {
 };
 
 // Registry: "cpu", "cuda", "check" (cpu against cuda, or against a second cpu configuration when
-// no GPU is present), "auto" (cuda if built and a device is present, else cpu). Unknown names and
+// no GPU is present), "auto" (cuda if built and a device is present and starts, else cpu), "null"
+// (no playouts: statistics from a hash of the leaf ids, to measure the host side alone). Unknown names and
 // unavailable backends throw sp::InputError / std::runtime_error with a clear message.
 template <class Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options);

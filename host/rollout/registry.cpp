@@ -7,13 +7,14 @@
 #include "host/rollout/backend.hpp"
 #include "host/rollout/check_backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
+#include "host/rollout/null_backend.hpp"
 #if defined(SELFPLAY_HAVE_CUDA)
 #include "cuda/cuda_backend.hpp"
 #endif
 
 namespace sp::rollout {
 
-std::vector<std::string> backend_names() { return {"auto", "cpu", "cuda", "check"}; }
+std::vector<std::string> backend_names() { return {"auto", "cpu", "cuda", "check", "null"}; }
 
 bool cuda_available(std::string* reason) {
 #if defined(SELFPLAY_HAVE_CUDA)
@@ -27,6 +28,7 @@ bool cuda_available(std::string* reason) {
 template <class Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options) {
   if (name == "cpu") return make_cpu_backend<Game>(options);
+  if (name == "null") return make_null_backend<Game>(options);
   if (name == "cuda") {
     std::string reason;
     if (!cuda_available(&reason)) throw std::runtime_error("backend cuda is not available: " + reason);
