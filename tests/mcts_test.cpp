@@ -29,7 +29,8 @@ Tree search(const ewn::State& root, MctsParams p, uint64_t seed = 1) {
     leaves.clear();
     tree.select_leaves(leaves);
     stats.resize(leaves.size());
-    rollout::run_rollouts_cpu<EwnGame>(leaves, params, stats, 1);
+    WorkPool pool(1);
+    rollout::run_rollouts_cpu<EwnGame>(leaves, params, stats, pool);
     tree.backup(stats);
     if (++guard > 1000000) ADD_FAILURE() << "search does not finish";
   }

@@ -53,7 +53,7 @@ struct EngineConfig {
 
 struct BackendConfig {
   std::string name = "auto";  // auto | cpu | cuda | check
-  int threads = 0;            // cpu backend threads, 0 = all cores
+  int threads = 0;            // the one pool: host search and cpu rollouts, 0 = all cores
   int device = 0;             // cuda device ordinal
   uint32_t batch_rollouts = 1u << 16;  // target rollouts per batch
 };

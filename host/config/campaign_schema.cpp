@@ -177,7 +177,8 @@ Section<BackendConfig> backend_schema() {
            {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}, {"null", "null"}},
            "rollout backend; auto takes cuda when built and a device is present, else cpu; null plays "
            "nothing (host throughput only)");
-  s.integer("threads", &BackendConfig::threads, 0, 0, 4096, "cpu backend threads; 0 = all cores");
+  s.integer("threads", &BackendConfig::threads, 0, 0, 4096,
+            "threads of the one pool for host search and cpu rollouts; 0 = all cores");
   s.integer("device", &BackendConfig::device, 0, 0, 63, "cuda device ordinal");
   s.integer("batch_rollouts", &BackendConfig::batch_rollouts, 1 << 16, 1, 1 << 26,
             "target playouts per batch handed to the backend");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "games/common/philox.hpp"
+#include "host/common/work_pool.hpp"
 
 namespace sp::rollout {
 
@@ -55,7 +56,8 @@ struct BackendInfo {
   int max_in_flight = 2;          // batches submitted and not yet waited for
 };
 
-// Wall-clock split of one batch: compute (kernel or OpenMP loop) and host-to-host total.
+// Wall-clock split of one batch: compute (kernel, or first to last rollout chunk on the CPU) and
+// host-to-host total.
 struct BatchTiming {
   double compute_ms = 0;
   double total_ms = 0;
@@ -93,6 +95,10 @@ class Backend {
   virtual bool ready(Ticket ticket) = 0;
   virtual BatchTiming wait(Ticket ticket, std::span<LeafStats> out) = 0;
 
+  // The pool a backend computes on, when it computes on the host (the cpu backend): callers run
+  // their own host work on the same pool, so that search and rollouts share one thread budget.
+  virtual std::shared_ptr<WorkPool> work_pool() const { return nullptr; }
+
   // Convenience: submit and wait.
   BatchTiming run(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
                   std::span<LeafStats> out) {
@@ -102,7 +108,8 @@ class Backend {
 
 // Options every backend understands; a backend ignores those that do not apply to it.
 struct BackendOptions {
-  int threads = 0;        // cpu: OpenMP threads, 0 = all cores
+  int threads = 0;        // cpu: threads of its pool, 0 = all cores (ignored when pool is set)
+  std::shared_ptr<WorkPool> pool;  // cpu: run on this pool instead of a pool of its own
   int device = 0;         // cuda: device ordinal
   int block_size = 0;     // cuda: threads per block, 0 = tuned default
   size_t max_rollouts = size_t{1} << 22;  // per batch: sizes the buffers allocated once

@@ -32,6 +32,7 @@ class CheckBackend final : public Backend<Game> {
   }
 
   const BackendInfo& info() const override { return info_; }
+  std::shared_ptr<WorkPool> work_pool() const override { return a_->work_pool(); }
 
   Ticket submit(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params) override {
     check_batch<Game>(info_, leaves);

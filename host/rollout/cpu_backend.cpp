@@ -1,17 +1,11 @@
 #include "host/rollout/cpu_backend.hpp"
 
-#include <omp.h>
-
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
-#include <exception>
 #include <fstream>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "games/ewn/game.hpp"
@@ -38,26 +32,31 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
+// A batch cut into chunks, ready to run as the items of a pool job.
 template <class Game>
-void run_chunks(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
-                std::span<LeafStats> out, int threads, std::vector<Chunk>& chunks) {
-  chunks.clear();
-  for (uint32_t i = 0; i < leaves.size(); ++i) {
-    out[i] = LeafStats{};
-    for (uint32_t r = 0; r < leaves[i].rollouts; r += kChunkRollouts)
-      chunks.push_back(Chunk{i, r, std::min(leaves[i].rollouts, r + kChunkRollouts)});
+struct ChunkedBatch {
+  std::span<const Leaf<Game>> leaves;
+  PlayoutParams<Game> params;
+  std::span<LeafStats> out;
+  std::vector<Chunk> chunks;
+
+  void prepare() {
+    chunks.clear();
+    for (uint32_t i = 0; i < leaves.size(); ++i) {
+      out[i] = LeafStats{};
+      for (uint32_t r = 0; r < leaves[i].rollouts; r += kChunkRollouts)
+        chunks.push_back(Chunk{i, r, std::min(leaves[i].rollouts, r + kChunkRollouts)});
+    }
   }
-  const auto rules = params.rules;
-  const int64_t n = static_cast<int64_t>(chunks.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int64_t c = 0; c < n; ++c) {
+
+  void run_chunk(size_t c) const {
     const Chunk ch = chunks[c];
     const Leaf<Game>& leaf = leaves[ch.leaf];
     const PhiloxKey key = stream_key(params.seed, leaf.game);
     const auto policy = params.policies[leaf.policy % kMaxPolicies];
     uint32_t wins0 = 0, wins1 = 0, draws = 0;
     uint64_t plies = 0;
-    Game::playout_many(leaf.state, rules, policy, key, leaf.ply, leaf.leaf, ch.first, ch.last,
+    Game::playout_many(leaf.state, params.rules, policy, key, leaf.ply, leaf.leaf, ch.first, ch.last,
                        [&](uint32_t, const typename Game::Result& res) {
                          wins0 += res.winner == 0;
                          wins1 += res.winner == 1;
@@ -71,77 +70,69 @@ void run_chunks(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& p
     std::atomic_ref<uint32_t>(s.rollouts).fetch_add(ch.last - ch.first, std::memory_order_relaxed);
     std::atomic_ref<uint64_t>(s.plies).fetch_add(plies, std::memory_order_relaxed);
   }
-}
+};
 
 template <class Game>
 class CpuBackend final : public Backend<Game> {
  public:
   explicit CpuBackend(const BackendOptions& options)
-      : threads_(options.threads > 0 ? options.threads : omp_get_num_procs()) {
+      : pool_(options.pool ? options.pool : std::make_shared<WorkPool>(options.threads)) {
+    const int threads = pool_->threads();
     info_.name = "cpu";
-    info_.device = std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") + " on " +
-                   cpu_model_name();
-    info_.preferred_rollouts = size_t{4096} * threads_;
+    info_.device = std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + " on " + cpu_model_name();
+    info_.preferred_rollouts = size_t{4096} * threads;
     info_.max_leaves = options.max_leaves;
     info_.max_rollouts = options.max_rollouts;
-    info_.max_in_flight = 2;
-    for (auto& slot : slots_) {
-      slot.leaves.reserve(std::min<size_t>(options.max_leaves, 1u << 16));
-      slot.stats.reserve(std::min<size_t>(options.max_leaves, 1u << 16));
-    }
-    worker_ = std::thread([this] { work(); });
+    info_.max_in_flight = kSlots;
   }
 
   ~CpuBackend() override {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    worker_.join();
+    // Items of a batch never waited for still point into the slots.
+    for (Slot& slot : slots_)
+      if (slot.job) {
+        try {
+          pool_->wait(slot.job);
+        } catch (...) {
+        }
+      }
   }
 
   const BackendInfo& info() const override { return info_; }
+  std::shared_ptr<WorkPool> work_pool() const override { return pool_; }
 
   Ticket submit(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params) override {
-    check_batch<Game>(info_, leaves);
-    std::unique_lock lock(mutex_);
-    if (queue_.size() >= static_cast<size_t>(info_.max_in_flight))
+    if (in_flight_.size() >= kSlots)
       throw std::logic_error("cpu backend: more batches in flight than max_in_flight");
+    check_batch<Game>(info_, leaves);
     const Ticket ticket = next_ticket_++;
     Slot& slot = slots_[ticket % kSlots];
     slot.leaves.assign(leaves.begin(), leaves.end());
     slot.stats.resize(leaves.size());
-    slot.params = params;
-    slot.done = false;
-    slot.error = nullptr;
+    slot.batch.leaves = slot.leaves;
+    slot.batch.params = params;
+    slot.batch.out = slot.stats;
+    slot.batch.prepare();
     slot.submitted = std::chrono::steady_clock::now();
-    queue_.push_back(ticket);
-    lock.unlock();
-    cv_.notify_all();
+    const ChunkedBatch<Game>* batch = &slot.batch;
+    slot.job = pool_->submit(batch->chunks.size(), [batch](size_t c) { batch->run_chunk(c); });
+    in_flight_.push_back(ticket);
     return ticket;
   }
 
-  bool ready(Ticket ticket) override {
-    std::lock_guard lock(mutex_);
-    return slots_[ticket % kSlots].done;
-  }
+  bool ready(Ticket ticket) override { return WorkPool::done(slots_[ticket % kSlots].job); }
 
   BatchTiming wait(Ticket ticket, std::span<LeafStats> out) override {
-    std::unique_lock lock(mutex_);
-    if (queue_.empty() || queue_.front() != ticket)
+    if (in_flight_.empty() || in_flight_.front() != ticket)
       throw std::logic_error("cpu backend: wait() on a ticket that is not the oldest in flight");
     Slot& slot = slots_[ticket % kSlots];
-    cv_.wait(lock, [&] { return slot.done; });
-    queue_.pop_front();
-    if (slot.error) std::rethrow_exception(slot.error);
-    if (out.size() < slot.stats.size())
-      throw std::invalid_argument("cpu backend: output span smaller than the batch");
+    if (out.size() < slot.stats.size()) throw std::invalid_argument("cpu backend: output span smaller than the batch");
+    in_flight_.pop_front();
+    const WorkPool::JobRef job = std::move(slot.job);
+    pool_->wait(job);
     std::copy(slot.stats.begin(), slot.stats.end(), out.begin());
-    BatchTiming t = slot.timing;
-    t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                           slot.submitted)
-                     .count();
+    BatchTiming t;
+    t.compute_ms = WorkPool::busy_ms(job);
+    t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - slot.submitted).count();
     return t;
   }
 
@@ -150,51 +141,16 @@ class CpuBackend final : public Backend<Game> {
   struct Slot {
     std::vector<Leaf<Game>> leaves;
     std::vector<LeafStats> stats;
-    PlayoutParams<Game> params;
-    bool done = true;
-    std::exception_ptr error;
-    BatchTiming timing;
+    ChunkedBatch<Game> batch;
+    WorkPool::JobRef job;
     std::chrono::steady_clock::time_point submitted;
   };
 
-  void work() {
-    for (;;) {
-      Ticket ticket;
-      {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [&] { return stop_ || processed_ < next_ticket_; });
-        if (stop_) return;
-        ticket = processed_;
-      }
-      Slot& slot = slots_[ticket % kSlots];
-      const auto start = std::chrono::steady_clock::now();
-      try {
-        run_chunks<Game>(slot.leaves, slot.params, slot.stats, threads_, chunks_);
-      } catch (...) {
-        slot.error = std::current_exception();
-      }
-      slot.timing.compute_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      {
-        std::lock_guard lock(mutex_);
-        slot.done = true;
-        ++processed_;
-      }
-      cv_.notify_all();
-    }
-  }
-
-  const int threads_;
+  std::shared_ptr<WorkPool> pool_;
   BackendInfo info_;
   Slot slots_[kSlots];
-  std::vector<Chunk> chunks_;  // worker-owned scratch, reused across batches
-  std::deque<Ticket> queue_;   // tickets submitted and not yet waited for, oldest first
+  std::deque<Ticket> in_flight_;  // tickets submitted and not yet waited for, oldest first
   Ticket next_ticket_ = 0;
-  Ticket processed_ = 0;
-  bool stop_ = false;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::thread worker_;
 };
 
 }  // namespace
@@ -206,13 +162,14 @@ std::unique_ptr<Backend<Game>> make_cpu_backend(const BackendOptions& options) {
 
 template <class Game>
 void run_rollouts_cpu(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
-                      std::span<LeafStats> out, int threads) {
-  std::vector<Chunk> chunks;
-  run_chunks<Game>(leaves, params, out, threads > 0 ? threads : omp_get_num_procs(), chunks);
+                      std::span<LeafStats> out, WorkPool& pool) {
+  ChunkedBatch<Game> batch{leaves, params, out, {}};
+  batch.prepare();
+  pool.run(batch.chunks.size(), [&batch](size_t c) { batch.run_chunk(c); });
 }
 
 template std::unique_ptr<Backend<EwnGame>> make_cpu_backend<EwnGame>(const BackendOptions&);
 template void run_rollouts_cpu<EwnGame>(std::span<const Leaf<EwnGame>>,
-                                        const PlayoutParams<EwnGame>&, std::span<LeafStats>, int);
+                                        const PlayoutParams<EwnGame>&, std::span<LeafStats>, WorkPool&);
 
 }  // namespace sp::rollout

@@ -1,10 +1,12 @@
-// The OpenMP rollout backend: the same playout code as the kernels, run over the batch by a
-// persistent worker thread so that submit() returns at once and the host can prepare the next
-// batch meanwhile.
+// The CPU rollout backend: the same playout code as the kernels, run over the batch as items of a
+// WorkPool job, so submit() returns at once and the host prepares the next batch meanwhile, on the
+// same threads (one thread budget: see host/common/work_pool.hpp).
 #pragma once
 
 #include <memory>
+#include <span>
 
+#include "host/common/work_pool.hpp"
 #include "host/rollout/backend.hpp"
 
 namespace sp::rollout {
@@ -12,11 +14,11 @@ namespace sp::rollout {
 template <class Game>
 std::unique_ptr<Backend<Game>> make_cpu_backend(const BackendOptions& options);
 
-// Runs every rollout of the batch with `threads` OpenMP threads (0 = all) and writes per-leaf
-// statistics. Results do not depend on the thread count: each rollout has its own stream and the
-// sums are integers.
+// Runs every rollout of the batch on `pool` (the caller helps) and writes per-leaf statistics.
+// Results do not depend on the thread count: each rollout has its own stream and the sums are
+// integers.
 template <class Game>
 void run_rollouts_cpu(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
-                      std::span<LeafStats> out, int threads);
+                      std::span<LeafStats> out, WorkPool& pool);
 
 }  // namespace sp::rollout

@@ -66,6 +66,7 @@ std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const Backe
     // Without a GPU, check the CPU backend against itself on one thread: thread-count independence.
     BackendOptions single = options;
     single.threads = 1;
+    single.pool = nullptr;  // its own single thread: the caller, while it waits
     log::info("backend: check compares cpu against cpu on 1 thread (no GPU: " + reason + ")");
     return make_check_backend<Game>(make_cpu_backend<Game>(options), make_cpu_backend<Game>(single));
   }

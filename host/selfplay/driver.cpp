@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <stdexcept>
 
 #include "games/common/errors.hpp"
@@ -138,16 +139,25 @@ std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig&
 struct Driver::Slot {
   bool active = false;
   bool searching = false;
-  bool waiting = false;
+  bool waiting = false;  // its leaves are in a batch that has not been waited for
   ewn::State state{};
   FinishedGame game;
   std::unique_ptr<search::Engine<EwnGame>> engines[2];
   Clock::time_point game_start, move_start;
   size_t batch_first = 0, batch_count = 0;  // its leaves in the batch in flight
+  // Written by step() on any pool thread, read by the driver thread after the step job:
+  std::vector<EwnLeaf> leaves;           // the leaves it wants in the next batch
+  std::optional<FinishedGame> finished;  // a game that ended in the step
+  // Written by the driver thread when its batch was waited for; absorbed by the next step.
+  std::vector<rollout::LeafStats> results;
+  bool has_results = false;
 };
 
 Driver::Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, std::vector<uint32_t> game_ids)
-    : cfg_(cfg), backend_(backend), game_ids_(std::move(game_ids)) {
+    : cfg_(cfg),
+      backend_(backend),
+      game_ids_(std::move(game_ids)),
+      pool_(backend.work_pool() ? backend.work_pool() : std::make_shared<WorkPool>(cfg.backend.threads)) {
   params_.seed = cfg.seed;
   params_.rules = cfg.game.rules;
   params_.policies[0] = cfg.engines[0].policy;
@@ -161,6 +171,8 @@ Driver::Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& bac
 }
 
 Driver::~Driver() = default;
+
+int Driver::threads() const { return pool_->threads(); }
 
 void Driver::start_next_game(Slot& slot) {
   if (next_game_ >= game_ids_.size()) {
@@ -177,6 +189,52 @@ void Driver::start_next_game(Slot& slot) {
   for (int p = 0; p < 2; ++p) slot.game.engine_of_player[p] = engine_for_player(cfg_, id, p);
   slot.game_start = Clock::now();
   for (auto& e : slot.engines) e->new_game();
+}
+
+// Steps one slot as far as it goes without rollouts: absorbs the statistics of its last batch,
+// plays the moves its engines decide, and leaves in slot.leaves what it needs next, or in
+// slot.finished a game that ended (the slot then yields: engines that need no rollouts would
+// otherwise play every remaining game in one step). Touches nothing but the slot (and its
+// engines), so slots step in parallel on the pool.
+void Driver::step(Slot& slot) {
+  slot.leaves.clear();
+  if (slot.has_results) {
+    slot.engines[engine_for_player(cfg_, slot.game.game_id, slot.state.side)]->absorb(slot.results);
+    slot.has_results = false;
+  }
+  while (slot.active) {
+    ewn::State& s = slot.state;
+    auto& engine = *slot.engines[engine_for_player(cfg_, slot.game.game_id, s.side)];
+    const uint32_t ply = static_cast<uint32_t>(slot.game.plies.size());
+    if (!slot.searching) {
+      slot.move_start = Clock::now();  // before begin(): engines without rollouts decide in it
+      engine.begin(s, search::SearchIds{slot.game.game_id, ply, cfg_.seed});
+      slot.searching = true;
+    }
+    if (engine.decided()) {
+      PlyInfo info;
+      info.before = s;
+      info.move = engine.decision(&info.stats);
+      info.time_ms = static_cast<float>(ms_since(slot.move_start));
+      slot.game.plies.push_back(info);
+      slot.searching = false;
+      ewn::apply(s, info.move);
+      if (ewn::is_over(s)) {
+        slot.game.winner = s.winner;
+        slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
+        slot.finished = std::move(slot.game);
+        slot.active = false;
+        return;
+      }
+      s.die = static_cast<uint8_t>(roll_die(cfg_.seed, stream_game(cfg_, slot.game.game_id), ply + 1));
+      for (auto& e : slot.engines) e->observe(info.move, s);
+      continue;
+    }
+    engine.collect(slot.leaves);
+    if (!slot.leaves.empty()) return;
+    // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
+    if (!engine.decided()) throw std::logic_error("engine neither decided nor asked for leaves");
+  }
 }
 
 void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::function<void(const BatchInfo&)>& on_batch,
@@ -199,60 +257,52 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
   // rule of rollout::check_batch).
   const rollout::BackendInfo& limits = backend_.info();
   const size_t max_slot_leaves = max_round_leaves(cfg_);
-  const uint64_t max_slot_rollouts = max_round_rollouts(cfg_);
+  const uint64_t max_slot_rollouts = std::max<uint64_t>(1, max_round_rollouts(cfg_));
   if (max_slot_leaves > limits.max_leaves || max_slot_rollouts > limits.max_rollouts)
     throw std::invalid_argument("driver: one game's round needs up to " + std::to_string(max_slot_leaves) +
                                 " leaves and " + std::to_string(max_slot_rollouts) + " rollouts; backend " +
                                 limits.name + " takes at most " + std::to_string(limits.max_leaves) +
                                 " leaves and " + std::to_string(limits.max_rollouts) + " rollouts per batch");
   size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
+  std::vector<Slot*> wave;
 
-  // Steps one slot as far as it goes without rollouts; appends its leaves to `batch` if it needs any.
-  auto step = [&](Slot& slot, Batch& batch) {
-    while (slot.active && !slot.waiting) {
-      ewn::State& s = slot.state;
-      auto& engine = *slot.engines[engine_for_player(cfg_, slot.game.game_id, s.side)];
-      const uint32_t ply = static_cast<uint32_t>(slot.game.plies.size());
-      if (!slot.searching) {
-        slot.move_start = Clock::now();  // before begin(): engines without rollouts decide in it
-        engine.begin(s, search::SearchIds{slot.game.game_id, ply, cfg_.seed});
-        slot.searching = true;
+  // Fills `batch` from the slots not waiting for results, in waves stepped in parallel on the
+  // pool. The waves and their order depend only on the config and the slots' states, never on the
+  // thread count or timing: games start, end and enter batches in the same order on any number
+  // of threads.
+  auto fill = [&](Batch& batch) {
+    uint64_t rollouts = 0;
+    size_t k = 0;
+    while (k < slots_.size()) {
+      const size_t by_leaves = (limits.max_leaves - batch.leaves.size()) / max_slot_leaves;
+      const size_t by_rollouts = (limits.max_rollouts - rollouts) / max_slot_rollouts;
+      const uint64_t wanted = cfg_.backend.batch_rollouts > rollouts ? cfg_.backend.batch_rollouts - rollouts : 0;
+      const size_t by_target = std::max<size_t>(kMinWave, (wanted + max_slot_rollouts - 1) / max_slot_rollouts);
+      const size_t room = std::min({by_leaves, by_rollouts, by_target});
+      if (room == 0 || wanted == 0) break;
+      wave.clear();
+      for (; k < slots_.size() && wave.size() < room; ++k) {
+        Slot& slot = *slots_[(cursor + k) % slots_.size()];
+        if (slot.active && !slot.waiting) wave.push_back(&slot);
       }
-      if (engine.decided()) {
-        PlyInfo info;
-        info.before = s;
-        info.move = engine.decision(&info.stats);
-        info.time_ms = static_cast<float>(ms_since(slot.move_start));
-        slot.game.plies.push_back(info);
-        slot.searching = false;
-        ewn::apply(s, info.move);
-        if (ewn::is_over(s)) {
-          slot.game.winner = s.winner;
-          slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
-          on_game(std::move(slot.game));
-          // A stop (a signal) starts no new game. The slot then yields to the others: engines that
-          // need no rollouts would otherwise play every remaining game in this one slot, while
-          // the other half of each game pair waited in another slot.
-          if (stop.load()) slot.active = false;
-          else start_next_game(slot);
-          return;
+      if (wave.empty()) break;
+      pool_->run(wave.size(), [&](size_t i) { step(*wave[i]); });
+      for (Slot* slot : wave) {
+        if (slot->finished) {
+          on_game(std::move(*slot->finished));
+          slot->finished.reset();
+          if (!stop.load()) start_next_game(*slot);  // a stop (a signal) starts no new game
         }
-        s.die = static_cast<uint8_t>(roll_die(cfg_.seed, stream_game(cfg_, slot.game.game_id), ply + 1));
-        for (auto& e : slot.engines) e->observe(info.move, s);
-        continue;
+        if (slot->leaves.empty()) continue;
+        slot->waiting = true;
+        slot->batch_first = batch.leaves.size();
+        slot->batch_count = slot->leaves.size();
+        batch.leaves.insert(batch.leaves.end(), slot->leaves.begin(), slot->leaves.end());
+        for (const EwnLeaf& leaf : slot->leaves) rollouts += leaf.rollouts;
+        batch.slots.push_back(slot);
       }
-      const size_t first = batch.leaves.size();
-      engine.collect(batch.leaves);
-      if (batch.leaves.size() == first) {
-        // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
-        if (engine.decided()) continue;
-        throw std::logic_error("engine neither decided nor asked for leaves");
-      }
-      slot.waiting = true;
-      slot.batch_first = first;
-      slot.batch_count = batch.leaves.size() - first;
-      batch.slots.push_back(&slot);
     }
+    cursor = (cursor + k) % std::max<size_t>(1, slots_.size());
   };
 
   for (;;) {
@@ -264,18 +314,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
       const auto t0 = Clock::now();
       batch.leaves.clear();
       batch.slots.clear();
-      uint64_t rollouts = 0;
-      for (size_t k = 0; k < slots_.size(); ++k) {
-        Slot& slot = *slots_[(cursor + k) % slots_.size()];
-        const size_t before = batch.leaves.size();
-        step(slot, batch);
-        for (size_t i = before; i < batch.leaves.size(); ++i) rollouts += batch.leaves[i].rollouts;
-        if (rollouts >= cfg_.backend.batch_rollouts || batch.leaves.size() + max_slot_leaves > limits.max_leaves ||
-            rollouts + max_slot_rollouts > limits.max_rollouts) {
-          cursor = (cursor + k + 1) % slots_.size();
-          break;
-        }
-      }
+      fill(batch);
       if (!batch.leaves.empty()) {
         batch.stats.resize(batch.leaves.size());
         batch.ticket = backend_.submit(batch.leaves, params_);
@@ -303,8 +342,9 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
     info.leaves = static_cast<uint32_t>(batch.leaves.size());
     for (const auto& st : batch.stats) info.rollouts += st.rollouts;
     for (Slot* slot : batch.slots) {
-      slot->engines[engine_for_player(cfg_, slot->game.game_id, slot->state.side)]->absorb(
-          std::span<const rollout::LeafStats>(batch.stats.data() + slot->batch_first, slot->batch_count));
+      const auto first = batch.stats.begin() + static_cast<std::ptrdiff_t>(slot->batch_first);
+      slot->results.assign(first, first + static_cast<std::ptrdiff_t>(slot->batch_count));
+      slot->has_results = true;
       slot->waiting = false;
     }
     info.host_ms = batch.host_ms + ms_since(t1);
@@ -313,6 +353,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
     info.time_s = std::chrono::duration<double>(Clock::now() - start).count();
     on_batch(info);
   }
+  // A stop leaves results of the last batches unabsorbed: the engines are not used again.
 }
 
 }  // namespace sp::selfplay

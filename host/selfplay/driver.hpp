@@ -13,6 +13,7 @@
 
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
+#include "host/common/work_pool.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"
@@ -85,10 +86,17 @@ class Driver {
   // Starts no further game: run() returns when the games already started are finished. For use
   // from on_game or on_batch.
   void stop_starting() { next_game_ = game_ids_.size(); }
+  // Threads of the pool that steps the games (the cpu backend's pool when it is one, so search
+  // and rollouts share one thread budget; else a pool of cfg.backend.threads).
+  int threads() const;
 
  private:
   struct Slot;
+  // Slots are stepped in waves of at least this many (more when the batch target needs them), a
+  // number independent of the thread count so that batches are the same on any thread count.
+  static constexpr size_t kMinWave = 16;
   void start_next_game(Slot& slot);
+  void step(Slot& slot);
 
   const config::CampaignConfig& cfg_;
   rollout::Backend<EwnGame>& backend_;
@@ -96,6 +104,7 @@ class Driver {
   size_t next_game_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
   rollout::PlayoutParams<EwnGame> params_;
+  std::shared_ptr<WorkPool> pool_;
 };
 
 }  // namespace sp::selfplay

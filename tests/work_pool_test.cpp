@@ -1,0 +1,112 @@
+// The one thread pool: every item runs exactly once on at most `threads` threads at a time, the
+// waiter helps (a pool of one thread is its caller alone), errors reach the waiter, and a pool of
+// T threads starts exactly T - 1 threads.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/common/work_pool.hpp"
+
+namespace sp {
+namespace {
+
+int os_threads() {
+  int n = 0;
+  DIR* dir = opendir("/proc/self/task");
+  if (!dir) return -1;
+  while (const dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+  closedir(dir);
+  return n;
+}
+
+TEST(WorkPool, RunsEveryItemOnceOnAtMostItsThreads) {
+  for (int threads : {1, 2, 5}) {
+    WorkPool pool(threads);
+    EXPECT_EQ(pool.threads(), threads);
+    std::vector<std::atomic<int>> runs(20000);
+    std::atomic<int> running{0}, most{0};
+    pool.run(runs.size(), [&](size_t i) {
+      const int now = running.fetch_add(1) + 1;
+      int seen = most.load();
+      while (seen < now && !most.compare_exchange_weak(seen, now)) {
+      }
+      runs[i].fetch_add(1);
+      running.fetch_sub(1);
+    });
+    for (size_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i].load(), 1) << "item " << i << ", " << threads << " threads";
+    EXPECT_LE(most.load(), threads);
+    EXPECT_GE(most.load(), 1);
+  }
+}
+
+TEST(WorkPool, StartsExactlyThreadsMinusOneThreads) {
+  const int before = os_threads();
+  ASSERT_GT(before, 0);
+  {
+    WorkPool pool(4);
+    EXPECT_EQ(os_threads(), before + 3);
+  }
+  EXPECT_EQ(os_threads(), before);
+  WorkPool single(1);
+  EXPECT_EQ(os_threads(), before);
+}
+
+TEST(WorkPool, ASingleThreadPoolRunsJobsOnlyInTheWaiterAndTheWaiterHelpsOtherJobs) {
+  WorkPool pool(1);
+  const std::thread::id me = std::this_thread::get_id();
+  std::atomic<int> a{0}, b{0}, elsewhere{0};
+  const auto job_a = pool.submit(100, [&](size_t) {
+    a.fetch_add(1);
+    elsewhere += std::this_thread::get_id() != me;
+  });
+  const auto job_b = pool.submit(50, [&](size_t) {
+    b.fetch_add(1);
+    elsewhere += std::this_thread::get_id() != me;
+  });
+  EXPECT_FALSE(WorkPool::done(job_a));
+  EXPECT_EQ(a.load(), 0);  // nobody else runs them
+  pool.wait(job_b);
+  EXPECT_TRUE(WorkPool::done(job_b));
+  EXPECT_EQ(b.load(), 50);
+  pool.wait(job_a);
+  EXPECT_EQ(a.load(), 100);
+  EXPECT_EQ(elsewhere.load(), 0);
+  EXPECT_GE(WorkPool::busy_ms(job_a), 0.0);
+}
+
+TEST(WorkPool, AnItemsExceptionReachesTheWaiterAndThePoolStaysUsable) {
+  WorkPool pool(3);
+  std::atomic<int> ran{0};
+  const auto job = pool.submit(1000, [&](size_t i) {
+    ran.fetch_add(1);
+    if (i == 10) throw std::runtime_error("item 10 failed");
+  });
+  try {
+    pool.wait(job);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "item 10 failed");
+  }
+  EXPECT_TRUE(WorkPool::done(job));
+  EXPECT_LT(ran.load(), 1000);  // the rest were skipped (items claimed before the failure may run)
+  std::atomic<int> again{0};
+  pool.run(64, [&](size_t) { again.fetch_add(1); });
+  EXPECT_EQ(again.load(), 64);
+}
+
+TEST(WorkPool, EmptyJobsAreDoneAtOnce) {
+  WorkPool pool(2);
+  const auto job = pool.submit(0, [](size_t) { FAIL() << "no item to run"; });
+  EXPECT_TRUE(WorkPool::done(job));
+  pool.wait(job);
+  EXPECT_EQ(WorkPool::busy_ms(job), 0.0);
+}
+
+}  // namespace
+}  // namespace sp
