@@ -311,6 +311,9 @@ std::string read_string(const YAML::Node& v, Mark at, const Document& doc, const
 
 size_t read_choice(const YAML::Node& v, Mark at, const Document& doc, const std::string& path,
                    const std::vector<std::string>& choices) {
+  // YAML reads a bare `null` as no value at all: a choice named "null" must be quoted.
+  if (v.IsNull() && std::find(choices.begin(), choices.end(), "null") != choices.end())
+    doc.fail(at, path, "expected one of " + list(choices) + ", found nothing (an empty value, or YAML's null: write \"null\" in quotes)");
   const std::string& s = scalar(v, at, doc, path, "one of " + list(choices));
   for (size_t i = 0; i < choices.size(); ++i)
     if (choices[i] == s) return i;
