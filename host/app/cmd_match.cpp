@@ -1,7 +1,5 @@
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 
 #include "host/app/commands.hpp"
@@ -10,14 +8,6 @@
 #include "host/selfplay/match.hpp"
 
 namespace sp::app {
-namespace {
-
-std::atomic<bool> g_stop{false};
-
-// extern "C" names are global whatever the namespace: this one must differ from cmd_run's.
-extern "C" void on_match_signal(int) { g_stop.store(true); }
-
-}  // namespace
 
 Runner add_match(CLI::App& app) {
   struct Opts {
@@ -53,9 +43,7 @@ Runner add_match(CLI::App& app) {
     options.live = isatty(STDERR_FILENO);
     const config::CampaignConfig cfg =
         selfplay::with_overrides(config::load_match_config(o->config), options);
-    std::signal(SIGINT, on_match_signal);
-    std::signal(SIGTERM, on_match_signal);
-    const selfplay::MatchResult r = selfplay::run_match(cfg, options, g_stop);
+    const selfplay::MatchResult r = selfplay::run_match(cfg, options, stop_on_signals());
     std::fputs(r.report.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted; continue with: selfplay match %s --resume%s%s\n", o->config.c_str(),

@@ -1,7 +1,5 @@
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 
 #include "host/app/commands.hpp"
@@ -10,13 +8,6 @@
 #include "host/selfplay/campaign.hpp"
 
 namespace sp::app {
-namespace {
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_signal(int) { g_stop.store(true); }
-
-}  // namespace
 
 Runner add_run(CLI::App& app) {
   struct Opts {
@@ -45,9 +36,7 @@ Runner add_run(CLI::App& app) {
     options.resume = o->resume;
     options.live = isatty(STDERR_FILENO);
     const config::CampaignConfig cfg = selfplay::with_overrides(config::load_campaign_config(o->config), options);
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    const selfplay::RunResult r = selfplay::run_campaign(cfg, options, g_stop);
+    const selfplay::RunResult r = selfplay::run_campaign(cfg, options, stop_on_signals());
     std::fputs(r.summary.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted after %llu of %u games; continue with: selfplay run %s --resume%s%s\n",

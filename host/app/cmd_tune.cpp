@@ -1,5 +1,4 @@
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -9,12 +8,6 @@
 #include "host/tune/tune_run.hpp"
 
 namespace sp::app {
-namespace {
-
-std::atomic<bool> g_tune_stop{false};
-extern "C" void on_tune_signal(int) { g_tune_stop.store(true); }
-
-}  // namespace
 
 Runner add_tune(CLI::App& app) {
   struct Opts {
@@ -40,11 +33,11 @@ Runner add_tune(CLI::App& app) {
       case tune::Method::kTexel:
         tune::run_tune(c, stdout);
         return 0;
-      case tune::Method::kSpsa:
-        std::signal(SIGINT, on_tune_signal);
-        std::signal(SIGTERM, on_tune_signal);
-        tune::run_spsa(c.spsa, c.seed, c.source_path, stdout, g_tune_stop);
-        return g_tune_stop ? 130 : 0;
+      case tune::Method::kSpsa: {
+        const std::atomic<bool>& stop = stop_on_signals();
+        tune::run_spsa(c.spsa, c.seed, c.source_path, stdout, stop);
+        return stop ? 130 : 0;
+      }
     }
     return 1;
   };

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <functional>
 
 #include "games/ewn/ewn.hpp"
@@ -11,6 +12,12 @@
 namespace sp::app {
 
 using Runner = std::function<int()>;
+
+// From the call on, SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) set the returned
+// flag instead of killing the process: the long commands (run, match, tune with spsa) poll it,
+// finish cleanly (everything flushed) and exit with 130. SIGPIPE is ignored for every command
+// (main), so a closed pipe on stdout or stderr fails those writes instead of killing the process.
+const std::atomic<bool>& stop_on_signals();
 
 Runner add_run(CLI::App& app);
 Runner add_match(CLI::App& app);  // engine A against engine B in game pairs, Elo and SPRT

@@ -1,6 +1,8 @@
 // selfplay: GPU-accelerated Monte Carlo self-play research tool.
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -9,7 +11,30 @@
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
 
+namespace sp::app {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+}  // namespace
+
+const std::atomic<bool>& stop_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+  return g_stop;
+}
+
+}  // namespace sp::app
+
 int main(int argc, char** argv) {
+  // A reader that goes away (`selfplay run C 2>&1 | head -1`) must not kill a campaign at its next
+  // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"selfplay: Monte Carlo self-play for EinStein wuerfelt nicht (CPU and CUDA backends)"};
   app.require_subcommand(1);
   std::map<CLI::App*, sp::app::Runner> runners;

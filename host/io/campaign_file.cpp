@@ -1,6 +1,7 @@
 #include "host/io/campaign_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,7 +10,9 @@
 #include <cstddef>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <variant>
 
@@ -358,6 +361,8 @@ CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique
   const hid_t root = impl_->tables.file.get();
   impl_->version = static_cast<uint32_t>(read_uint64_attribute(root, "format_version"));
   impl_->meta = read_meta(root, impl_->tables);
+  if (has_attribute(root, "identity"))
+    impl_->meta.identity = read_string_attribute(root, "identity");
 }
 
 CampaignReader::CampaignReader(CampaignReader&&) noexcept = default;
@@ -626,17 +631,126 @@ struct CampaignWriter::Impl {
   }
 };
 
-CampaignWriter::CampaignWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CampaignWriter::CampaignWriter(FileLock lock, std::unique_ptr<Impl> impl)
+    : lock_(std::move(lock)), impl_(std::move(impl)) {}
 CampaignWriter::CampaignWriter(CampaignWriter&&) noexcept = default;
-CampaignWriter& CampaignWriter::operator=(CampaignWriter&&) noexcept = default;
+// The file is closed before its lock is dropped.
+CampaignWriter& CampaignWriter::operator=(CampaignWriter&& other) noexcept {
+  impl_ = std::move(other.impl_);
+  lock_ = std::move(other.lock_);
+  return *this;
+}
 CampaignWriter::~CampaignWriter() = default;
+
+std::string write_target(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p = path;
+  std::error_code error;
+  // A loop of links stops here; opening the file then reports it.
+  for (int hops = 0; hops < 40 && fs::is_symlink(p, error); ++hops) {
+    const fs::path next = fs::read_symlink(p, error);
+    if (error) break;
+    p = next.is_absolute() ? next : p.parent_path() / next;
+  }
+  return p.string();
+}
+
+FileLock lock_for_writing(const std::string& path) {
+  const std::string lock_path = write_target(path) + ".lock";
+  try {
+    return FileLock::acquire(lock_path, "'" + path + "'");
+  } catch (const std::system_error& e) {
+    throw H5Error("cannot write '" + path + "': " + e.what());
+  }
+}
+
+bool is_unfinished_file(const std::string& path) {
+  constexpr std::uintmax_t kLargestSkeleton = 64 * 1024;
+  constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) return false;
+  if (size == 0) return true;
+  if (size >= kLargestSkeleton) return false;
+  unsigned char head[sizeof kSignature] = {};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t n = ::read(fd, head, sizeof head);
+  ::close(fd);
+  if (n <= 0 || !std::equal(head, head + n, kSignature)) return false;
+  // A cleanly closed HDF5 file of another kind opens plainly; a campaign left by a crash opens
+  // in SWMR mode. Only a file that neither can read is a partial skeleton.
+  try {
+    open_file(path, OpenMode::kRead);
+    return false;
+  } catch (const H5Error&) {
+  }
+  try {
+    const CampaignReader reader(path);
+    return false;
+  } catch (const std::exception&) {
+  }
+  return true;
+}
+
+namespace {
+
+// Throws unless `lock` is the one lock_for_writing(path) takes.
+void check_lock(const FileLock& lock, const std::string& path) {
+  if (!lock.held() || lock.path() != write_target(path) + ".lock")
+    throw std::invalid_argument("campaign writer for '" + path + "': not locked for writing");
+}
+
+// Builds the campaign file for `path` as `temp` (fill writes its rows), starts SWMR writing on it,
+// which flushes it whole, and renames it to `target` (write_target(path)) while this writer holds
+// it: `target` is never a partial file, and no reader can open it, and so hold HDF5's own file
+// lock, before the writer has it. The permission bits of a file it replaces are kept. On failure
+// `temp` is removed.
+Tables build_and_install(const std::string& path, const std::string& temp, const FileMeta& meta,
+                         const std::function<void(Tables&)>& fill) {
+  const std::string target = write_target(path);
+  Tables tables;
+  try {
+    tables = Tables::create(temp, meta, false);
+    if (!meta.identity.empty()) write_attribute(tables.file.get(), "identity", meta.identity);
+    fill(tables);
+    start_swmr_write(tables.file, temp);
+    struct stat old = {};
+    if (::stat(target.c_str(), &old) == 0) ::chmod(temp.c_str(), old.st_mode & 07777);
+    sync_path(temp);
+    std::filesystem::rename(temp, target);
+  } catch (...) {
+    try {
+      tables.close();
+    } catch (...) {
+    }
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    throw;
+  }
+  sync_path(std::filesystem::absolute(target).parent_path().string());
+  tables.path = path;
+  return tables;
+}
+
+}  // namespace
 
 CampaignWriter CampaignWriter::create(const std::string& path, const FileMeta& meta,
                                       const WriterOptions& options) {
+  return create(lock_for_writing(path), path, meta, options);
+}
+
+CampaignWriter CampaignWriter::create(FileLock lock, const std::string& path, const FileMeta& meta,
+                                      const WriterOptions& options) {
   init_thread();
-  Tables tables = Tables::create(path, meta, !options.overwrite);
-  start_swmr_write(tables.file, path);
-  return CampaignWriter(std::make_unique<Impl>(std::move(tables), options));
+  check_lock(lock, path);
+  const std::string target = write_target(path);
+  std::error_code error;
+  if (!options.overwrite && std::filesystem::exists(std::filesystem::symlink_status(target, error)))
+    throw H5Error("cannot create '" + path + "': it exists");
+  Tables tables = build_and_install(path, target + ".create.tmp", meta, [](Tables&) {});
+  return CampaignWriter(std::move(lock), std::make_unique<Impl>(std::move(tables), options));
 }
 
 namespace {
@@ -723,29 +837,28 @@ void copy_complete(const CampaignReader& from, Tables& to, ResumeReport& report)
 
 CampaignWriter CampaignWriter::resume(const std::string& path, const FileMeta& meta,
                                       const WriterOptions& options) {
-  init_thread();
-  const std::string temp = path + ".resume.tmp";
-  ResumeReport report;
-  try {
-    const CampaignReader old(path);
-    check_compatible(path, old.meta(), meta);
-    Tables copy = Tables::create(temp, meta, false);
-    copy_complete(old, copy, report);
-    copy.close();
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    throw;
-  }
-  // The copy is complete and closed before it replaces the original: at any moment `path` is
-  // either the old file or the new one.
-  sync_path(temp);
-  std::filesystem::rename(temp, path);
-  sync_path(std::filesystem::absolute(path).parent_path().string());
+  return resume(lock_for_writing(path), path, meta, options);
+}
 
-  auto impl = std::make_unique<Impl>(Tables::open(path, true), options);
+CampaignWriter CampaignWriter::resume(FileLock lock, const std::string& path, const FileMeta& meta,
+                                      const WriterOptions& options) {
+  init_thread();
+  check_lock(lock, path);
+  if (is_unfinished_file(write_target(path))) {
+    WriterOptions fresh = options;
+    fresh.overwrite = true;
+    CampaignWriter writer = create(std::move(lock), path, meta, fresh);
+    writer.impl_->report.started_afresh = true;
+    return writer;
+  }
+  ResumeReport report;
+  const CampaignReader old(path);
+  check_compatible(path, old.meta(), meta);
+  Tables tables = build_and_install(path, write_target(path) + ".resume.tmp", meta,
+                                    [&](Tables& copy) { copy_complete(old, copy, report); });
+  auto impl = std::make_unique<Impl>(std::move(tables), options);
   impl->report = std::move(report);
-  return CampaignWriter(std::move(impl));
+  return CampaignWriter(std::move(lock), std::move(impl));
 }
 
 void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
@@ -775,7 +888,10 @@ void CampaignWriter::append_match_pair(const MatchPairRow& row) {
   impl_->push(row);
 }
 void CampaignWriter::flush() { impl_->flush(); }
-void CampaignWriter::close() { impl_->close(); }
+void CampaignWriter::close() {
+  impl_->close();
+  lock_.release();
+}
 const std::string& CampaignWriter::path() const { return impl_->tables.path; }
 size_t CampaignWriter::feature_count() const { return impl_->tables.feature_count; }
 const ResumeReport& CampaignWriter::resume_report() const { return impl_->report; }

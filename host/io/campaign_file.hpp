@@ -22,6 +22,12 @@
 // read mode (h5py: File(path, "r", swmr=True)). A plain read-only open of a crashed file fails
 // with "file is already open for write"; `h5clear -s path` clears the superblock's status flags
 // and makes a plain open work again. Neither step repairs anything: resume() does that.
+//
+// One writer per file: create() and resume() hold a lock file, `<file>.lock` beside the file
+// (beside the target of a symbolic link), from before the file exists until the writer is
+// closed, and refuse while another writer holds it. resume() writes a new file and renames it
+// over the old one, so a reader that keeps the old file open across a resume sees no later game:
+// it has to reopen the path.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "host/common/system.hpp"
 #include "host/io/records.hpp"
 
 namespace sp::io {
@@ -58,6 +65,9 @@ struct MatchMeta {
 
 struct FileMeta {
   std::string game, rules, config_text, backend, device, host, start_time, git_commit;
+  // What a resume must match (the caller's text, e.g. YAML with the weights' values): the root
+  // attribute `identity`, written when not empty; empty when reading a file without it.
+  std::string identity;
   uint64_t seed = 0;
   std::vector<std::string> feature_names;  // F, the width of /positions/features
   std::optional<MatchMeta> match;          // set: a match file, with the /match group
@@ -76,7 +86,22 @@ struct ResumeReport {
   uint64_t dropped_positions = 0;
   uint64_t dropped_rows = 0;  // unwritten (fill) or duplicate /games and /perf rows
   uint64_t match_pairs = 0;   // /match/pairs rows kept: pairs 0..n-1 with both games complete
+  // The file held nothing to keep (is_unfinished_file) and was replaced by a new one.
+  bool started_afresh = false;
 };
+
+// The file a write to `path` lands in: `path`, or the file its symbolic link(s) point to.
+std::string write_target(const std::string& path);
+
+// Takes the lock of one writer on the campaign file at `path` (see the top of this file). Throws
+// FileLocked (an InputError) naming the holder while another writer has it, H5Error when the lock
+// file cannot be created.
+FileLock lock_for_writing(const std::string& path);
+
+// Whether `path` holds nothing a resume could keep: it is empty, or it is the unreadable start of
+// an HDF5 file, shorter than 64 KiB, that a writer killed while creating it left behind (writers
+// before create() wrote through a temporary name could leave one). False when it does not exist.
+bool is_unfinished_file(const std::string& path);
 
 // Appends to one campaign file. All HDF5 work happens on one writer thread fed by a bounded
 // queue; the append_* calls only copy and enqueue (and block while the queue is full). Plies,
@@ -88,18 +113,29 @@ struct ResumeReport {
 // read from another process (SWMR), not through a second handle in this one.
 class CampaignWriter {
  public:
-  // Creates `path` (fails if it exists unless options.overwrite) and starts SWMR writing.
+  // Creates `path` (fails if it exists unless options.overwrite) and starts SWMR writing. The
+  // empty file is made as `<target>.create.tmp` (target: write_target(path)) and renamed to the
+  // target when complete, so a crash leaves either no file or a whole one; a leftover temporary
+  // file is overwritten. The overwritten file's permission bits are kept.
   static CampaignWriter create(const std::string& path, const FileMeta& meta,
+                               const WriterOptions& options = {});
+  // The same under a lock the caller took with lock_for_writing(path) (std::invalid_argument for
+  // another lock), for callers that inspect the file before writing it.
+  static CampaignWriter create(FileLock lock, const std::string& path, const FileMeta& meta,
                                const WriterOptions& options = {});
 
   // Continues the campaign in `path`, which a writer closed or left behind when it crashed. Every
   // complete game (its /games row, and the plies and positions of that game id) and every /perf
-  // row are copied to `path + ".resume.tmp"`, which then replaces `path` by rename(); rows of
-  // unfinished games are dropped, so those games can be played again under the same ids. meta
+  // row are copied to `<target>.resume.tmp`, which then replaces the target by rename() (through a
+  // symbolic link, the link stays and its target is replaced; the permission bits are kept); rows
+  // of unfinished games are dropped, so those games can be played again under the same ids. meta
   // becomes the new root attributes; its game, seed and feature_names must match the file's
   // (CampaignError otherwise), and so must the presence of /match. Of /match/pairs, the rows of
-  // pairs 0, 1, ... are kept as long as both games of each are complete.
+  // pairs 0, 1, ... are kept as long as both games of each are complete. A file that holds nothing
+  // to keep (is_unfinished_file) is created afresh, and the report says so.
   static CampaignWriter resume(const std::string& path, const FileMeta& meta,
+                               const WriterOptions& options = {});
+  static CampaignWriter resume(FileLock lock, const std::string& path, const FileMeta& meta,
                                const WriterOptions& options = {});
 
   CampaignWriter(CampaignWriter&&) noexcept;
@@ -117,7 +153,7 @@ class CampaignWriter {
   // Blocks until everything queued so far is written and flushed (H5Fflush): visible to SWMR
   // readers and safe from a crash of this process.
   void flush();
-  // Drains the queue, flushes and closes the file. Idempotent.
+  // Drains the queue, flushes and closes the file, then releases the lock. Idempotent.
   void close();
 
   const std::string& path() const;
@@ -128,7 +164,8 @@ class CampaignWriter {
   struct Impl;
 
  private:
-  explicit CampaignWriter(std::unique_ptr<Impl> impl);
+  CampaignWriter(FileLock lock, std::unique_ptr<Impl> impl);
+  FileLock lock_;  // declared first: released after impl_ has closed the file
   std::unique_ptr<Impl> impl_;
 };
 

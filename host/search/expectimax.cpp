@@ -88,6 +88,16 @@ Expectimax::Expectimax(eval::Weights weights, const ewn::Rules& rules,
   // is recognised exactly.
   const double bound = eval::evaluation_bound(weights_);
   while (win_ <= bound) win_ *= 2;
+  if (opt_.use_tt) {
+    // Buckets of two entries, a power of two of them, within tt_size_mb. Allocated with the
+    // engine, not at its first search, so that a table too large for memory fails before a
+    // campaign creates its file.
+    const uint64_t bytes = uint64_t(opt_.tt_size_mb) << 20;
+    uint64_t buckets = 1;
+    while (buckets * 2 * 2 * sizeof(Entry) <= bytes) buckets *= 2;
+    table_.assign(2 * buckets, Entry{});
+    mask_ = buckets - 1;
+  }
 }
 
 void Expectimax::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
@@ -300,14 +310,6 @@ double Expectimax::chance(const State& s, int depth, double alpha, double beta, 
 
 ExpectimaxStats Expectimax::search(const State& root_in) {
   assert(ewn::state_ok(root_in) && !ewn::is_over(root_in) && root_in.die != ewn::kNoDie);
-  if (opt_.use_tt && table_.empty()) {
-    // Buckets of two entries, a power of two of them, within tt_size_mb.
-    const uint64_t bytes = uint64_t(opt_.tt_size_mb) << 20;
-    uint64_t buckets = 1;
-    while (buckets * 2 * 2 * sizeof(Entry) <= bytes) buckets *= 2;
-    table_.assign(2 * buckets, Entry{});
-    mask_ = buckets - 1;
-  }
   for (auto& side : history_)
     for (auto& from : side) std::fill(std::begin(from), std::end(from), 0);
   start_ = std::chrono::steady_clock::now();

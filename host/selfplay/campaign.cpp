@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <set>
 
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/notation.hpp"
@@ -24,17 +27,122 @@
 namespace sp::selfplay {
 namespace {
 
-// The parts of a config that decide the games: a resumed campaign must match them.
-std::string identity(config::CampaignConfig cfg) {
-  const config::CampaignConfig defaults;
-  cfg.games = defaults.games;
-  cfg.concurrency = defaults.concurrency;
-  cfg.backend = defaults.backend;
-  cfg.output = defaults.output;
-  return config::explain_campaign_config(cfg);
+namespace fs = std::filesystem;
+
+// A scalar as it reads in a message; a map or sequence in YAML's flow style, cut short.
+std::string brief(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "none";
+  if (node.IsScalar()) return node.Scalar().empty() ? "\"\"" : node.Scalar();
+  YAML::Emitter out;
+  out << YAML::Flow << node;
+  std::string text = out.c_str();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+std::string first_difference(const YAML::Node& stored, const YAML::Node& current,
+                             const std::string& key) {
+  const auto differs = [&](const std::string& what) {
+    return (key.empty() ? std::string("the top level") : key) + " (" + what + ")";
+  };
+  if (stored.IsMap() && current.IsMap()) {
+    for (const auto& item : stored) {
+      const std::string name = item.first.as<std::string>();
+      const std::string sub = key.empty() ? name : key + "." + name;
+      if (!current[name].IsDefined())
+        return sub + " (" + brief(item.second) + " in the file, not in this run)";
+      if (std::string d = first_difference(item.second, current[name], sub); !d.empty()) return d;
+    }
+    for (const auto& item : current) {
+      const std::string name = item.first.as<std::string>();
+      if (!stored[name].IsDefined())
+        return (key.empty() ? name : key + "." + name) + " (not in the file, " +
+               brief(item.second) + " in this run)";
+    }
+    return "";
+  }
+  if (stored.IsScalar() && current.IsScalar() && stored.Scalar() == current.Scalar()) return "";
+  if (stored.IsNull() && current.IsNull()) return "";
+  if (stored.IsSequence() && current.IsSequence() && stored.size() == current.size()) {
+    for (size_t i = 0; i < stored.size(); ++i)
+      if (std::string d =
+              first_difference(stored[i], current[i], key + "[" + std::to_string(i) + "]");
+          !d.empty())
+        return d;
+    return "";
+  }
+  return differs(brief(stored) + " in the file, " + brief(current) + " in this run");
+}
+
+// The ids of the complete games in a readable campaign file: its distinct written /games rows,
+// which resume() keeps. Read in blocks: files can outgrow memory.
+std::set<uint64_t> complete_games(const std::string& path) {
+  const io::CampaignReader reader(path);
+  std::set<uint64_t> ids;
+  constexpr uint64_t kBlock = 16384;
+  for (uint64_t first = 0; first < reader.games_count(); first += kBlock)
+    for (const io::GameRow& row : reader.games(first, kBlock))
+      if (row.game_id != io::kNoGame) ids.insert(row.game_id);
+  return ids;
 }
 
 }  // namespace
+
+std::string run_identity(const config::CampaignConfig& cfg, bool match) {
+  YAML::Node tree =
+      YAML::Load(match ? config::explain_match_config(cfg) : config::explain_campaign_config(cfg));
+  for (const char* key : {"games", "concurrency"})
+    if (tree["campaign"]) tree["campaign"].remove(key);
+  tree.remove("backend");
+  for (const char* key : {"path", "flush_seconds"})
+    if (tree["output"]) tree["output"].remove(key);
+  if (match && tree["match"]) tree["match"].remove("pairs");
+  for (int p = 0; p < 2; ++p) {
+    YAML::Node engine = tree["engines"]["player" + std::to_string(p)];
+    YAML::Node values;  // null: no weights
+    if (const auto& weights = cfg.engines[p].evaluation)
+      for (size_t i = 0; i < weights->w.size() && i < ewn::kFeatureNames.size(); ++i)
+        values[std::string(ewn::kFeatureNames[i])] = fmt::format("{}", weights->w[i]);
+    engine["weights"] = values;
+  }
+  YAML::Emitter out;
+  out << tree;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string identity_difference(const std::string& stored, const std::string& current) {
+  return first_difference(YAML::Load(stored), YAML::Load(current), "");
+}
+
+void check_resume_identity(const std::string& path, const std::string& identity, bool match) {
+  const io::CampaignReader reader(path);
+  if (match != reader.meta().match.has_value())
+    throw InputError(
+        "--resume: " + path +
+        (match ? " is not a match file" : " is a match file: continue it with selfplay match"));
+  std::string stored = reader.meta().identity;
+  if (stored.empty()) {  // written before identities were stored
+    config::CampaignConfig old;
+    try {
+      const std::string name = path + " (stored config)";
+      old = match ? config::load_match_config_text(reader.meta().config_text, name)
+                  : config::load_campaign_config_text(reader.meta().config_text, name);
+    } catch (const InputError& e) {
+      throw InputError("--resume: cannot read the config stored in " + path + ": " + e.what());
+    }
+    stored = run_identity(old, match);
+  }
+  std::string difference;
+  try {
+    difference = identity_difference(stored, identity);
+  } catch (const YAML::Exception& e) {
+    throw InputError("--resume: cannot read the identity stored in " + path + ": " + e.what());
+  }
+  if (!difference.empty())
+    throw InputError(
+        "--resume: " + path + " was written with another " + difference +
+        "; resume with the same config and weights, or choose another --out (`h5dump -a identity " +
+        path + "` shows what the file was written with)");
+}
 
 config::CampaignConfig with_overrides(config::CampaignConfig cfg, const RunOptions& options) {
   if (options.games) {
@@ -153,53 +261,76 @@ io::PerfRow perf_row(const BatchInfo& b) {
   return row;
 }
 
-RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options, const std::atomic<bool>& stop) {
-  namespace fs = std::filesystem;
-  const std::string& path = cfg.output.path;
-  const bool exists = fs::exists(path);
-  if (exists && !options.resume)
-    throw InputError("output " + path + " exists: continue it with --resume, or choose another --out");
-  if (!exists && options.resume) throw InputError("--resume: output " + path + " does not exist");
-  if (options.resume) {
-    io::CampaignReader reader(path);
-    const std::string before = reader.meta().config_text;
-    config::CampaignConfig old;
-    try {
-      old = config::load_campaign_config_text(before, path + " (stored config)");
-    } catch (const InputError& e) {
-      throw InputError("--resume: cannot read the config stored in " + path + ": " + e.what());
-    }
-    if (identity(old) != identity(cfg))
-      throw InputError("--resume: " + path +
-                       " was written with a different game, seed or engine configuration; "
-                       "resume with the same config (run `h5dump -a config " + path + "` to see it)");
+std::unique_ptr<Driver> make_driver(const config::CampaignConfig& cfg,
+                                    rollout::Backend<EwnGame>& backend,
+                                    std::vector<uint32_t> game_ids) {
+  try {
+    return std::make_unique<Driver>(cfg, backend, std::move(game_ids));
+  } catch (const std::bad_alloc&) {
+    std::string tables;
+    for (int p = 0; p < 2; ++p)
+      if (cfg.engines[p].type == config::EngineType::kExpectimax)
+        tables += fmt::format(", engines.player{}.tt_size_mb {}", p, cfg.engines[p].tt_size_mb);
+    throw std::runtime_error(fmt::format(
+        "out of memory building the engines of {} concurrent games (campaign.concurrency {}{}): "
+        "lower them; nothing was written",
+        std::min<size_t>(cfg.concurrency, cfg.games), cfg.concurrency, tables));
   }
-  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);
+}
 
-  auto backend = make_campaign_backend(cfg);
-  const io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config(cfg));
-  io::WriterOptions wopts;
-  wopts.flush_seconds = cfg.output.flush_seconds;
-  io::CampaignWriter writer =
-      options.resume ? io::CampaignWriter::resume(path, meta, wopts) : io::CampaignWriter::create(path, meta, wopts);
+RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options,
+                       const std::atomic<bool>& stop) {
+  const std::string& path = cfg.output.path;
+  if (options.resume && !fs::exists(path))
+    throw InputError("--resume: output " + path + " does not exist");
+  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);
+  // From here on no other writer touches the file: what is read below is what resume() keeps.
+  FileLock lock = io::lock_for_writing(path);
+  const bool unfinished = io::is_unfinished_file(io::write_target(path));
+  if (fs::exists(path) && !options.resume)
+    throw InputError("output " + path + " exists: continue it with --resume" +
+                     (unfinished ? " (it holds no game: the campaign starts afresh)" : "") +
+                     ", or choose another --out");
+  const std::string identity = run_identity(cfg, false);
+  std::set<uint64_t> done;
+  if (options.resume && !unfinished) {
+    check_resume_identity(path, identity, false);
+    done = complete_games(path);
+  }
 
   std::vector<uint32_t> todo;
-  const auto& done = options.resume ? writer.resume_report().completed_games : std::set<uint64_t>{};
   for (uint32_t g = 0; g < cfg.games; ++g)
     if (!done.count(g)) todo.push_back(g);
-  const uint64_t already = cfg.games - todo.size();
-  if (options.resume)
-    log::info("resume: " + std::to_string(already) + " of " + std::to_string(cfg.games) + " games already in " + path +
-              (writer.resume_report().dropped_plies ? ", dropped " + std::to_string(writer.resume_report().dropped_plies) +
-                                                          " plies of unfinished games"
-                                                    : ""));
+  const uint64_t already = cfg.games - todo.size();  // of game ids 0..games-1
+  auto backend = make_campaign_backend(cfg);
+  std::unique_ptr<Driver> driver = make_driver(cfg, *backend, todo);
+
+  io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config(cfg));
+  meta.identity = identity;
+  io::WriterOptions wopts;
+  wopts.flush_seconds = cfg.output.flush_seconds;
+  io::CampaignWriter writer = options.resume
+                                  ? io::CampaignWriter::resume(std::move(lock), path, meta, wopts)
+                                  : io::CampaignWriter::create(std::move(lock), path, meta, wopts);
+  const io::ResumeReport& report = writer.resume_report();
+  if (report.started_afresh) {
+    log::info("resume: " + path +
+              " held no complete game (a run killed while creating it): starting afresh");
+  } else if (options.resume) {
+    std::string line = "resume: " + std::to_string(done.size()) + " complete games in " + path;
+    if (done.size() != already)
+      line += ", " + std::to_string(already) + " of them among the " + std::to_string(cfg.games) +
+              " of this run";
+    if (report.dropped_plies)
+      line += ", dropped " + std::to_string(report.dropped_plies) + " plies of unfinished games";
+    log::info(line);
+  }
   log::info("campaign: " + std::to_string(todo.size()) + " games, " + std::to_string(cfg.concurrency) +
             " concurrent, backend " + backend->info().name + " (" + backend->info().device + "), output " + path);
 
   Progress progress(cfg.games, already, stderr, options.live && !log::quiet());
   RunResult result;
-  Driver driver(cfg, *backend, todo);
-  driver.run(
+  driver->run(
       [&](FinishedGame&& game) {
         GameRows rows = to_rows(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions), std::move(rows.features));
@@ -215,10 +346,11 @@ RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& opti
       },
       stop);
   writer.close();
-  result.games_in_file = already + result.games_played;
-  result.interrupted = result.games_in_file < cfg.games;
+  result.games_in_file = done.size() + result.games_played;
+  result.interrupted = already + result.games_played < cfg.games;
   if (!log::quiet()) progress.tick(true);
-  result.summary = progress.summary(path, backend->info().name + " (" + backend->info().device + ")");
+  result.summary = progress.summary(
+      path, backend->info().name + " (" + backend->info().device + ")", result.games_in_file);
   return result;
 }
 

@@ -26,7 +26,7 @@ struct RunOptions {
 
 struct RunResult {
   uint64_t games_played = 0;   // this run
-  uint64_t games_in_file = 0;  // including games of earlier runs (resume)
+  uint64_t games_in_file = 0;  // every complete game in the file, earlier runs' included (resume)
   bool interrupted = false;
   std::string summary;
 };
@@ -34,9 +34,30 @@ struct RunResult {
 // Applies the overrides; throws sp::InputError for bad values.
 config::CampaignConfig with_overrides(config::CampaignConfig cfg, const RunOptions& options);
 
-// Plays the campaign. stop (set by SIGINT/SIGTERM) ends it cleanly: in-flight batches drain,
-// finished games are flushed, unfinished ones are dropped (a resume replays them identically).
+// Plays the campaign. stop (set by SIGINT/SIGTERM/SIGHUP) ends it cleanly: in-flight batches
+// drain, finished games are flushed, unfinished ones are dropped (a resume replays them
+// identically). The output is locked for writing (io::lock_for_writing) before it is looked at,
+// and the engines are built before the file is created. Throws sp::InputError for an output that
+// exists without resume (and the reverse), that another process writes (FileLocked), or whose
+// stored identity differs from the config's (the message names the key); a resume of a file that
+// holds no complete game (io::is_unfinished_file) starts it afresh.
 RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options, const std::atomic<bool>& stop);
+
+// What decides the games (and, for a match, its test): the effective config as YAML without the
+// keys a resume may change (campaign.games, campaign.concurrency, backend, output.path,
+// output.flush_seconds, match.pairs), each engine's `weights` replaced by the values read from
+// its file (the file's path does not matter, its contents do). Stored in the output file
+// (FileMeta::identity) and compared on resume.
+std::string run_identity(const config::CampaignConfig& cfg, bool match);
+// "" when the identities are equal; otherwise the first key that differs with its value in each,
+// e.g. "engines.player0.weights.own_cubes (120 in the file, 130 in this run)".
+std::string identity_difference(const std::string& stored, const std::string& current);
+
+// The checks of a resume, shared by campaigns and matches: throws sp::InputError unless the file
+// at path (readable, not is_unfinished_file) was written with the same identity. Files written
+// before identities were stored are compared through their stored config (config_text loaded
+// with load, whose weights files are read again from their stored paths).
+void check_resume_identity(const std::string& path, const std::string& identity, bool match);
 
 // The rows of a finished game as stored in the file; positions are sampled by (seed, game id).
 struct GameRows {
@@ -56,5 +77,11 @@ std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(const config::C
 io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend,
                        std::string config_text);
 io::PerfRow perf_row(const BatchInfo& batch);
+// The driver of game_ids with its engines (and their tables) allocated: built before a file is
+// created, so that a config too large for memory leaves no file. Throws std::runtime_error naming
+// campaign.concurrency and tt_size_mb instead of std::bad_alloc.
+std::unique_ptr<Driver> make_driver(const config::CampaignConfig& cfg,
+                                    rollout::Backend<EwnGame>& backend,
+                                    std::vector<uint32_t> game_ids);
 
 }  // namespace sp::selfplay

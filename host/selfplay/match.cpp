@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "games/common/errors.hpp"
 #include "host/common/log.hpp"
+#include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
@@ -20,18 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using stats::GameResult;
-
-// The parts of a match config that decide its games and its test: a resumed match must match them
-// (the number of pairs may change).
-std::string identity(config::CampaignConfig cfg) {
-  const config::CampaignConfig defaults;
-  cfg.games = defaults.games;
-  cfg.concurrency = defaults.concurrency;
-  cfg.backend = defaults.backend;
-  cfg.output = defaults.output;
-  cfg.match.pairs = defaults.match.pairs;
-  return config::explain_match_config(cfg);
-}
 
 float score_of(GameResult r) {
   return r == GameResult::kWin ? 1.0f : r == GameResult::kDraw ? 0.5f : 0.0f;
@@ -154,11 +144,17 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;
-  const bool exists = fs::exists(path);
-  if (exists && !options.resume)
-    throw InputError("output " + path +
-                     " exists: continue it with --resume, or choose another --out");
-  if (!exists && options.resume) throw InputError("--resume: output " + path + " does not exist");
+  if (options.resume && !fs::exists(path))
+    throw InputError("--resume: output " + path + " does not exist");
+  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
+    fs::create_directories(parent);
+  // From here on no other writer touches the file: what is read below is what resume() keeps.
+  FileLock lock = io::lock_for_writing(path);
+  const bool unfinished = io::is_unfinished_file(io::write_target(path));
+  if (fs::exists(path) && !options.resume)
+    throw InputError("output " + path + " exists: continue it with --resume" +
+                     (unfinished ? " (it holds no game: the match starts afresh)" : "") +
+                     ", or choose another --out");
 
   MatchResult result;
   const bool use_sprt = cfg.match.sprt.enabled;
@@ -167,32 +163,60 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   if (use_sprt) stats::validate(result.sprt_config);
 
   // Results of the games already in the file, by game id (resume).
+  const std::string identity = run_identity(cfg, true);
   std::map<uint32_t, GameResult> waiting;
-  if (options.resume) {
+  uint64_t in_file = 0;  // complete games, those outside this run's game ids included
+  if (options.resume && !unfinished) {
+    check_resume_identity(path, identity, true);
     io::CampaignReader reader(path);
-    if (!reader.meta().match) throw InputError("--resume: " + path + " is not a match file");
-    config::CampaignConfig old;
-    try {
-      old = config::load_match_config_text(reader.meta().config_text, path + " (stored config)");
-    } catch (const InputError& e) {
-      throw InputError("--resume: cannot read the config stored in " + path + ": " + e.what());
-    }
-    if (identity(old) != identity(cfg))
-      throw InputError("--resume: " + path +
-                       " was written with a different game, seed, engine or SPRT configuration; "
-                       "resume with the same config (run `h5dump -a config " +
-                       path + "` to see it)");
-    for (const io::GameRow& g : reader.games())
+    std::set<uint64_t> ids;
+    for (const io::GameRow& g : reader.games()) {
+      if (g.game_id == io::kNoGame || !ids.insert(g.game_id).second) continue;
       if (g.game_id < cfg.games)
         waiting[static_cast<uint32_t>(g.game_id)] =
             result_for_a(cfg, static_cast<uint32_t>(g.game_id), g.winner);
+    }
+    in_file = ids.size();
   }
-  const uint64_t already = waiting.size();
-  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
-    fs::create_directories(parent);
 
   auto backend = make_campaign_backend(cfg);
+  // Counts the pairs that are complete in pair order; stops at the SPRT's decision. The rows of
+  // newly counted pairs wait in `new_rows` until they are handed to the writer.
+  uint64_t next_pair = 0;
+  bool decided = false;
+  std::vector<io::MatchPairRow> new_rows;
+  const auto advance = [&] {
+    while (!decided && next_pair < cfg.match.pairs) {
+      const uint32_t first = static_cast<uint32_t>(2 * next_pair);
+      const auto a = waiting.find(first), b = waiting.find(first + 1);
+      if (a == waiting.end() || b == waiting.end()) return;
+      result.counter.add_pair(a->second, b->second);
+      io::MatchPairRow row;
+      row.pair_id = next_pair;
+      row.result_1 = score_of(a->second);
+      row.result_2 = score_of(b->second);
+      if (use_sprt) {
+        result.sprt = stats::sprt(result.counter.penta(), result.sprt_config);
+        row.llr = result.sprt->llr;
+        decided = result.sprt->decision != stats::SprtState::kContinue;
+      }
+      new_rows.push_back(row);
+      waiting.erase(a);
+      waiting.erase(b);
+      ++next_pair;
+    }
+  };
+  advance();  // the pairs already in the file
+
+  std::vector<uint32_t> todo;
+  if (!decided)
+    for (uint32_t g = 0; g < cfg.games; ++g)
+      if (g / 2 >= next_pair && !waiting.count(g)) todo.push_back(g);
+  // The driver, its engines and their tables exist before the file is touched: a config too large
+  // for memory leaves no file.
+  std::unique_ptr<Driver> driver = make_driver(cfg, *backend, todo);
   io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_match_config(cfg));
+  meta.identity = identity;
   result.engine_a = make_engine(cfg.engines[0], cfg.game.rules, 0)->describe();
   result.engine_b = make_engine(cfg.engines[1], cfg.game.rules, 1)->describe();
   io::MatchMeta match;
@@ -212,50 +236,25 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   meta.match = match;
   io::WriterOptions wopts;
   wopts.flush_seconds = cfg.output.flush_seconds;
-  io::CampaignWriter writer = options.resume ? io::CampaignWriter::resume(path, meta, wopts)
-                                             : io::CampaignWriter::create(path, meta, wopts);
+  io::CampaignWriter writer = options.resume
+                                  ? io::CampaignWriter::resume(std::move(lock), path, meta, wopts)
+                                  : io::CampaignWriter::create(std::move(lock), path, meta, wopts);
+  if (writer.resume_report().started_afresh)
+    log::info("resume: " + path +
+              " held no complete game (a run killed while creating it): starting afresh");
   const uint64_t rows_in_file = options.resume ? writer.resume_report().match_pairs : 0;
-
-  // Counts the pairs that are complete in pair order; stops at the SPRT's decision.
-  uint64_t next_pair = 0;
-  bool decided = false;
-  const auto advance = [&] {
-    while (!decided && next_pair < cfg.match.pairs) {
-      const uint32_t first = static_cast<uint32_t>(2 * next_pair);
-      const auto a = waiting.find(first), b = waiting.find(first + 1);
-      if (a == waiting.end() || b == waiting.end()) return;
-      result.counter.add_pair(a->second, b->second);
-      io::MatchPairRow row;
-      row.pair_id = next_pair;
-      row.result_1 = score_of(a->second);
-      row.result_2 = score_of(b->second);
-      if (use_sprt) {
-        result.sprt = stats::sprt(result.counter.penta(), result.sprt_config);
-        row.llr = result.sprt->llr;
-        decided = result.sprt->decision != stats::SprtState::kContinue;
-      }
-      if (next_pair >= rows_in_file) writer.append_match_pair(row);
-      waiting.erase(a);
-      waiting.erase(b);
-      ++next_pair;
-    }
-  };
-  advance();  // the pairs already in the file
-
-  std::vector<uint32_t> todo;
-  if (!decided)
-    for (uint32_t g = 0; g < cfg.games; ++g)
-      if (g / 2 >= next_pair && !waiting.count(g)) todo.push_back(g);
+  for (const io::MatchPairRow& row : new_rows)
+    if (row.pair_id >= rows_in_file) writer.append_match_pair(row);
+  new_rows.clear();
   log::info(
       fmt::format("match: engine A {} against engine B {}, {} pairs{}, backend {} ({}), output {}",
                   result.engine_a, result.engine_b, cfg.match.pairs,
-                  already ? fmt::format(" ({} games already in the file)", already) : "",
+                  in_file ? fmt::format(" ({} games already in the file)", in_file) : "",
                   backend->info().name, backend->info().device, path));
 
   MatchProgress progress(cfg.match.pairs, options.live, log::quiet());
   uint64_t rollouts = 0, after_decision = 0;
-  Driver driver(cfg, *backend, todo);
-  driver.run(
+  driver->run(
       [&](FinishedGame&& game) {
         GameRows rows = to_rows(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
@@ -267,7 +266,9 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
         } else {
           waiting[game.game_id] = result_for_a(cfg, game.game_id, game.winner);
           advance();
-          if (decided) driver.stop_starting();
+          for (const io::MatchPairRow& row : new_rows) writer.append_match_pair(row);
+          new_rows.clear();
+          if (decided) driver->stop_starting();
         }
         progress.tick(result);
       },
@@ -282,7 +283,7 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   progress.end();
 
   const uint64_t counted = result.counter.penta().pairs();
-  result.games_in_file = already + result.games_played;
+  result.games_in_file = in_file + result.games_played;
   result.sprt_stopped = decided && counted < cfg.match.pairs;
   result.interrupted = !decided && counted < cfg.match.pairs;
   const double t = progress.elapsed_s();

@@ -38,7 +38,7 @@ struct MatchResult {
   std::optional<stats::SprtState> sprt;  // after the counted pairs, when match.sprt.enabled
   stats::SprtConfig sprt_config;
   uint64_t games_played = 0;   // this run
-  uint64_t games_in_file = 0;  // including games of an earlier run (resume)
+  uint64_t games_in_file = 0;  // every complete game in the file, earlier runs' included
   bool sprt_stopped = false;   // the SPRT decided before every pair was played
   bool interrupted = false;    // stop was set before the match ended
   std::string engine_a, engine_b;
@@ -64,10 +64,12 @@ std::vector<PairResult> play_pairs(const config::CampaignConfig& cfg, uint32_t p
                                    rollout::Backend<EwnGame>& backend,
                                    const std::atomic<bool>& stop);
 
-// Plays the match of a match config (config::load_match_config). stop (SIGINT/SIGTERM) ends it
-// like a campaign: in-flight batches drain, unfinished games are dropped, the file is closed, and
-// --resume continues it. Throws sp::InputError for an existing output without resume (and the
-// reverse) and for a resume of a file written with another game, seed, engines or SPRT.
+// Plays the match of a match config (config::load_match_config). stop (SIGINT/SIGTERM/SIGHUP)
+// ends it like a campaign: in-flight batches drain, unfinished games are dropped, the file is
+// closed, and --resume continues it. The output is locked and checked as in run_campaign: throws
+// sp::InputError for an existing output without resume (and the reverse), for one another process
+// writes, and for a resume of a file written with another identity (run_identity: game, seed,
+// engines with their weights' values, positions_per_game, SPRT).
 MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& options,
                       const std::atomic<bool>& stop);
 

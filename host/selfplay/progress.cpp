@@ -58,14 +58,15 @@ void Progress::tick(bool force) {
   std::fflush(out_);
 }
 
-std::string Progress::summary(const std::string& output_path, const std::string& backend) const {
+std::string Progress::summary(const std::string& output_path, const std::string& backend,
+                              uint64_t games_in_file) const {
   const double t = elapsed_s();
   const auto w0 = wilson95(wins_[0], games_), w1 = wilson95(wins_[1], games_);
   const auto fp = wilson95(first_player_wins_, games_);
   const double busy = backend_ms_ + host_ms_ > 0 ? backend_ms_ / (t * 1000.0) : 0;
   std::string s;
   if (live_) s += "\n";
-  s += fmt::format("games played        {} (this run), {} in the file\n", games_, already_ + games_);
+  s += fmt::format("games played        {} (this run), {} in the file\n", games_, games_in_file);
   s += fmt::format("player 0 wins       {:.2f}%  [95% CI {:.2f}, {:.2f}]\n", 100.0 * wins_[0] / std::max<uint64_t>(1, games_),
                    100 * w0.low, 100 * w0.high);
   s += fmt::format("player 1 wins       {:.2f}%  [95% CI {:.2f}, {:.2f}]\n", 100.0 * wins_[1] / std::max<uint64_t>(1, games_),

@@ -26,8 +26,10 @@ class Progress {
   void batch_done(uint32_t leaves, uint64_t rollouts, double backend_ms, double wait_ms, double host_ms);
   // Prints the status line if enough time has passed (always when force).
   void tick(bool force = false);
-  // The closing summary, as lines of text.
-  std::string summary(const std::string& output_path, const std::string& backend) const;
+  // The closing summary, as lines of text; games_in_file: every complete game in the file, those
+  // of earlier runs outside this run's game ids included.
+  std::string summary(const std::string& output_path, const std::string& backend,
+                      uint64_t games_in_file) const;
 
   uint64_t games() const { return games_; }
 

@@ -1,0 +1,517 @@
+// Never lose a game: one writer per output file (a lock that names its holder and that a killed run
+// does not leave held), the states an early kill leaves (an empty or partial file, a temporary
+// skeleton, a stale lock) never block a later run, engines that do not fit leave no file, resume
+// compares what decides the games (weights by content, positions_per_game) and names the key that
+// differs, SIGPIPE and SIGHUP do not cost the final flush, and resume keeps counts, symbolic links
+// and permission bits right. Drives the built CLI; the states are made on purpose, and children
+// are awaited on conditions, never on timing.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "games/common/errors.hpp"
+#include "host/common/system.hpp"
+#include "host/config/load.hpp"
+#include "host/io/campaign_file.hpp"
+#include "host/io/h5.hpp"
+#include "host/selfplay/campaign.hpp"
+#include "tests/process_util.hpp"
+
+namespace sp::selfplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Tiny engines: a game takes about a millisecond. player0 scores leaves with the weights file
+// w.yaml beside the config (eval_blend), so its contents decide the games.
+const char* kCampaign = R"(
+game: ewn
+rules: {first_player: alternate, setup: random}
+campaign: {games: 12, concurrency: 4, seed: 31}
+engines:
+  player0: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8, weights: w.yaml, eval_blend: 0.3}
+  player1: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8}
+backend: {name: cpu, threads: 1, batch_rollouts: 4096}
+output: {path: unused.h5, positions_per_game: 3, flush_seconds: 0.02}
+)";
+
+const char* kMatch = R"(
+game: ewn
+rules: {first_player: alternate, setup: random}
+campaign: {concurrency: 4, seed: 32}
+engines:
+  player0: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8, weights: w.yaml, eval_blend: 0.3}
+  player1: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8}
+backend: {name: cpu, threads: 1, batch_rollouts: 4096}
+output: {path: unused.h5, positions_per_game: 2, flush_seconds: 0.02}
+match: {pairs: 4, sprt: {enabled: false}}
+)";
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+uint64_t games_in(const std::string& path) {
+  try {
+    return io::CampaignReader(path).games_count();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// Whether a plain (non-SWMR) read-only open works: the writer closed the file, flags cleared.
+bool closed_cleanly(const std::string& path) {
+  io::init_thread();
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return false;
+  H5Fclose(file);
+  return true;
+}
+
+// Waits (polling) until done() holds; false after 30 s.
+bool wait_until(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+// Starts the CLI with stdout and stderr to `log`; the child gets the default signal dispositions.
+pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    for (const int s : {SIGPIPE, SIGHUP, SIGINT, SIGTERM}) signal(s, SIG_DFL);
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (!freopen(log.c_str(), "w", stdout) || dup2(fileno(stdout), STDERR_FILENO) < 0) _exit(126);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// The exit code, or 128 + the signal that ended the process.
+int wait_exit(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
+class DataSafety : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("sp_safety_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "a");
+    write_setup(dir_ / "a");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A campaign config, a match config and the weights file they name, in `where`.
+  static void write_setup(const fs::path& where) {
+    std::ofstream(where / "c.yaml") << kCampaign;
+    std::ofstream(where / "m.yaml") << kMatch;
+    fs::copy_file(SELFPLAY_SOURCE_DIR "/configs/ewn/weights/survival-distance.yaml",
+                  where / "w.yaml", fs::copy_options::overwrite_existing);
+  }
+
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::string config(const std::string& name = "a/c.yaml") const { return file(name); }
+
+  // `selfplay ARGS` with stderr folded into the output.
+  test::CommandResult selfplay(const std::string& args) const {
+    return test::run_command(std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1");
+  }
+
+  fs::path dir_;
+};
+
+// ---- one writer per file
+
+TEST_F(DataSafety, SecondWriterIsRefusedWhileTheLockIsHeldAndNamesTheHolder) {
+  const std::string out = file("f.h5");
+  ASSERT_EQ(selfplay("run " + config() + " --games 4 --quiet --out " + out).code, 0);
+  const std::string before = read_text(out);
+  {
+    FileLock held = io::lock_for_writing(out);  // as a running writer holds it
+    const std::string holder = "pid " + std::to_string(getpid()) + " on " + host_name();
+    for (const std::string& command :
+         {"run " + config() + " --games 8 --quiet --resume --out " + out,
+          "run " + config() + " --games 8 --quiet --out " + out,
+          "match " + config("a/m.yaml") + " --quiet --resume --out " + out}) {
+      SCOPED_TRACE(command);
+      const test::CommandResult r = selfplay(command);
+      EXPECT_EQ(r.code, 2) << r.out;
+      EXPECT_NE(r.out.find(holder), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("being written by another process"), std::string::npos) << r.out;
+    }
+    EXPECT_EQ(read_text(out), before) << "a refused writer must not touch the file";
+    // The same lock refuses a writer in this process too.
+    RunOptions resume;
+    resume.output = out;
+    resume.resume = true;
+    const config::CampaignConfig cfg =
+        with_overrides(config::load_campaign_config(config()), resume);
+    std::atomic<bool> stop{false};
+    EXPECT_THROW(run_campaign(cfg, resume, stop), FileLocked);
+    const test::CommandResult other =
+        selfplay("match " + config("a/m.yaml") + " --quiet --out " + file("m.h5"));
+    EXPECT_EQ(other.code, 0) << "another output is not locked: " << other.out;
+  }
+  const test::CommandResult r =
+      selfplay("run " + config() + " --games 8 --quiet --resume --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(games_in(out), 8u);
+  EXPECT_FALSE(fs::exists(out + ".lock")) << "a writer removes its lock file when it is done";
+}
+
+// The tester's scenario: a second writer while the first is running. The first keeps its file and
+// the file holds every game it reports.
+TEST_F(DataSafety, ResumeWhileAnotherRunWritesIsRefusedAndTheRunKeepsEveryGame) {
+  const std::string out = file("f.h5");
+  const std::string log = file("first.log");
+  const pid_t first =
+      spawn({SELFPLAY_BINARY, "run", config(), "--games", "1000000", "--quiet", "--out", out}, log);
+  ASSERT_TRUE(wait_until([&] { return games_in(out) >= 2; })) << read_text(log);
+  const test::CommandResult second =
+      selfplay("run " + config() + " --games 3 --quiet --resume --out " + out);
+  EXPECT_EQ(second.code, 2) << second.out;
+  EXPECT_NE(second.out.find("pid " + std::to_string(first)), std::string::npos) << second.out;
+  kill(first, SIGTERM);
+  ASSERT_EQ(wait_exit(first), 130) << read_text(log);
+  const std::string summary = read_text(log);
+  const uint64_t n = games_in(out);
+  EXPECT_NE(summary.find(" (this run), " + std::to_string(n) + " in the file"), std::string::npos)
+      << n << " games in the file; the run said:\n"
+      << summary;
+}
+
+// SIGKILL leaves the lock file behind, but not the lock: the kernel dropped it with the process.
+TEST_F(DataSafety, LockLeftByAKilledRunDoesNotBlockResume) {
+  const std::string out = file("f.h5");
+  const pid_t pid =
+      spawn({SELFPLAY_BINARY, "run", config(), "--games", "1000000", "--quiet", "--out", out},
+            file("killed.log"));
+  ASSERT_TRUE(wait_until([&] { return games_in(out) >= 1; })) << read_text(file("killed.log"));
+  kill(pid, SIGKILL);
+  ASSERT_EQ(wait_exit(pid), 128 + SIGKILL);
+  ASSERT_TRUE(fs::exists(out + ".lock"));
+  const test::CommandResult r =
+      selfplay("run " + config() + " --games 1 --quiet --resume --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(out + ".lock"));
+
+  // A lock file naming a process elsewhere, held by nobody: a fresh run takes it over too.
+  std::ofstream(file("g.h5.lock")) << "pid 4194303 on some-other-host\n";
+  const test::CommandResult fresh =
+      selfplay("run " + config() + " --games 2 --quiet --out " + file("g.h5"));
+  EXPECT_EQ(fresh.code, 0) << fresh.out;
+  EXPECT_EQ(games_in(file("g.h5")), 2u);
+}
+
+// ---- what an early kill leaves
+
+TEST_F(DataSafety, ResumeOfAnEmptyOrPartialFileStartsAfresh) {
+  const std::string whole = file("whole.h5");
+  ASSERT_EQ(selfplay("run " + config() + " --games 2 --quiet --out " + whole).code, 0);
+  const std::string head = read_text(whole).substr(0, 48);  // a superblock cut short
+  for (const std::string& contents : {std::string(), head}) {
+    SCOPED_TRACE(std::to_string(contents.size()) + "-byte file");
+    const std::string out = file("early.h5");
+    std::ofstream(out, std::ios::binary | std::ios::trunc) << contents;
+    ASSERT_TRUE(io::is_unfinished_file(out));
+    const test::CommandResult fresh =
+        selfplay("run " + config() + " --games 6 --quiet --out " + out);
+    EXPECT_EQ(fresh.code, 2) << fresh.out;
+    EXPECT_NE(fresh.out.find("--resume"), std::string::npos) << fresh.out;
+    const test::CommandResult r = selfplay("run " + config() + " --games 6 --resume --out " + out);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("starting afresh"), std::string::npos) << r.out;
+    EXPECT_EQ(games_in(out), 6u);
+    fs::remove(out);
+  }
+  // The same for a match.
+  const std::string out = file("early-match.h5");
+  std::ofstream(out, std::ios::binary) << head;
+  const test::CommandResult r =
+      selfplay("match " + config("a/m.yaml") + " --quiet --resume --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(games_in(out), 8u);
+}
+
+TEST_F(DataSafety, ResumeLeavesAFileItCannotReadAlone) {
+  const std::string out = file("precious.h5");
+  std::ofstream(out) << "not a campaign, and not empty\n";
+  const std::string whole = file("whole.h5");
+  ASSERT_EQ(selfplay("run " + config() + " --games 2 --quiet --out " + whole).code, 0);
+  const std::string big = file("damaged.h5");  // an HDF5 file's start, larger than any skeleton
+  std::ofstream(big, std::ios::binary) << read_text(whole).substr(0, 48) << std::string(70000, 'x');
+  for (const std::string& path : {out, big}) {
+    const std::string before = read_text(path);
+    EXPECT_FALSE(io::is_unfinished_file(path));
+    const test::CommandResult r =
+        selfplay("run " + config() + " --games 2 --quiet --resume --out " + path);
+    EXPECT_NE(r.code, 0) << r.out;
+    EXPECT_EQ(read_text(path), before);
+  }
+}
+
+TEST_F(DataSafety, LeftoverTemporaryFilesBlockNothing) {
+  const std::string out = file("f.h5");
+  std::ofstream(out + ".create.tmp") << "a skeleton cut short";
+  std::ofstream(out + ".resume.tmp") << "a copy cut short";
+  const test::CommandResult r = selfplay("run " + config() + " --games 3 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(out + ".create.tmp"));
+  std::ofstream(out + ".create.tmp") << "a skeleton cut short";
+  const test::CommandResult resumed =
+      selfplay("run " + config() + " --games 6 --quiet --resume --out " + out);
+  EXPECT_EQ(resumed.code, 0) << resumed.out;
+  EXPECT_EQ(games_in(out), 6u);
+  EXPECT_FALSE(fs::exists(out + ".resume.tmp"));
+}
+
+TEST_F(DataSafety, EnginesThatDoNotFitInMemoryLeaveNoFile) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit allows";
+#endif
+  std::ofstream(dir_ / "a" / "big.yaml")
+      << std::string(kCampaign) + "\n# one 16 GiB table per game cannot fit under ulimit -v\n";
+  std::string text = read_text(dir_ / "a" / "big.yaml");
+  const std::string player1 = "player1: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8}";
+  text.replace(text.find(player1), player1.size(),
+               "player1: {type: expectimax, depth: 1, tt_size_mb: 16384, weights: w.yaml}");
+  std::ofstream(dir_ / "a" / "big.yaml") << text;
+  const std::string out = file("big.h5");
+  const test::CommandResult r =
+      test::run_command("ulimit -v 4000000 && '" + std::string(SELFPLAY_BINARY) + "' run " +
+                        config("a/big.yaml") + " --quiet --out " + out + " 2>&1");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("tt_size_mb 16384"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out)) << "the engines are built before the file is created";
+  EXPECT_FALSE(fs::exists(out + ".lock"));
+  EXPECT_FALSE(fs::exists(out + ".create.tmp"));
+}
+
+// ---- resume identity
+
+TEST_F(DataSafety, ResumeComparesWeightsByContentNotByPath) {
+  const std::string out = file("f.h5");
+  ASSERT_EQ(selfplay("run " + config() + " --games 4 --quiet --out " + out).code, 0);
+  // The config and an identical weights file elsewhere: the same campaign.
+  fs::create_directories(dir_ / "b");
+  write_setup(dir_ / "b");
+  const test::CommandResult moved =
+      selfplay("run " + config("b/c.yaml") + " --games 6 --quiet --resume --out " + out);
+  EXPECT_EQ(moved.code, 0) << moved.out;
+  EXPECT_EQ(games_in(out), 6u);
+
+  // The weights edited in place, same path: another engine.
+  std::string weights = read_text(dir_ / "a" / "w.yaml");
+  const size_t at = weights.find("own_cubes:");
+  ASSERT_NE(at, std::string::npos);
+  weights.replace(at, weights.find('\n', at) - at, "own_cubes: 77");
+  std::ofstream(dir_ / "a" / "w.yaml") << weights;
+  const std::string before = read_text(out);
+  const test::CommandResult edited =
+      selfplay("run " + config() + " --games 8 --quiet --resume --out " + out);
+  EXPECT_EQ(edited.code, 2) << edited.out;
+  EXPECT_NE(edited.out.find("engines.player0.weights.own_cubes"), std::string::npos) << edited.out;
+  EXPECT_NE(edited.out.find("77 in this run"), std::string::npos) << edited.out;
+  EXPECT_EQ(read_text(out), before);
+
+  // positions_per_game decides what the file holds: part of the identity.
+  std::string text = read_text(dir_ / "b" / "c.yaml");
+  text.replace(text.find("positions_per_game: 3"), 21, "positions_per_game: 5");
+  std::ofstream(dir_ / "b" / "c.yaml") << text;
+  const test::CommandResult positions =
+      selfplay("run " + config("b/c.yaml") + " --games 8 --quiet --resume --out " + out);
+  EXPECT_EQ(positions.code, 2) << positions.out;
+  EXPECT_NE(positions.out.find("output.positions_per_game (3 in the file, 5 in this run)"),
+            std::string::npos)
+      << positions.out;
+}
+
+TEST_F(DataSafety, MatchResumeComparesWeightsByContent) {
+  const std::string out = file("m.h5");
+  ASSERT_EQ(selfplay("match " + config("a/m.yaml") + " --pairs 2 --quiet --out " + out).code, 0);
+  fs::create_directories(dir_ / "b");
+  write_setup(dir_ / "b");
+  const test::CommandResult moved =
+      selfplay("match " + config("b/m.yaml") + " --pairs 3 --quiet --resume --out " + out);
+  EXPECT_EQ(moved.code, 0) << moved.out;
+  EXPECT_EQ(games_in(out), 6u);
+  std::string weights = read_text(dir_ / "b" / "w.yaml");
+  const size_t at = weights.find("own_cubes:");
+  weights.replace(at, weights.find('\n', at) - at, "own_cubes: 77");
+  std::ofstream(dir_ / "b" / "w.yaml") << weights;
+  const test::CommandResult edited =
+      selfplay("match " + config("b/m.yaml") + " --pairs 4 --quiet --resume --out " + out);
+  EXPECT_EQ(edited.code, 2) << edited.out;
+  EXPECT_NE(edited.out.find("engines.player0.weights.own_cubes"), std::string::npos) << edited.out;
+}
+
+// Files written before the identity was stored are compared through their stored config.
+TEST_F(DataSafety, FileWithoutAStoredIdentityStillResumes) {
+  const std::string out = file("old.h5");
+  const config::CampaignConfig cfg = config::load_campaign_config(config());
+  {
+    rollout::BackendInfo backend{"cpu", "test"};
+    io::FileMeta meta = file_meta(cfg, backend, config::explain_campaign_config(cfg));
+    ASSERT_TRUE(meta.identity.empty());
+    io::CampaignWriter::create(out, meta).close();
+  }
+  EXPECT_TRUE(io::CampaignReader(out).meta().identity.empty());
+  const test::CommandResult r =
+      selfplay("run " + config() + " --games 3 --quiet --resume --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(games_in(out), 3u);
+  EXPECT_EQ(io::CampaignReader(out).meta().identity, run_identity(cfg, false));
+}
+
+TEST(ResumeIdentity, DifferenceNamesTheFirstKeyWithBothValues) {
+  EXPECT_EQ(identity_difference("a: 1\nb: {c: x}\n", "a: 1\nb: {c: x}\n"), "");
+  EXPECT_EQ(identity_difference("a: 1\nb: {c: x}\n", "a: 1\nb: {c: y}\n"),
+            "b.c (x in the file, y in this run)");
+  EXPECT_EQ(identity_difference("a: 1\n", "a: 1\nd: 2\n"), "d (not in the file, 2 in this run)");
+  EXPECT_EQ(identity_difference("a: 1\nd: 2\n", "a: 1\n"), "d (2 in the file, not in this run)");
+  EXPECT_EQ(identity_difference("w: ~\n", "w: {x: 1}\n"),
+            "w (none in the file, {x: 1} in this run)");
+  // What run_identity leaves out may change; what it keeps may not.
+  config::CampaignConfig cfg = config::load_campaign_config_text(
+      "engines: {player0: {type: random}, player1: {type: random}}\n", "x.yaml");
+  config::CampaignConfig other = cfg;
+  other.games = 7;
+  other.concurrency = 3;
+  other.backend.threads = 5;
+  other.output.path = "elsewhere.h5";
+  other.output.flush_seconds = 9;
+  EXPECT_EQ(identity_difference(run_identity(cfg, false), run_identity(other, false)), "");
+  other.output.positions_per_game = 9;
+  EXPECT_NE(identity_difference(run_identity(cfg, false), run_identity(other, false))
+                .find("positions_per_game"),
+            std::string::npos);
+}
+
+// ---- signals
+
+TEST_F(DataSafety, SigpipeOnTheLogDoesNotKillTheCampaign) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  close(fds[0]);  // nobody reads: every write to the pipe raises SIGPIPE
+  const std::string out = file("f.h5");
+  const std::string binary = SELFPLAY_BINARY, yaml = config();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGPIPE, SIG_DFL);
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    execl(binary.c_str(), binary.c_str(), "run", yaml.c_str(), "--games", "6", "--out", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  EXPECT_EQ(wait_exit(pid), 0);
+  EXPECT_EQ(games_in(out), 6u);
+  EXPECT_TRUE(closed_cleanly(out));
+}
+
+TEST_F(DataSafety, SighupStopsRunAndMatchCleanlyLikeSigterm) {
+  for (const std::string command : {"run", "match"}) {
+    SCOPED_TRACE(command);
+    const std::string out = file(command + ".h5");
+    const std::string yaml = config(command == "run" ? "a/c.yaml" : "a/m.yaml");
+    const std::string count = command == "run" ? "--games" : "--pairs";
+    const std::string log = file(command + ".log");
+    const pid_t pid =
+        spawn({SELFPLAY_BINARY, command, yaml, count, "1000000", "--quiet", "--out", out}, log);
+    ASSERT_TRUE(wait_until([&] { return games_in(out) >= 2; })) << read_text(log);
+    kill(pid, SIGHUP);
+    EXPECT_EQ(wait_exit(pid), 130) << read_text(log);
+    EXPECT_TRUE(closed_cleanly(out)) << "the final flush and close must have run";
+    EXPECT_NE(read_text(log).find("--resume"), std::string::npos) << read_text(log);
+  }
+}
+
+TEST_F(DataSafety, SighupStopsSpsaTuningCleanly) {
+  std::ofstream(file("tune.yaml"))
+      << "method: spsa\nseed: 4\nspsa:\n  match: " + config("a/m.yaml") +
+             "\n  iterations: 1000000\n  pairs: 1\n  output: " + file("spsa.h5") +
+             "\n  result: " + file("spsa.yaml") + R"(
+  parameters:
+    - {name: exploration, start: 0.7, min: 0.1, max: 2, c_end: 0.1, r_end: 0.002}
+)";
+  const pid_t pid = spawn({SELFPLAY_BINARY, "tune", file("tune.yaml")}, file("tune.log"));
+  // The trajectory file is created after the handlers are installed.
+  ASSERT_TRUE(wait_until([&] {
+    return fs::exists(file("spsa.h5.partial")) || fs::exists(file("spsa.h5"));
+  })) << read_text(file("tune.log"));
+  kill(pid, SIGHUP);
+  EXPECT_EQ(wait_exit(pid), 130) << read_text(file("tune.log"));
+}
+
+// ---- counts, links and modes on resume
+
+TEST_F(DataSafety, ResumeSummaryCountsEveryGameInTheFile) {
+  const std::string out = file("f.h5");
+  ASSERT_EQ(selfplay("run " + config() + " --games 12 --quiet --out " + out).code, 0);
+  const test::CommandResult r = selfplay("run " + config() + " --games 1 --resume --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("games played        0 (this run), 12 in the file"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("12 complete games in"), std::string::npos) << r.out;
+
+  const std::string match = file("m.h5");
+  ASSERT_EQ(selfplay("match " + config("a/m.yaml") + " --pairs 4 --quiet --out " + match).code, 0);
+  const test::CommandResult m =
+      selfplay("match " + config("a/m.yaml") + " --pairs 1 --quiet --resume --out " + match);
+  EXPECT_EQ(m.code, 0) << m.out;
+  EXPECT_NE(m.out.find("games played        0 (this run), 8 in the file"), std::string::npos)
+      << m.out;
+}
+
+TEST_F(DataSafety, ResumeThroughASymlinkKeepsTheLinkAndTheMode) {
+  fs::create_directories(dir_ / "data");
+  const std::string target = file("data/t.h5"), link = file("t.h5");
+  fs::create_symlink("data/t.h5", link);  // dangling until the first run creates its target
+  ASSERT_EQ(selfplay("run " + config() + " --games 4 --quiet --out " + link).code, 0);
+  ASSERT_TRUE(fs::is_symlink(link));
+  ASSERT_EQ(games_in(target), 4u);
+  ASSERT_EQ(chmod(target.c_str(), 0640), 0);
+  const test::CommandResult r =
+      selfplay("run " + config() + " --games 8 --quiet --resume --out " + link);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::is_symlink(link)) << "resume replaced the link by a regular file";
+  EXPECT_EQ(games_in(target), 8u);
+  struct stat st {};
+  ASSERT_EQ(stat(target.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_FALSE(fs::exists(file("t.h5.lock")));
+  EXPECT_FALSE(fs::exists(target + ".lock"));
+}
+
+}  // namespace
+}  // namespace sp::selfplay
