@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 
 namespace sp::rollout {
@@ -19,7 +20,7 @@ inline constexpr int kMaxPolicies = 4;
 
 // One leaf: the state to play out from, its stream id parts, how many rollouts to run and with
 // which of the batch's policies. Rollout r of this leaf draws from StreamId{seed, game, ply, leaf, r}.
-template <class Game>
+template <sp::Game Game>
 struct Leaf {
   typename Game::State state;
   uint32_t game = 0;
@@ -38,7 +39,7 @@ struct LeafStats {
   bool operator==(const LeafStats&) const = default;
 };
 
-template <class Game>
+template <sp::Game Game>
 struct PlayoutParams {
   uint64_t seed = 0;
   typename Game::Rules rules{};
@@ -65,7 +66,7 @@ using Ticket = uint64_t;
 // Asynchronous batch backend. submit() copies the leaves and returns at once; wait() blocks until
 // that batch is done and fills one LeafStats per leaf in submission order. Tickets are waited for
 // in submission order. Errors (device failures) surface as exceptions from submit or wait.
-template <class Game>
+template <sp::Game Game>
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -93,7 +94,7 @@ struct BackendOptions {
 // Registry: "cpu", "cuda", "check" (cpu against cuda, or against a second cpu configuration when
 // no GPU is present), "auto" (cuda if built and a device is present, else cpu). Unknown names and
 // unavailable backends throw sp::InputError / std::runtime_error with a clear message.
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options);
 
 std::vector<std::string> backend_names();

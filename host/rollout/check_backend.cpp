@@ -17,7 +17,7 @@ std::string describe(const LeafStats& s) {
          std::to_string(s.plies);
 }
 
-template <class Game>
+template <sp::Game Game>
 class CheckBackend final : public Backend<Game> {
  public:
   CheckBackend(std::unique_ptr<Backend<Game>> a, std::unique_ptr<Backend<Game>> b)
@@ -81,7 +81,7 @@ class CheckBackend final : public Backend<Game> {
 
 }  // namespace
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_check_backend(std::unique_ptr<Backend<Game>> first,
                                                   std::unique_ptr<Backend<Game>> second) {
   return std::make_unique<CheckBackend<Game>>(std::move(first), std::move(second));

@@ -38,7 +38,7 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
-template <class Game>
+template <sp::Game Game>
 void run_chunks(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
                 std::span<LeafStats> out, int threads, std::vector<Chunk>& chunks) {
   chunks.clear();
@@ -73,7 +73,7 @@ void run_chunks(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& p
   }
 }
 
-template <class Game>
+template <sp::Game Game>
 class CpuBackend final : public Backend<Game> {
  public:
   explicit CpuBackend(const BackendOptions& options)
@@ -201,12 +201,12 @@ class CpuBackend final : public Backend<Game> {
 
 }  // namespace
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_cpu_backend(const BackendOptions& options) {
   return std::make_unique<CpuBackend<Game>>(options);
 }
 
-template <class Game>
+template <sp::Game Game>
 void run_rollouts_cpu(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
                       std::span<LeafStats> out, int threads) {
   std::vector<Chunk> chunks;

@@ -67,7 +67,7 @@ struct MoveStats {
   uint32_t leaves = 0;        // leaves evaluated for this move
 };
 
-template <class Game>
+template <sp::ChanceGame Game>
 class Mcts {
  public:
   using State = typename Game::State;
