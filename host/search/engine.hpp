@@ -1,6 +1,6 @@
 // Engines as the game driver sees them: each decides a move through rounds of leaves, so any mix of
 // engines in many concurrent games can share one rollout batch. Engines without rollouts (random,
-// and later alpha-beta) decide at begin() and never ask for leaves.
+// expectimax, alpha-beta) decide at begin() and never ask for leaves.
 #pragma once
 
 #include <memory>

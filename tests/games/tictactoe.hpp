@@ -116,6 +116,41 @@ inline bool state_ok(const State& s) {
   return (s.winner == 0 ? line0 : line1) && s.side == (s.winner ^ 1);
 }
 
+// Zobrist key: one key per (side, square) and one for O to move, from a fixed seed.
+struct ZobristKeys {
+  uint64_t stone[2][kSquares];
+  uint64_t o_to_move;
+};
+inline constexpr ZobristKeys kZobrist = [] {
+  ZobristKeys z{};
+  uint64_t x = 0x5454542D7A6F6272ull;  // "TTT-zobr"
+  const auto next = [&x] {
+    x += 0x9E3779B97F4A7C15ull;  // SplitMix64, as splitmix64() in philox.hpp
+    uint64_t r = x;
+    r = (r ^ (r >> 30)) * 0xBF58476D1CE4E5B9ull;
+    r = (r ^ (r >> 27)) * 0x94D049BB133111EBull;
+    return r ^ (r >> 31);
+  };
+  for (auto& side : z.stone)
+    for (uint64_t& k : side) k = next();
+  z.o_to_move = next();
+  return z;
+}();
+
+inline uint64_t zobrist(const State& s) {
+  uint64_t h = s.side ? kZobrist.o_to_move : 0;
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t b = s.occ[side]; b;) h ^= kZobrist.stone[side][pop_lsb(b)];
+  return h;
+}
+
+// A move that completes a line for the mover or blocks one of the opponent's: ordered first by
+// searches (the tactical-move hook of alpha-beta).
+SP_HD inline bool is_tactical(const State& s, Move m) {
+  const uint32_t bit = 1u << m.square;
+  return has_line(s.occ[s.side] | bit) || has_line(s.occ[s.side ^ 1] | bit);
+}
+
 // ---- Notation (host only). Parsers throw InputError naming the text and the 1-based column.
 
 inline std::string square_name(int sq) {
@@ -210,6 +245,12 @@ struct TicTacToe {
   static bool is_over(const State& s) { return ttt::is_over(s); }
   static int winner(const State& s) { return s.winner; }
   static int side_to_move(const State& s) { return s.side; }
+
+  // Search hooks (host/search/alphabeta.hpp).
+  static uint64_t hash(const State& s) { return ttt::zobrist(s); }
+  static bool is_tactical(const State& s, Move m) { return ttt::is_tactical(s, m); }
+  static constexpr int kMoveIndices = ttt::kSquares;
+  static int move_index(Move m) { return m.square; }
 
   template <class Sink>
   static void playout_many(const State& s, const Rules&, const Policy&, PhiloxKey key, uint32_t ply,
