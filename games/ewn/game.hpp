@@ -1,10 +1,10 @@
-// The EWN game as the rollout backends and search see it: types and the playout entry point.
-// Backends and kernels are templates over such a trait, so a new game plugs in without touching
-// them.
+// The EWN game as the rollout backends and search see it: types and the playout entry point, a
+// ChanceGame (games/common/game.hpp) whose chance outcomes are the die values.
 #pragma once
 
 #include <cstring>
 
+#include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/playout.hpp"
@@ -74,5 +74,7 @@ struct EwnGame {
     return ewn::playout(s, rules, policy, rng);
   }
 };
+
+static_assert(ChanceGame<EwnGame>);
 
 }  // namespace sp

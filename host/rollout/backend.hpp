@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "host/common/work_pool.hpp"
 
@@ -21,7 +22,7 @@ inline constexpr int kMaxPolicies = 4;
 
 // One leaf: the state to play out from, its stream id parts, how many rollouts to run and with
 // which of the batch's policies. Rollout r of this leaf draws from StreamId{seed, game, ply, leaf, r}.
-template <class Game>
+template <sp::Game Game>
 struct Leaf {
   typename Game::State state;
   uint32_t game = 0;
@@ -40,7 +41,7 @@ struct LeafStats {
   bool operator==(const LeafStats&) const = default;
 };
 
-template <class Game>
+template <sp::Game Game>
 struct PlayoutParams {
   uint64_t seed = 0;
   typename Game::Rules rules{};
@@ -70,7 +71,7 @@ using Ticket = uint64_t;
 // naming the backend and both numbers. Backends call it before they touch any buffer, so a
 // refused batch leaves the batches in flight untouched; the driver sizes its batches by the same
 // two limits and never meets the error.
-template <class Game>
+template <sp::Game Game>
 uint64_t check_batch(const BackendInfo& info, std::span<const Leaf<Game>> leaves) {
   if (leaves.size() > info.max_leaves)
     throw std::invalid_argument(info.name + " backend: batch of " + std::to_string(leaves.size()) +
@@ -86,7 +87,7 @@ uint64_t check_batch(const BackendInfo& info, std::span<const Leaf<Game>> leaves
 // Asynchronous batch backend. submit() copies the leaves and returns at once; wait() blocks until
 // that batch is done and fills one LeafStats per leaf in submission order. Tickets are waited for
 // in submission order. Errors (device failures) surface as exceptions from submit or wait.
-template <class Game>
+template <sp::Game Game>
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -120,7 +121,7 @@ struct BackendOptions {
 // no GPU is present), "auto" (cuda if built and a device is present and starts, else cpu), "null"
 // (no playouts: statistics from a hash of the leaf ids, to measure the host side alone). Unknown names and
 // unavailable backends throw sp::InputError / std::runtime_error with a clear message.
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options);
 
 std::vector<std::string> backend_names();

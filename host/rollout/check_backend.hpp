@@ -14,7 +14,7 @@ class BackendMismatch : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_check_backend(std::unique_ptr<Backend<Game>> first,
                                                   std::unique_ptr<Backend<Game>> second);
 

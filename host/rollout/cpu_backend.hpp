@@ -11,13 +11,13 @@
 
 namespace sp::rollout {
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_cpu_backend(const BackendOptions& options);
 
 // Runs every rollout of the batch on `pool` (the caller helps) and writes per-leaf statistics.
 // Results do not depend on the thread count: each rollout has its own stream and the sums are
 // integers.
-template <class Game>
+template <sp::Game Game>
 void run_rollouts_cpu(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
                       std::span<LeafStats> out, WorkPool& pool);
 

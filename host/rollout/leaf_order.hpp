@@ -14,14 +14,14 @@ namespace sp::rollout {
 // Number of (policy, side) groups.
 inline constexpr uint32_t kOrderGroups = 2 * kMaxPolicies;
 
-template <class Game>
+template <sp::Game Game>
 uint32_t order_group(const Leaf<Game>& leaf) {
   return (leaf.policy % kMaxPolicies) * 2 + static_cast<uint32_t>(Game::side_to_move(leaf.state) & 1);
 }
 
 // order[k] = batch index of the k-th leaf in device order: a stable counting sort by
 // order_group. Precondition: order.size() == leaves.size(). Allocates nothing.
-template <class Game>
+template <sp::Game Game>
 void device_order(std::span<const Leaf<Game>> leaves, std::span<uint32_t> order) {
   uint32_t start[kOrderGroups + 1] = {};
   for (const Leaf<Game>& leaf : leaves) ++start[order_group(leaf) + 1];

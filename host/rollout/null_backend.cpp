@@ -19,7 +19,7 @@ uint64_t mix64(uint64_t x) {  // SplitMix64's finaliser
   return x ^ (x >> 31);
 }
 
-template <class Game>
+template <sp::Game Game>
 class NullBackend final : public Backend<Game> {
  public:
   explicit NullBackend(const BackendOptions& options) {
@@ -67,7 +67,7 @@ class NullBackend final : public Backend<Game> {
 
 }  // namespace
 
-template <class Game>
+template <sp::Game Game>
 LeafStats null_stats(const Leaf<Game>& leaf, uint64_t seed) {
   const uint64_t h = mix64(mix64(mix64(seed ^ leaf.game) ^ (uint64_t{leaf.ply} << 32 | leaf.leaf)));
   LeafStats s;
@@ -80,7 +80,7 @@ LeafStats null_stats(const Leaf<Game>& leaf, uint64_t seed) {
   return s;
 }
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_null_backend(const BackendOptions& options) {
   return std::make_unique<NullBackend<Game>>(options);
 }

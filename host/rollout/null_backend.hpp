@@ -11,12 +11,12 @@
 
 namespace sp::rollout {
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_null_backend(const BackendOptions& options);
 
 // The statistics the null backend gives a leaf: wins and draws split by a hash of
 // (seed, game, ply, leaf), rollouts as asked, 20 plies per rollout.
-template <class Game>
+template <sp::Game Game>
 LeafStats null_stats(const Leaf<Game>& leaf, uint64_t seed);
 
 }  // namespace sp::rollout

@@ -25,7 +25,7 @@ bool cuda_available(std::string* reason) {
 #endif
 }
 
-template <class Game>
+template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options) {
   if (name == "cpu") return make_cpu_backend<Game>(options);
   if (name == "null") return make_null_backend<Game>(options);

@@ -1,6 +1,6 @@
 // Engines as the game driver sees them: each decides a move through rounds of leaves, so any mix of
 // engines in many concurrent games can share one rollout batch. Engines without rollouts (random,
-// and later alpha-beta) decide at begin() and never ask for leaves.
+// expectimax, alpha-beta) decide at begin() and never ask for leaves.
 #pragma once
 
 #include <memory>
@@ -14,7 +14,7 @@
 
 namespace sp::search {
 
-template <class Game>
+template <sp::Game Game>
 class Engine {
  public:
   using State = typename Game::State;
@@ -40,7 +40,7 @@ class Engine {
 
 // UCT engine over the batched tree; with an evaluator (named in describe() by evaluator_name) it
 // can blend priors into leaf values and bias selection (MctsParams::eval_blend, progressive_bias).
-template <class Game>
+template <sp::Game Game>
 class MctsEngine final : public Engine<Game> {
  public:
   using typename Engine<Game>::State;
@@ -83,7 +83,7 @@ class MctsEngine final : public Engine<Game> {
 };
 
 // Flat Monte Carlo: the budget split evenly over the legal moves in one round; the best mean wins.
-template <class Game>
+template <sp::Game Game>
 class FlatEngine final : public Engine<Game> {
  public:
   using typename Engine<Game>::State;
@@ -152,7 +152,7 @@ class FlatEngine final : public Engine<Game> {
 };
 
 // Uniformly random legal move from the search stream of (seed, game, ply).
-template <class Game>
+template <sp::Game Game>
 class RandomEngine final : public Engine<Game> {
  public:
   using typename Engine<Game>::State;

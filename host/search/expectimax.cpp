@@ -19,6 +19,10 @@ using ewn::State;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The table's entry size fixes how many entries tt_size_mb holds, and with that its collisions and
+// the results of a search: it must not change.
+static_assert(sizeof(TranspositionTable<Move, double>::Entry) == 24);
+
 // Zobrist keys from a fixed seed, so keys (and with them table collisions) are the same in every
 // run and build.
 struct Zobrist {
@@ -88,19 +92,12 @@ Expectimax::Expectimax(eval::Weights weights, const ewn::Rules& rules,
   // is recognised exactly.
   const double bound = eval::evaluation_bound(weights_);
   while (win_ <= bound) win_ *= 2;
-  if (opt_.use_tt) {
-    // Buckets of two entries, a power of two of them, within tt_size_mb. Allocated with the
-    // engine, not at its first search, so that a table too large for memory fails before a
-    // campaign creates its file.
-    const uint64_t bytes = uint64_t(opt_.tt_size_mb) << 20;
-    uint64_t buckets = 1;
-    while (buckets * 2 * 2 * sizeof(Entry) <= bytes) buckets *= 2;
-    table_.assign(2 * buckets, Entry{});
-    mask_ = buckets - 1;
-  }
+  // Allocated with the engine, not at its first search, so that a table too large for memory
+  // fails before a campaign creates its file.
+  if (opt_.use_tt) table_.allocate(opt_.tt_size_mb);
 }
 
-void Expectimax::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+void Expectimax::clear() { table_.clear(); }
 
 uint64_t Expectimax::hash(const State& s) const {
   const Zobrist& z = zobrist();
@@ -111,26 +108,6 @@ uint64_t Expectimax::hash(const State& s) const {
       if (sq < ewn::kSquares) h ^= z.cube[side][c][sq];
     }
   return h;
-}
-
-const Expectimax::Entry* Expectimax::probe(uint64_t key) const {
-  const Entry* bucket = &table_[2 * (key & mask_)];
-  for (int i = 0; i < 2; ++i)
-    if (bucket[i].depth != 0 && bucket[i].key == key) return &bucket[i];
-  return nullptr;
-}
-
-void Expectimax::store(uint64_t key, int depth, double value, Bound bound, Move move) {
-  Entry* bucket = &table_[2 * (key & mask_)];
-  // The position's own slot if it has one, else slot 0 unless that holds a deeper search.
-  const bool in_0 = bucket[0].depth != 0 && bucket[0].key == key;
-  const bool in_1 = bucket[1].depth != 0 && bucket[1].key == key;
-  Entry& slot = in_0 || (!in_1 && bucket[0].depth <= depth) ? bucket[0] : bucket[1];
-  slot.key = key;
-  slot.value = value;
-  slot.depth = static_cast<uint8_t>(depth);
-  slot.bound = bound;
-  slot.move = move;
 }
 
 // The table's move first, then by history score; ties keep generation order.
@@ -153,8 +130,7 @@ void Expectimax::order(MoveList& moves, Move tt_move, int side) const {
 void Expectimax::tick() {
   ++nodes_;
   if (opt_.time_ms == 0 || iteration_ <= 1 || (nodes_ & 1023) != 0) return;
-  const auto elapsed = std::chrono::steady_clock::now() - start_;
-  if (elapsed >= std::chrono::milliseconds(opt_.time_ms)) stop_ = true;
+  if (deadline_.expired()) stop_ = true;
 }
 
 double Expectimax::decision(const State& s, int depth, double alpha, double beta, int ply) {
@@ -163,16 +139,15 @@ double Expectimax::decision(const State& s, int depth, double alpha, double beta
   pv_len_[ply] = 0;
   if (stop_) return 0;
   uint64_t key = 0;
-  const Entry* hit = nullptr;
+  const TranspositionTable<Move, double>::Entry* hit = nullptr;
   Move tt_move{};  // copied: deeper stores may reuse the slot
   if (opt_.use_tt) {
     key = hash(s);
-    hit = probe(key);
+    hit = table_.probe(key);
     if (hit) tt_move = hit->move;
     // Never at the root: the root must name its move and line.
     if (hit && ply > 0 && hit->depth == depth &&
-        (hit->bound == kExact || (hit->bound == kLower && hit->value >= beta) ||
-         (hit->bound == kUpper && hit->value <= alpha))) {
+        bound_settles(hit->bound, hit->value, alpha, beta)) {
       ++tt_hits_;
       depth_limited_ = true;  // the stored subtree may have met the horizon
       return hit->value;
@@ -212,8 +187,10 @@ double Expectimax::decision(const State& s, int depth, double alpha, double beta
     history_[s.side][best_move.from][best_move.to] += uint64_t(depth) * depth;
   if (opt_.use_tt) {
     // After a fail low every move is only bounded: keep the move the table had, if any.
-    const Bound bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
-    store(key, depth, best, bound, bound == kUpper && hit ? tt_move : best_move);
+    const Bound bound = best <= alpha0 ? Bound::kUpper
+                        : best >= beta ? Bound::kLower
+                                       : Bound::kExact;
+    table_.store(key, depth, best, bound, bound == Bound::kUpper && hit ? tt_move : best_move);
   }
   return best;
 }
@@ -231,10 +208,8 @@ double Expectimax::chance(const State& s, int depth, double alpha, double beta, 
   uint64_t key = 0;
   if (opt_.use_tt) {
     key = hash(s);
-    const Entry* hit = probe(key);
-    if (hit && hit->depth == depth &&
-        (hit->bound == kExact || (hit->bound == kLower && hit->value >= beta) ||
-         (hit->bound == kUpper && hit->value <= alpha))) {
+    const auto* hit = table_.probe(key);
+    if (hit && hit->depth == depth && bound_settles(hit->bound, hit->value, alpha, beta)) {
       ++tt_hits_;
       depth_limited_ = true;
       return hit->value;
@@ -254,7 +229,7 @@ double Expectimax::chance(const State& s, int depth, double alpha, double beta, 
   };
 
   double value = 0;
-  Bound bound = kExact;
+  Bound bound = Bound::kExact;
   if (!opt_.use_star1) {
     double sum = 0;
     for (int k = 0; k < n; ++k) {
@@ -293,16 +268,16 @@ double Expectimax::chance(const State& s, int depth, double alpha, double beta, 
       // window, never takes it for an exact value when rounding lands it just inside.
       cut = true;
       if (v <= a)
-        value = std::min((sum + w * v + hi * rest) / kOutcomes, alpha), bound = kUpper;
+        value = std::min((sum + w * v + hi * rest) / kOutcomes, alpha), bound = Bound::kUpper;
       else if (v >= b)
-        value = std::max((sum + w * v + lo * rest) / kOutcomes, beta), bound = kLower;
+        value = std::max((sum + w * v + lo * rest) / kOutcomes, beta), bound = Bound::kLower;
       else
         cut = false;
       sum += w * v;
     }
     if (!cut) value = sum / kOutcomes;
   }
-  if (opt_.use_tt) store(key, depth, value, bound, Move{});
+  if (opt_.use_tt) table_.store(key, depth, value, bound, Move{});
   std::copy(line, line + line_len, pv_[ply]);
   pv_len_[ply] = line_len;
   return value;
@@ -312,7 +287,7 @@ ExpectimaxStats Expectimax::search(const State& root_in) {
   assert(ewn::state_ok(root_in) && !ewn::is_over(root_in) && root_in.die != ewn::kNoDie);
   for (auto& side : history_)
     for (auto& from : side) std::fill(std::begin(from), std::end(from), 0);
-  start_ = std::chrono::steady_clock::now();
+  deadline_.start(opt_.time_ms);
   nodes_ = leaves_ = tt_hits_ = 0;
   stop_ = false;
 
@@ -337,16 +312,12 @@ ExpectimaxStats Expectimax::search(const State& root_in) {
     for (int i = 0; i < pv_len_[0]; ++i)
       st.line.push_back(ewn::ply_to_string(i == 0 ? root_in.die : pv_[0][i].die, pv_[0][i].move));
     if (st.proven || !depth_limited_) break;  // deeper iterations cannot change anything
-    if (opt_.time_ms > 0) {
-      // The next iteration costs several times this one: do not start what cannot finish.
-      const auto elapsed = std::chrono::steady_clock::now() - start_;
-      if (elapsed * 2 >= std::chrono::milliseconds(opt_.time_ms)) break;
-    }
+    if (deadline_.half_spent()) break;        // the next iteration could not finish
   }
   st.nodes = nodes_;
   st.leaves = leaves_;
   st.tt_hits = tt_hits_;
-  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  st.seconds = deadline_.seconds();
   st.nodes_per_second = st.seconds > 0 ? static_cast<double>(st.nodes) / st.seconds : 0;
   return st;
 }

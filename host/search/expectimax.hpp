@@ -32,7 +32,6 @@
 // which depend only on the searches since the last clear(); no clock reading changes a result.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,7 +39,9 @@
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
 #include "host/eval/weights.hpp"
+#include "host/search/deadline.hpp"
 #include "host/search/engine.hpp"
+#include "host/search/tt.hpp"
 
 namespace sp::search {
 
@@ -92,14 +93,6 @@ class Expectimax {
   const ExpectimaxOptions& options() const { return opt_; }
 
  private:
-  enum Bound : uint8_t { kExact, kLower, kUpper };
-  struct Entry {
-    uint64_t key = 0;
-    double value = 0;
-    uint8_t depth = 0;  // 0: empty slot (depth-0 nodes are never stored)
-    uint8_t bound = kExact;
-    ewn::Move move{};
-  };
   struct PlyMove {
     uint8_t die = 0;
     ewn::Move move{};
@@ -108,8 +101,6 @@ class Expectimax {
   double decision(const ewn::State& s, int depth, double alpha, double beta, int ply);
   double chance(const ewn::State& s, int depth, double alpha, double beta, int ply);
   uint64_t hash(const ewn::State& s) const;
-  const Entry* probe(uint64_t key) const;
-  void store(uint64_t key, int depth, double value, Bound bound, ewn::Move move);
   void order(ewn::MoveList& moves, ewn::Move tt_move, int side) const;
   void tick();
 
@@ -117,8 +108,7 @@ class Expectimax {
   ewn::Rules rules_;
   ExpectimaxOptions opt_;
   double win_ = 1;
-  std::vector<Entry> table_;  // buckets of two: [0] kept by depth, [1] always replaced
-  uint64_t mask_ = 0;         // bucket index mask
+  TranspositionTable<ewn::Move, double> table_;
   uint64_t history_[2][ewn::kSquares + 1][ewn::kSquares + 1] = {};  // +1: the pass square
   PlyMove pv_[kMaxDepth + 2][kMaxDepth + 1] = {};
   int pv_len_[kMaxDepth + 2] = {};
@@ -128,7 +118,7 @@ class Expectimax {
   int iteration_ = 0;
   bool stop_ = false;
   bool depth_limited_ = false;  // the iteration met the horizon (or a table value): go deeper
-  std::chrono::steady_clock::time_point start_;
+  Deadline deadline_;
 };
 
 // Expectimax as a self-play engine: it decides inside begin() and never asks for rollouts. The

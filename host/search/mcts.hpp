@@ -1,12 +1,14 @@
-// Batched UCT with chance nodes, one tree per game. The tree never runs playouts itself: it hands
-// out leaves (select_leaves) and takes their statistics back (backup), so many trees can share one
-// rollout batch on any backend.
+// Batched UCT, with chance nodes for games that have chance (ChanceGame), one tree per game. The
+// tree never runs playouts itself: it hands out leaves (select_leaves) and takes their statistics
+// back (backup), so many trees can share one rollout batch on any backend.
 //
-// Tree shape: decision nodes (side to move, chance outcome known) have one child per legal move;
-// the child is a chance node (outcome not yet drawn) or a terminal node. A chance node has one
-// decision child per class of outcomes that allow the same moves (Game::chance_classes). Leaves are chance nodes on their first visit, or any
-// non-terminal node when the node budget is exhausted. Terminal nodes are scored exactly, without
-// rollouts.
+// Tree shape: decision nodes (side to move, chance outcome known) have one child per legal move.
+// In a ChanceGame the child is a chance node (outcome not yet drawn) or a terminal node, and a
+// chance node has one decision child per class of outcomes that allow the same moves
+// (Game::chance_classes); leaves are chance nodes on their first visit. In a deterministic game
+// the child is the next decision node or a terminal node, and leaves are decision nodes on their
+// first visit (never the root, which begin() expands). Any non-terminal node is a leaf again when
+// the node budget is exhausted. Terminal nodes are scored exactly, without rollouts.
 //
 // Values: every node keeps the sum of rollout results from player 0's view (win 1, draw 1/2) and
 // the number of results. A chance node's value is the expectation over its visited outcome classes,
@@ -67,7 +69,7 @@ struct MoveStats {
   uint32_t leaves = 0;        // leaves evaluated for this move
 };
 
-template <class Game>
+template <sp::Game Game>
 class Mcts {
  public:
   using State = typename Game::State;
@@ -122,11 +124,15 @@ class Mcts {
         path_.push_back(node);
         Node& n = nodes_[node];
         if (n.kind == Kind::kTerminal) break;
-        if (n.kind == Kind::kChance) {
-          if (n.visits + n.in_flight == 0) break;  // first visit: evaluate by rollouts
-          if (!expand(node)) break;                 // budget full: evaluate again
-          node = pick_outcome(node);
-          continue;
+        if constexpr (kChance) {
+          if (n.kind == Kind::kChance) {
+            if (n.visits + n.in_flight == 0) break;  // first visit: evaluate by rollouts
+            if (!expand(node)) break;                // budget full: evaluate again
+            node = pick_outcome(node);
+            continue;
+          }
+        } else {
+          if (n.visits + n.in_flight == 0 && n.first_child == kNone) break;  // first visit
         }
         if (!expand(node)) break;
         node = pick_move(node);
@@ -208,14 +214,21 @@ class Mcts {
     const Node& root = nodes_[0];
     for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c)
       if (nodes_[c].move == move) keep = c;
-    if (keep != kNone && nodes_[keep].kind == Kind::kChance && nodes_[keep].first_child != kNone) {
-      const Node& chance = nodes_[keep];
-      uint32_t found = kNone;
-      for (uint32_t c = chance.first_child; c < chance.first_child + chance.num_children; ++c)
-        if (Game::same_class(nodes_[c].state, next_root, rules_)) found = c;
-      keep = found;
+    if constexpr (kChance) {
+      if (keep != kNone && nodes_[keep].kind == Kind::kChance && nodes_[keep].first_child != kNone) {
+        const Node& chance = nodes_[keep];
+        uint32_t found = kNone;
+        for (uint32_t c = chance.first_child; c < chance.first_child + chance.num_children; ++c)
+          if (Game::same_class(nodes_[c].state, next_root, rules_)) found = c;
+        keep = found;
+      } else {
+        keep = kNone;
+      }
     } else {
-      keep = kNone;
+      // The move leads straight to the next decision node.
+      if (keep != kNone &&
+          (nodes_[keep].kind != Kind::kDecision || !same_state(nodes_[keep].state, next_root)))
+        keep = kNone;
     }
     if (keep == kNone) {
       nodes_.clear();
@@ -234,6 +247,9 @@ class Mcts {
  private:
   enum class Kind : uint8_t { kDecision, kChance, kTerminal };
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr bool kChance = sp::ChanceGame<Game>;
+  // What a move leads to (unless the game ends).
+  static constexpr Kind kAfterMove = kChance ? Kind::kChance : Kind::kDecision;
 
   struct Node {
     State state;
@@ -268,20 +284,22 @@ class Mcts {
   bool expand(uint32_t node) {
     if (nodes_[node].first_child != kNone) return true;
     const State s = nodes_[node].state;
-    if (nodes_[node].kind == Kind::kChance) {
-      int representative[Game::kChanceOutcomes], weight[Game::kChanceOutcomes];
-      const int classes = Game::chance_classes(s, rules_, representative, weight);
-      if (nodes_.size() + classes > p_.node_budget) return false;
-      const uint32_t first = static_cast<uint32_t>(nodes_.size());
-      for (int k = 0; k < classes; ++k) {
-        State child = s;
-        Game::set_chance(child, representative[k]);
-        nodes_.push_back(make_node(child, Kind::kDecision, Move{}));
-        nodes_.back().weight = static_cast<uint8_t>(weight[k]);
+    if constexpr (kChance) {
+      if (nodes_[node].kind == Kind::kChance) {
+        int representative[Game::kChanceOutcomes], weight[Game::kChanceOutcomes];
+        const int classes = Game::chance_classes(s, rules_, representative, weight);
+        if (nodes_.size() + classes > p_.node_budget) return false;
+        const uint32_t first = static_cast<uint32_t>(nodes_.size());
+        for (int k = 0; k < classes; ++k) {
+          State child = s;
+          Game::set_chance(child, representative[k]);
+          nodes_.push_back(make_node(child, Kind::kDecision, Move{}));
+          nodes_.back().weight = static_cast<uint8_t>(weight[k]);
+        }
+        nodes_[node].first_child = first;
+        nodes_[node].num_children = static_cast<uint16_t>(classes);
+        return true;
       }
-      nodes_[node].first_child = first;
-      nodes_[node].num_children = static_cast<uint16_t>(classes);
-      return true;
     }
     typename Game::MoveList moves;
     Game::generate_moves(s, rules_, moves);
@@ -290,7 +308,7 @@ class Mcts {
     for (int i = 0; i < moves.size; ++i) {
       State child = s;
       Game::apply(child, moves.moves[i]);
-      nodes_.push_back(make_node(child, Kind::kChance, moves.moves[i]));
+      nodes_.push_back(make_node(child, kAfterMove, moves.moves[i]));
     }
     nodes_[node].first_child = first;
     nodes_[node].num_children = static_cast<uint16_t>(moves.size);
@@ -339,7 +357,7 @@ class Mcts {
     return best;
   }
 
-  uint32_t pick_outcome(uint32_t node) {
+  uint32_t pick_outcome(uint32_t node) requires sp::ChanceGame<Game> {
     const Node& n = nodes_[node];
     if (p_.chance == ChanceSelection::kSample) {
       // A fair die: class k is drawn with probability weight_k / 6.

@@ -1,0 +1,174 @@
+// Definitions of the CPU backend's templates, for the translation units that instantiate them:
+// cpu_backend.cpp for the games of the build, tests for the games that live in tests. Everything
+// else includes cpu_backend.hpp.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/rollout/cpu_backend.hpp"
+
+namespace sp::rollout {
+namespace cpu_detail {
+
+// Rollouts of one leaf are cut into chunks so a batch of few leaves with many rollouts still
+// spreads over all threads.
+constexpr uint32_t kChunkRollouts = 64;
+
+struct Chunk {
+  uint32_t leaf, first, last;
+};
+
+inline std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  return "unknown CPU";
+}
+
+// A batch cut into chunks, ready to run as the items of a pool job.
+template <sp::Game Game>
+struct ChunkedBatch {
+  std::span<const Leaf<Game>> leaves;
+  PlayoutParams<Game> params;
+  std::span<LeafStats> out;
+  std::vector<Chunk> chunks;
+
+  void prepare() {
+    chunks.clear();
+    for (uint32_t i = 0; i < leaves.size(); ++i) {
+      out[i] = LeafStats{};
+      for (uint32_t r = 0; r < leaves[i].rollouts; r += kChunkRollouts)
+        chunks.push_back(Chunk{i, r, std::min(leaves[i].rollouts, r + kChunkRollouts)});
+    }
+  }
+
+  void run_chunk(size_t c) const {
+    const Chunk ch = chunks[c];
+    const Leaf<Game>& leaf = leaves[ch.leaf];
+    const PhiloxKey key = stream_key(params.seed, leaf.game);
+    const auto policy = params.policies[leaf.policy % kMaxPolicies];
+    uint32_t wins0 = 0, wins1 = 0, draws = 0;
+    uint64_t plies = 0;
+    Game::playout_many(leaf.state, params.rules, policy, key, leaf.ply, leaf.leaf, ch.first, ch.last,
+                       [&](uint32_t, const typename Game::Result& res) {
+                         wins0 += res.winner == 0;
+                         wins1 += res.winner == 1;
+                         draws += res.winner == Game::kNoWinner;
+                         plies += res.plies;
+                       });
+    LeafStats& s = out[ch.leaf];
+    std::atomic_ref<uint32_t>(s.wins[0]).fetch_add(wins0, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(s.wins[1]).fetch_add(wins1, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(s.draws).fetch_add(draws, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(s.rollouts).fetch_add(ch.last - ch.first, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s.plies).fetch_add(plies, std::memory_order_relaxed);
+  }
+};
+
+template <sp::Game Game>
+class CpuBackend final : public Backend<Game> {
+ public:
+  explicit CpuBackend(const BackendOptions& options)
+      : pool_(options.pool ? options.pool : std::make_shared<WorkPool>(options.threads)) {
+    const int threads = pool_->threads();
+    info_.name = "cpu";
+    info_.device = std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + " on " + cpu_model_name();
+    info_.preferred_rollouts = size_t{4096} * threads;
+    info_.max_leaves = options.max_leaves;
+    info_.max_rollouts = options.max_rollouts;
+    info_.max_in_flight = kSlots;
+  }
+
+  ~CpuBackend() override {
+    // Items of a batch never waited for still point into the slots.
+    for (Slot& slot : slots_)
+      if (slot.job) {
+        try {
+          pool_->wait(slot.job);
+        } catch (...) {
+        }
+      }
+  }
+
+  const BackendInfo& info() const override { return info_; }
+  std::shared_ptr<WorkPool> work_pool() const override { return pool_; }
+
+  Ticket submit(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params) override {
+    if (in_flight_.size() >= kSlots)
+      throw std::logic_error("cpu backend: more batches in flight than max_in_flight");
+    check_batch<Game>(info_, leaves);
+    const Ticket ticket = next_ticket_++;
+    Slot& slot = slots_[ticket % kSlots];
+    slot.leaves.assign(leaves.begin(), leaves.end());
+    slot.stats.resize(leaves.size());
+    slot.batch.leaves = slot.leaves;
+    slot.batch.params = params;
+    slot.batch.out = slot.stats;
+    slot.batch.prepare();
+    slot.submitted = std::chrono::steady_clock::now();
+    const ChunkedBatch<Game>* batch = &slot.batch;
+    slot.job = pool_->submit(batch->chunks.size(), [batch](size_t c) { batch->run_chunk(c); });
+    in_flight_.push_back(ticket);
+    return ticket;
+  }
+
+  bool ready(Ticket ticket) override { return WorkPool::done(slots_[ticket % kSlots].job); }
+
+  BatchTiming wait(Ticket ticket, std::span<LeafStats> out) override {
+    if (in_flight_.empty() || in_flight_.front() != ticket)
+      throw std::logic_error("cpu backend: wait() on a ticket that is not the oldest in flight");
+    Slot& slot = slots_[ticket % kSlots];
+    if (out.size() < slot.stats.size()) throw std::invalid_argument("cpu backend: output span smaller than the batch");
+    in_flight_.pop_front();
+    const WorkPool::JobRef job = std::move(slot.job);
+    pool_->wait(job);
+    std::copy(slot.stats.begin(), slot.stats.end(), out.begin());
+    BatchTiming t;
+    t.compute_ms = WorkPool::busy_ms(job);
+    t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - slot.submitted).count();
+    return t;
+  }
+
+ private:
+  static constexpr int kSlots = 2;
+  struct Slot {
+    std::vector<Leaf<Game>> leaves;
+    std::vector<LeafStats> stats;
+    ChunkedBatch<Game> batch;
+    WorkPool::JobRef job;
+    std::chrono::steady_clock::time_point submitted;
+  };
+
+  std::shared_ptr<WorkPool> pool_;
+  BackendInfo info_;
+  Slot slots_[kSlots];
+  std::deque<Ticket> in_flight_;  // tickets submitted and not yet waited for, oldest first
+  Ticket next_ticket_ = 0;
+};
+
+}  // namespace cpu_detail
+
+template <sp::Game Game>
+std::unique_ptr<Backend<Game>> make_cpu_backend(const BackendOptions& options) {
+  return std::make_unique<cpu_detail::CpuBackend<Game>>(options);
+}
+
+template <sp::Game Game>
+void run_rollouts_cpu(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
+                      std::span<LeafStats> out, WorkPool& pool) {
+  cpu_detail::ChunkedBatch<Game> batch{leaves, params, out, {}};
+  batch.prepare();
+  pool.run(batch.chunks.size(), [&batch](size_t c) { batch.run_chunk(c); });
+}
+}  // namespace sp::rollout

@@ -1,0 +1,421 @@
+// Negamax alpha-beta for deterministic games over an evaluation passed in: iterative deepening, a
+// Zobrist transposition table (tt.hpp), move ordering (the table's move, then the game's tactical
+// moves where it has the hook, then killer moves, then history), principal variation search, and a
+// depth or time limit (deadline.hpp). Games with chance use expectimax instead.
+//
+// Scores are integers for the side to move. The evaluation scores positions at the horizon and is
+// clamped to [-kMaxEval, kMaxEval]. A game that ends scores exactly: 0 for a draw, kWin - p for a
+// win p plies from the root and -(kWin - p) for a loss, so faster wins and slower losses are
+// preferred and every such score lies beyond any evaluation (|score| >= kProven).
+//
+// Hooks a game may offer (found at compile time; searches work without them):
+//   static uint64_t hash(const State&)           Zobrist key (else a hash of the state's bytes)
+//   static bool is_tactical(const State&, Move)  captures or threats: ordered right after the
+//                                                table's move
+//   static int move_index(Move), kMoveIndices    history index in [0, kMoveIndices) (else no
+//                                                history ordering)
+//
+// Transposition table: a stored result settles a node searched to the same or a smaller remaining
+// depth (win scores are stored relative to the node). The root never takes a stored value. From a
+// cleared table, a fixed-depth search returns the fixed-depth negamax value (tests: brute force)
+// whenever no position is met at two different remaining depths; otherwise a deeper stored result
+// may stand in for a shallower search, the usual trade of exactness for strength.
+//
+// Determinism: with time_ms == 0 a search is a function of the root and the table contents, which
+// depend only on the searches since the last clear(); killers and history start empty in every
+// search.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "games/common/game.hpp"
+#include "games/common/philox.hpp"
+#include "host/search/deadline.hpp"
+#include "host/search/engine.hpp"
+#include "host/search/tt.hpp"
+
+namespace sp::search {
+
+struct AlphaBetaOptions {
+  int depth = 0;             // plies, 1..kMaxDepth; 0 = as deep as time_ms allows (up to kMaxDepth)
+  uint32_t time_ms = 0;      // wall-clock budget per move; 0 = none (then depth must be set)
+  uint32_t tt_size_mb = 16;  // transposition table, 1..65536 MiB, allocated at the first search
+  bool use_tt = true;
+  bool use_pvs = true;  // null-window searches after the first move (principal variation search)
+  bool use_killers = true;  // two killer moves per ply
+  bool use_history = true;  // history ordering (games with the move_index hook)
+};
+
+// Statistics of one search; the last completed iteration counts.
+template <class Move>
+struct AlphaBetaStats {
+  int depth = 0;         // deepest completed iteration
+  uint64_t nodes = 0;    // all iterations, horizon and terminal nodes included
+  uint64_t leaves = 0;   // positions scored by the evaluation
+  uint64_t tt_hits = 0;  // nodes settled by the transposition table
+  double seconds = 0;
+  double nodes_per_second = 0;
+  int32_t value = 0;     // root value for the side to move
+  bool proven = false;   // the value is a game result (|value| >= kProven)
+  bool stopped = false;  // the time limit cut an iteration short (its result is dropped)
+  Move best{};
+  std::vector<Move> line;  // principal variation, starting with best; may end early at a table hit
+};
+
+namespace alphabeta_detail {
+
+template <class G>
+concept HasHash = requires(const typename G::State& s) {
+  { G::hash(s) } -> std::convertible_to<uint64_t>;
+};
+template <class G>
+concept HasTactical = requires(const typename G::State& s, typename G::Move m) {
+  { G::is_tactical(s, m) } -> std::convertible_to<bool>;
+};
+template <class G>
+concept HasMoveIndex = requires(typename G::Move m) {
+  { G::move_index(m) } -> std::convertible_to<int>;
+  { G::kMoveIndices } -> std::convertible_to<int>;
+};
+
+}  // namespace alphabeta_detail
+
+template <DeterministicGame G>
+class AlphaBeta {
+ public:
+  using State = typename G::State;
+  using Move = typename G::Move;
+  using MoveList = typename G::MoveList;
+  using Rules = typename G::Rules;
+  using Score = int32_t;
+  // Score of a position for its side to move; deterministic.
+  using Evaluator = std::function<Score(const State&)>;
+  using Stats = AlphaBetaStats<Move>;
+
+  static constexpr int kMaxDepth = 64;
+  static constexpr Score kWin = 1 << 24;
+  static constexpr Score kProven = kWin - kMaxDepth - 1;
+  static constexpr Score kMaxEval = kWin / 2;
+
+  // Throws std::invalid_argument for options out of range or a missing evaluation.
+  AlphaBeta(Evaluator evaluate, const Rules& rules, const AlphaBetaOptions& options)
+      : evaluate_(std::move(evaluate)), rules_(rules), opt_(options) {
+    if (!evaluate_) throw std::invalid_argument("alphabeta: an evaluation is required");
+    if (opt_.depth < 0 || opt_.depth > kMaxDepth)
+      throw std::invalid_argument("alphabeta: depth must be in [0, " + std::to_string(kMaxDepth) +
+                                  "], got " + std::to_string(opt_.depth));
+    if (opt_.depth == 0 && opt_.time_ms == 0)
+      throw std::invalid_argument("alphabeta: set a depth, a time limit or both");
+    if (opt_.use_tt && (opt_.tt_size_mb < 1 || opt_.tt_size_mb > 65536))
+      throw std::invalid_argument("alphabeta: tt_size_mb must be in [1, 65536], got " +
+                                  std::to_string(opt_.tt_size_mb));
+    if constexpr (alphabeta_detail::HasMoveIndex<G>) history_.assign(2 * G::kMoveIndices, 0);
+  }
+
+  // Searches root (game not over) by iterative deepening to options.depth, or until time_ms runs
+  // out (depth 1 always completes), a result is proven or the whole game tree has been seen.
+  Stats search(const State& root) {
+    assert(!G::is_over(root));
+    if (opt_.use_tt && !table_.allocated()) table_.allocate(opt_.tt_size_mb);
+    std::fill(history_.begin(), history_.end(), 0);
+    for (auto& k : killers_) k[0].set = k[1].set = false;
+    deadline_.start(opt_.time_ms);
+    nodes_ = leaves_ = tt_hits_ = 0;
+    stop_ = false;
+
+    Stats st;
+    const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;
+    for (int d = 1; d <= max_depth; ++d) {
+      iteration_ = d;
+      depth_limited_ = false;
+      const Score v = negamax(root, d, -kInf, kInf, 0);
+      if (stop_) {
+        st.stopped = true;
+        break;
+      }
+      assert(pv_len_[0] >= 1);
+      st.depth = d;
+      st.value = v;
+      st.proven = v >= kProven || v <= -kProven;
+      st.best = pv_[0][0];
+      st.line.assign(pv_[0], pv_[0] + pv_len_[0]);
+      if (st.proven || !depth_limited_) break;  // deeper iterations cannot change anything
+      if (deadline_.half_spent()) break;        // the next iteration could not finish
+    }
+    st.nodes = nodes_;
+    st.leaves = leaves_;
+    st.tt_hits = tt_hits_;
+    st.seconds = deadline_.seconds();
+    st.nodes_per_second = st.seconds > 0 ? static_cast<double>(st.nodes) / st.seconds : 0;
+    return st;
+  }
+
+  // Forgets the transposition table.
+  void clear() { table_.clear(); }
+
+  const AlphaBetaOptions& options() const { return opt_; }
+
+ private:
+  static constexpr Score kInf = kWin + 1;
+  struct Killer {
+    Move move{};
+    bool set = false;
+  };
+
+  // Win scores relative to the node in the table, relative to the root in the search.
+  static Score to_table(Score v, int ply) {
+    return v >= kProven ? v + ply : v <= -kProven ? v - ply : v;
+  }
+  static Score from_table(Score v, int ply) {
+    return v >= kProven ? v - ply : v <= -kProven ? v + ply : v;
+  }
+
+  static uint64_t key_of(const State& s) {
+    if constexpr (alphabeta_detail::HasHash<G>) {
+      return G::hash(s);
+    } else {
+      unsigned char bytes[sizeof(State)];
+      std::memcpy(bytes, &s, sizeof(State));
+      uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, then mixed
+      for (unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ull;
+      return splitmix64(h);
+    }
+  }
+
+  void tick() {
+    ++nodes_;
+    if (opt_.time_ms == 0 || iteration_ <= 1 || (nodes_ & 1023) != 0) return;
+    if (deadline_.expired()) stop_ = true;
+  }
+
+  // The table's move first, then tactical moves, killers, and the rest by history; ties keep
+  // generation order.
+  void order(MoveList& list, const State& s, const Move* tt_move, int ply) const {
+    struct Keyed {
+      uint64_t key;
+      Move move;
+    };
+    constexpr uint64_t kTable = uint64_t{1} << 62, kTactical = uint64_t{1} << 61,
+                       kKiller = uint64_t{1} << 60;
+    Keyed keyed[G::kMaxMoves];
+    for (int i = 0; i < list.size; ++i) {
+      const Move m = list.moves[i];
+      uint64_t key = 0;
+      if (tt_move && m == *tt_move) {
+        key = kTable;
+      } else if (is_tactical(s, m)) {
+        key = kTactical;
+      } else if (opt_.use_killers && ply <= kMaxDepth &&
+                 ((killers_[ply][0].set && killers_[ply][0].move == m) ||
+                  (killers_[ply][1].set && killers_[ply][1].move == m))) {
+        key = kKiller + (killers_[ply][0].set && killers_[ply][0].move == m ? 1 : 0);
+      } else if constexpr (alphabeta_detail::HasMoveIndex<G>) {
+        if (opt_.use_history) key = std::min(history_[history_index(s, m)], kKiller - 1);
+      }
+      keyed[i] = Keyed{key, m};
+    }
+    std::stable_sort(keyed, keyed + list.size,
+                     [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
+    for (int i = 0; i < list.size; ++i) list.moves[i] = keyed[i].move;
+  }
+
+  static bool is_tactical(const State& s, Move m) {
+    if constexpr (alphabeta_detail::HasTactical<G>)
+      return G::is_tactical(s, m);
+    else
+      return false;
+  }
+
+  static size_t history_index(const State& s, Move m) {
+    if constexpr (alphabeta_detail::HasMoveIndex<G>)
+      return static_cast<size_t>(G::side_to_move(s)) * G::kMoveIndices + G::move_index(m);
+    else
+      return 0;
+  }
+
+  // A quiet move that refuted the node: remembered as a killer at this ply and in the history.
+  void reward(const State& s, Move m, int depth, int ply) {
+    if (is_tactical(s, m)) return;
+    if (opt_.use_killers && ply <= kMaxDepth &&
+        !(killers_[ply][0].set && killers_[ply][0].move == m)) {
+      killers_[ply][1] = killers_[ply][0];
+      killers_[ply][0] = Killer{m, true};
+    }
+    if (opt_.use_history && !history_.empty())
+      history_[history_index(s, m)] += uint64_t(depth) * depth;
+  }
+
+  Score negamax(const State& s, int depth, Score alpha, Score beta, int ply) {
+    assert(depth >= 1 && !G::is_over(s));
+    tick();
+    pv_len_[ply] = 0;
+    if (stop_) return 0;
+    uint64_t key = 0;
+    const typename TranspositionTable<Move, Score>::Entry* hit = nullptr;
+    Move tt_move{};  // copied: deeper stores may reuse the slot
+    if (opt_.use_tt) {
+      key = key_of(s);
+      hit = table_.probe(key);
+      if (hit) {
+        tt_move = hit->move;
+        const Score v = from_table(hit->value, ply);
+        if (ply > 0 && hit->depth >= depth && bound_settles(hit->bound, v, alpha, beta)) {
+          ++tt_hits_;
+          depth_limited_ = true;  // the stored subtree may have met the horizon
+          return v;
+        }
+      }
+    }
+    MoveList moves;
+    G::generate_moves(s, rules_, moves);
+    order(moves, s, hit ? &tt_move : nullptr, ply);
+
+    const int mover = G::side_to_move(s);
+    const Score alpha0 = alpha;
+    Score best = -kInf;
+    Move best_move = moves.moves[0];
+    for (int i = 0; i < moves.size; ++i) {
+      const Move m = moves.moves[i];
+      State child = s;
+      G::apply(child, m);
+      Score v;
+      if (G::is_over(child)) {
+        ++nodes_;
+        const int w = G::winner(child);
+        v = w == mover ? kWin - (ply + 1) : (w == 0 || w == 1) ? -(kWin - (ply + 1)) : 0;
+        pv_len_[ply + 1] = 0;
+      } else if (depth == 1) {
+        ++nodes_;
+        ++leaves_;
+        depth_limited_ = true;
+        v = -std::clamp<Score>(evaluate_(child), -kMaxEval, kMaxEval);
+        pv_len_[ply + 1] = 0;
+      } else {
+        assert(G::side_to_move(child) != mover);  // negamax: the turn passes with every move
+        if (i == 0 || !opt_.use_pvs) {
+          v = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+        } else {
+          v = -negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+          if (v > alpha && v < beta && !stop_)
+            v = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+        }
+        if (stop_) return 0;
+      }
+      if (v <= best) continue;
+      best = v;
+      best_move = m;
+      if (v > alpha) {
+        alpha = v;
+        pv_[ply][0] = m;
+        std::copy(pv_[ply + 1], pv_[ply + 1] + pv_len_[ply + 1], pv_[ply] + 1);
+        pv_len_[ply] = 1 + pv_len_[ply + 1];
+      }
+      if (v >= beta) {
+        reward(s, m, depth, ply);
+        break;
+      }
+    }
+    if (opt_.use_tt) {
+      // After a fail low every move is only bounded: keep the move the table had, if any.
+      const Bound bound = best <= alpha0 ? Bound::kUpper
+                          : best >= beta ? Bound::kLower
+                                         : Bound::kExact;
+      table_.store(key, depth, to_table(best, ply), bound,
+                   bound == Bound::kUpper && hit ? tt_move : best_move);
+    }
+    return best;
+  }
+
+  Evaluator evaluate_;
+  Rules rules_;
+  AlphaBetaOptions opt_;
+  TranspositionTable<Move, Score> table_;
+  std::vector<uint64_t> history_;  // [side * kMoveIndices + move_index]
+  Killer killers_[kMaxDepth + 1][2] = {};
+  Move pv_[kMaxDepth + 2][kMaxDepth + 1] = {};
+  int pv_len_[kMaxDepth + 2] = {};
+  Deadline deadline_;
+
+  // Per search.
+  uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0;
+  int iteration_ = 0;
+  bool stop_ = false;
+  bool depth_limited_ = false;  // the iteration met the horizon (or a table value): go deeper
+};
+
+// Alpha-beta as a self-play engine: it decides inside begin() and never asks for rollouts. The
+// table lives across the moves of a game and is cleared by new_game(). A forced move is played
+// without search.
+template <DeterministicGame G>
+class AlphaBetaEngine final : public Engine<G> {
+ public:
+  using typename Engine<G>::State;
+  using typename Engine<G>::Move;
+  using typename Engine<G>::Leaf;
+  using Search = AlphaBeta<G>;
+
+  AlphaBetaEngine(typename Search::Evaluator evaluate, const typename G::Rules& rules,
+                  const AlphaBetaOptions& options, std::string evaluator_name = "eval")
+      : rules_(rules),
+        search_(std::move(evaluate), rules, options),
+        name_(std::move(evaluator_name)) {}
+
+  std::string describe() const override {
+    const AlphaBetaOptions& o = search_.options();
+    std::string out = "alphabeta(" + name_;
+    if (o.depth > 0) out += ", depth " + std::to_string(o.depth);
+    if (o.time_ms > 0) out += ", " + std::to_string(o.time_ms) + " ms";
+    out += o.use_tt ? ", tt " + std::to_string(o.tt_size_mb) + " MiB" : ", no tt";
+    if (o.use_pvs) out += ", pvs";
+    if (o.use_killers) out += ", killers";
+    if (o.use_history) out += ", history";
+    return out + ")";
+  }
+  void new_game() override { search_.clear(); }
+  void begin(const State& root, const SearchIds&) override {
+    typename G::MoveList moves;
+    G::generate_moves(root, rules_, moves);
+    if (moves.size == 1) {
+      stats_ = typename Search::Stats{};
+      stats_.best = moves.moves[0];
+      return;
+    }
+    stats_ = search_.search(root);
+  }
+  void collect(std::vector<Leaf>&) override {}
+  void absorb(std::span<const rollout::LeafStats>) override {}
+  bool decided() const override { return true; }
+  // stats: value 1 for a proven win, 0 for a proven loss, else 0.5 + 0.5 * value / kWin;
+  // tree_nodes = nodes (saturated), leaves = evaluations, visits and rollouts 0.
+  Move decision(MoveStats* stats) override {
+    if (stats) {
+      *stats = MoveStats{};
+      const double v = stats_.proven ? (stats_.value > 0 ? 1.0 : -1.0)
+                                     : static_cast<double>(stats_.value) / Search::kWin;
+      stats->value = static_cast<float>(0.5 + 0.5 * v);
+      stats->tree_nodes = static_cast<uint32_t>(std::min<uint64_t>(stats_.nodes, UINT32_MAX));
+      stats->leaves = static_cast<uint32_t>(std::min<uint64_t>(stats_.leaves, UINT32_MAX));
+    }
+    return stats_.best;
+  }
+  void observe(Move, const State&) override {}
+
+  // Statistics of the last decision (depth 0 for a forced move).
+  const typename Search::Stats& last_stats() const { return stats_; }
+
+ private:
+  typename G::Rules rules_;
+  Search search_;
+  typename Search::Stats stats_;
+  std::string name_;
+};
+
+}  // namespace sp::search

@@ -1,0 +1,343 @@
+// The Game contract (games/common/game.hpp), checked the same way on every game: EWN and the
+// tests-only tic-tac-toe. Notation round trips, random games with state_ok() after every move,
+// playouts against a reference built only from generate_moves/apply and the documented use of the
+// random stream, playout_many against playout, rollout statistics of the cpu backend against the
+// check backend and the reference, and the chance classes of games with chance.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "games/common/errors.hpp"
+#include "games/common/game.hpp"
+#include "games/common/philox.hpp"
+#include "games/ewn/game.hpp"
+#include "games/ewn/notation.hpp"
+#include "host/rollout/check_backend_impl.hpp"
+#include "host/rollout/cpu_backend_impl.hpp"
+#include "tests/ewn_test_util.hpp"
+#include "tests/games/tictactoe.hpp"
+
+namespace sp {
+namespace {
+
+// What the contract tests need to know about a game beyond the Game concept: its start positions,
+// notation, invariant, rule variants and playout policies, and one reference ply of a uniform
+// playout from a random word.
+template <class G>
+struct Traits;
+
+template <>
+struct Traits<EwnGame> {
+  using State = EwnGame::State;
+  static constexpr int kRandomPlies = 40;
+  static constexpr int kMaxPlayoutPlies = ewn::kMaxPlayoutPlies;
+  static constexpr int kRuleVariants = 4;
+  static constexpr const char* kBadPositions[] = {
+      "ABC2/DE3/F3f/3ed/2cba 0", "ABC2/DE3/F3f/3ed/2cbz 0 1", "ABC2/DE3/F3f/3ed/2cba 2 1"};
+
+  static EwnGame::Rules rules(int variant) { return ewn::test::rules_variant(variant); }
+  static State start(WordStream& rng) {
+    const ewn::Arrangement a0 = ewn::random_arrangement(rng), a1 = ewn::random_arrangement(rng);
+    return ewn::initial_state(a0, a1, static_cast<int>(rng.below(2)));
+  }
+  static void policies(rollout::PlayoutParams<EwnGame>& p) {
+    p.policies[1].kind = ewn::PolicyKind::kHeavy;
+    p.policies[2].kind = ewn::PolicyKind::kHeavy;
+    p.policies[2].goal_weight = 3 * ewn::kWeightOne;
+  }
+  static bool state_ok(const State& s) { return ewn::state_ok(s); }
+  static std::string position_text(const State& s) { return ewn::to_string(s); }
+  static State parse_position(const std::string& text) { return ewn::parse_position(text); }
+  static std::string move_text(EwnGame::Move m) { return ewn::to_string(m); }
+  static EwnGame::Move parse_move(const State& s, const EwnGame::Rules& r,
+                                  const std::string& text) {
+    return ewn::parse_move(s, r, text);
+  }
+  // The die is the high part of word * 6 (consumed even when the die is already rolled), the move
+  // is drawn from the low part.
+  static void reference_ply(State& s, const EwnGame::Rules& rules, uint32_t word) {
+    const uint64_t scaled = static_cast<uint64_t>(word) * 6u;
+    if (EwnGame::needs_chance(s)) EwnGame::set_chance(s, static_cast<int>(scaled >> 32));
+    EwnGame::MoveList list;
+    EwnGame::generate_moves(s, rules, list);
+    EwnGame::apply(
+        s, list.moves[bounded(static_cast<uint32_t>(scaled), static_cast<uint32_t>(list.size))]);
+  }
+};
+
+template <>
+struct Traits<TicTacToe> {
+  using State = TicTacToe::State;
+  static constexpr int kRandomPlies = 8;
+  static constexpr int kMaxPlayoutPlies = ttt::kSquares;
+  static constexpr int kRuleVariants = 1;
+  static constexpr const char* kBadPositions[] = {"xxx/ooo/... x", "x.o/.x./o.. z",
+                                                  "xxx/oo./... x", "x.o/.x./o..",
+                                                  "xx./.../... x", "x.o/.x.|o.. x"};
+
+  static TicTacToe::Rules rules(int) { return {}; }
+  static State start(WordStream& rng) { return ttt::initial_state(static_cast<int>(rng.below(2))); }
+  static void policies(rollout::PlayoutParams<TicTacToe>&) {}
+  static bool state_ok(const State& s) { return ttt::state_ok(s); }
+  static std::string position_text(const State& s) { return ttt::to_string(s); }
+  static State parse_position(const std::string& text) { return ttt::parse_position(text); }
+  static std::string move_text(TicTacToe::Move m) { return ttt::to_string(m); }
+  static TicTacToe::Move parse_move(const State& s, const TicTacToe::Rules&,
+                                    const std::string& text) {
+    return ttt::parse_move(s, text);
+  }
+  static void reference_ply(State& s, const TicTacToe::Rules& rules, uint32_t word) {
+    TicTacToe::MoveList list;
+    TicTacToe::generate_moves(s, rules, list);
+    TicTacToe::apply(s, list.moves[bounded(word, static_cast<uint32_t>(list.size))]);
+  }
+};
+
+template <class G>
+bool same_state(const typename G::State& a, const typename G::State& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+template <class G>
+void draw_chance(typename G::State& s, WordStream& rng) {
+  if constexpr (ChanceGame<G>)
+    if (G::needs_chance(s)) G::set_chance(s, static_cast<int>(rng.below(G::kChanceOutcomes)));
+}
+
+// A position reached by random legal moves from a random start, never over; a decision state
+// (chance drawn) unless allow_chance is set, when a chance state is kept half of the time.
+template <class G>
+typename G::State random_position(uint64_t seed, uint32_t index, const typename G::Rules& rules,
+                                  bool allow_chance = false) {
+  WordStream rng({seed, index, 0, kLeafSetup, 0});
+  typename G::State s = Traits<G>::start(rng);
+  const int plies = static_cast<int>(rng.below(Traits<G>::kRandomPlies));
+  for (int p = 0; p < plies; ++p) {
+    typename G::State t = s;
+    draw_chance<G>(t, rng);
+    typename G::MoveList list;
+    G::generate_moves(t, rules, list);
+    G::apply(t, list.moves[rng.below(static_cast<uint32_t>(list.size))]);
+    if (G::is_over(t)) break;
+    s = t;
+  }
+  if (!allow_chance || rng.below(2) == 0) draw_chance<G>(s, rng);
+  return s;
+}
+
+// A uniform playout built from the rules alone: ply p uses word p % 4 of block p / 4 of the
+// stream; state_ok() is checked after every ply.
+template <class G>
+typename G::Result reference_playout(typename G::State s, const typename G::Rules& rules,
+                                     BlockStream& rng) {
+  uint16_t plies = 0;
+  Philox4x32 block{};
+  while (!G::is_over(s) && plies < Traits<G>::kMaxPlayoutPlies) {
+    if (plies % 4 == 0) block = rng.next();
+    Traits<G>::reference_ply(s, rules, block.v[plies % 4]);
+    ++plies;
+    EXPECT_TRUE(Traits<G>::state_ok(s)) << Traits<G>::position_text(s);
+  }
+  typename G::Result r{};
+  r.winner = static_cast<uint8_t>(G::is_over(s) ? G::winner(s) : G::kNoWinner);
+  r.plies = plies;
+  return r;
+}
+
+template <class G>
+class GameContract : public ::testing::Test {};
+
+using Games = ::testing::Types<EwnGame, TicTacToe>;
+TYPED_TEST_SUITE(GameContract, Games);
+
+TYPED_TEST(GameContract, NotationRoundTrips) {
+  using G = TypeParam;
+  for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+    const auto rules = Traits<G>::rules(v);
+    for (uint32_t i = 0; i < 200; ++i) {
+      const auto s = random_position<G>(11, i, rules);
+      const std::string text = Traits<G>::position_text(s);
+      const auto back = Traits<G>::parse_position(text);
+      ASSERT_TRUE(same_state<G>(back, s)) << text;
+      EXPECT_EQ(Traits<G>::position_text(back), text);
+      typename G::MoveList list;
+      G::generate_moves(s, rules, list);
+      for (int k = 0; k < list.size; ++k) {
+        const std::string m = Traits<G>::move_text(list.moves[k]);
+        EXPECT_TRUE(Traits<G>::parse_move(s, rules, m) == list.moves[k]) << text << " " << m;
+      }
+    }
+  }
+  for (const char* bad : Traits<G>::kBadPositions)
+    EXPECT_THROW(Traits<G>::parse_position(bad), InputError) << bad;
+}
+
+TYPED_TEST(GameContract, RandomGamesKeepTheInvariants) {
+  using G = TypeParam;
+  int decided = 0;
+  for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+    const auto rules = Traits<G>::rules(v);
+    for (uint32_t game = 0; game < 200; ++game) {
+      WordStream rng({5, game, 0, kLeafSetup, 0});
+      auto s = Traits<G>::start(rng);
+      ASSERT_TRUE(Traits<G>::state_ok(s));
+      int plies = 0;
+      while (!G::is_over(s) && plies < Traits<G>::kMaxPlayoutPlies) {
+        draw_chance<G>(s, rng);
+        typename G::MoveList list;
+        G::generate_moves(s, rules, list);
+        ASSERT_GE(list.size, 1);
+        ASSERT_LE(list.size, G::kMaxMoves);
+        std::set<std::string> distinct;
+        for (int k = 0; k < list.size; ++k) distinct.insert(Traits<G>::move_text(list.moves[k]));
+        EXPECT_EQ(distinct.size(), static_cast<size_t>(list.size)) << Traits<G>::position_text(s);
+        const int mover = G::side_to_move(s);
+        G::apply(s, list.moves[rng.below(static_cast<uint32_t>(list.size))]);
+        ++plies;
+        ASSERT_TRUE(Traits<G>::state_ok(s)) << Traits<G>::position_text(s);
+        if (!G::is_over(s)) {
+          EXPECT_EQ(G::side_to_move(s), mover ^ 1);
+        }
+      }
+      if (G::is_over(s)) {
+        const int w = G::winner(s);
+        EXPECT_TRUE(w == 0 || w == 1 || w == G::kNoWinner) << w;
+        decided += w == 0 || w == 1;
+      }
+    }
+  }
+  EXPECT_GT(decided, 0);
+}
+
+TYPED_TEST(GameContract, PlayoutsMatchTheReferenceFromLegalMoves) {
+  using G = TypeParam;
+  const typename G::Policy uniform{};
+  std::set<int> winners;
+  for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+    const auto rules = Traits<G>::rules(v);
+    for (uint32_t i = 0; i < 300; ++i) {
+      const auto s = random_position<G>(23, i, rules, true);
+      const uint32_t leaf = 3 + static_cast<uint32_t>(v);
+      for (uint32_t r = 0; r < 3; ++r) {
+        const StreamId id{99, i, 7, leaf, r};
+        BlockStream a(id), b(id);
+        const auto got = G::playout(s, rules, uniform, a);
+        const auto want = reference_playout<G>(s, rules, b);
+        ASSERT_EQ(got.winner, want.winner) << Traits<G>::position_text(s) << " rollout " << r;
+        ASSERT_EQ(got.plies, want.plies) << Traits<G>::position_text(s) << " rollout " << r;
+        winners.insert(got.winner);
+      }
+      // playout_many gives every rollout of [first, last) exactly as playout() does.
+      const PhiloxKey key = stream_key(99, i);
+      std::vector<int> seen(12, 0);
+      G::playout_many(s, rules, uniform, key, 7, leaf, 2, 12,
+                      [&](uint32_t r, const typename G::Result& res) {
+                        ++seen[r];
+                        BlockStream one(key, 7, leaf, r);
+                        const auto want = G::playout(s, rules, uniform, one);
+                        EXPECT_EQ(res.winner, want.winner);
+                        EXPECT_EQ(res.plies, want.plies);
+                      });
+      for (uint32_t r = 0; r < 12; ++r) EXPECT_EQ(seen[r], r >= 2 ? 1 : 0) << "rollout " << r;
+    }
+  }
+  EXPECT_TRUE(winners.count(0) && winners.count(1)) << "playouts should be won by both sides";
+}
+
+TYPED_TEST(GameContract, CpuBackendEqualsCheckBackendAndTheReference) {
+  using G = TypeParam;
+  rollout::PlayoutParams<G> params;
+  params.seed = 314;
+  Traits<G>::policies(params);
+  params.rules = Traits<G>::rules(Traits<G>::kRuleVariants - 1);
+  std::vector<rollout::Leaf<G>> leaves;
+  WordStream rng({1, 2, 3, 4, 5});
+  for (uint32_t i = 0; i < 150; ++i) {
+    rollout::Leaf<G> leaf;
+    leaf.state = random_position<G>(41, i, params.rules, true);
+    leaf.game = rng.below(1000);
+    leaf.ply = rng.below(200);
+    leaf.leaf = rng.below(50);
+    leaf.rollouts = 1 + rng.below(150);
+    leaf.policy = rng.below(rollout::kMaxPolicies);
+    leaves.push_back(leaf);
+  }
+  rollout::BackendOptions two;
+  two.threads = 2;
+  two.max_leaves = 1 << 12;
+  two.max_rollouts = 1 << 16;
+  rollout::BackendOptions one = two;
+  one.threads = 1;
+  auto cpu = rollout::make_cpu_backend<G>(two);
+  auto check = rollout::make_check_backend<G>(rollout::make_cpu_backend<G>(two),
+                                              rollout::make_cpu_backend<G>(one));
+  std::vector<rollout::LeafStats> a(leaves.size()), b(leaves.size());
+  cpu->run(leaves, params, a);
+  check->run(leaves, params, b);
+  uint64_t wins[2] = {0, 0};
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    ASSERT_EQ(a[i], b[i]) << "leaf " << i;
+    rollout::LeafStats want;
+    const auto& l = leaves[i];
+    for (uint32_t r = 0; r < l.rollouts; ++r) {
+      BlockStream s({params.seed, l.game, l.ply, l.leaf, r});
+      const auto res = G::playout(l.state, params.rules, params.policies[l.policy], s);
+      if (res.winner == 0 || res.winner == 1)
+        ++want.wins[res.winner];
+      else
+        ++want.draws;
+      ++want.rollouts;
+      want.plies += res.plies;
+    }
+    ASSERT_EQ(a[i], want) << "leaf " << i << " " << Traits<G>::position_text(l.state);
+    wins[0] += a[i].wins[0], wins[1] += a[i].wins[1];
+  }
+  EXPECT_GT(wins[0], 0u);
+  EXPECT_GT(wins[1], 0u);
+}
+
+TYPED_TEST(GameContract, ChanceClassesPartitionTheOutcomes) {
+  using G = TypeParam;
+  if constexpr (!ChanceGame<G>) {
+    GTEST_SKIP() << G::kName << " has no chance outcomes";
+  } else {
+    for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+      const auto rules = Traits<G>::rules(v);
+      for (uint32_t i = 0; i < 200; ++i) {
+        auto s = random_position<G>(57, i, rules, true);
+        if (!G::needs_chance(s)) continue;
+        int rep[G::kChanceOutcomes], weight[G::kChanceOutcomes];
+        const int n = G::chance_classes(s, rules, rep, weight);
+        ASSERT_GE(n, 1);
+        ASSERT_LE(n, G::kChanceOutcomes);
+        int total = 0;
+        for (int k = 0; k < n; ++k) total += weight[k];
+        EXPECT_EQ(total, G::kChanceOutcomes);
+        // Every outcome falls in exactly one class, whose representative allows the same moves.
+        for (int outcome = 0; outcome < G::kChanceOutcomes; ++outcome) {
+          auto t = s;
+          G::set_chance(t, outcome);
+          int classes = 0;
+          for (int k = 0; k < n; ++k) {
+            auto r = s;
+            G::set_chance(r, rep[k]);
+            if (!G::same_class(t, r, rules)) continue;
+            ++classes;
+            typename G::MoveList mt, mr;
+            G::generate_moves(t, rules, mt);
+            G::generate_moves(r, rules, mr);
+            ASSERT_EQ(mt.size, mr.size);
+            for (int m = 0; m < mt.size; ++m) EXPECT_TRUE(mt.moves[m] == mr.moves[m]);
+          }
+          EXPECT_EQ(classes, 1) << Traits<G>::position_text(s) << " outcome " << outcome;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sp
