@@ -209,6 +209,42 @@ match: {pairs: 2000, sprt: {enabled: true, elo0: 0, elo1: 50}}
       << "games kept starting after the SPRT decided";
 }
 
+// sprt.min_pairs withholds the decision: the match goes on past the pair where the test would have
+// stopped, then stops at the first pair from min_pairs on with the LLR outside the bounds.
+TEST_F(Match, SprtDecidesNoEarlierThanMinPairs) {
+  const auto config_with = [&](int min_pairs) {
+    return load(R"(
+campaign: {concurrency: 4, seed: 3}
+engines:
+  player0: {type: expectimax, depth: 1, weights: ')" +
+                kSurvival + R"('}
+  player1: {type: random}
+backend: {name: cpu, threads: 1}
+output: {path: unused.h5, flush_seconds: 0.05}
+match: {pairs: 2000, sprt: {enabled: true, elo0: 0, elo1: 50, min_pairs: )" +
+                std::to_string(min_pairs) + "}}\n");
+  };
+  const MatchResult free = play(config_with(0), "free.h5");
+  ASSERT_TRUE(free.sprt_stopped);
+  const uint64_t first = free.counter.penta().pairs();
+  const uint64_t min_pairs = first + 25;
+  const MatchResult held = play(config_with(static_cast<int>(min_pairs)), "held.h5");
+  ASSERT_TRUE(held.sprt_stopped);
+  EXPECT_EQ(held.sprt_config.min_samples, min_pairs);
+  const uint64_t counted = held.counter.penta().pairs();
+  EXPECT_GE(counted, min_pairs);
+  EXPECT_NE(held.report.find("H1 accepted after " + std::to_string(counted) + " pairs"),
+            std::string::npos)
+      << held.report;
+  // The same pairs (same seed): the LLR left the bounds at `first` already, and the decision came
+  // at the first pair from min_pairs on where it is outside them.
+  const std::vector<io::MatchPairRow> rows = read_records(path("held.h5")).pairs;
+  ASSERT_EQ(rows.size(), counted);
+  EXPECT_GE(rows[first - 1].llr, held.sprt->upper);
+  for (uint64_t k = min_pairs - 1; k + 1 < counted; ++k)
+    EXPECT_TRUE(rows[k].llr > held.sprt->lower && rows[k].llr < held.sprt->upper) << "pair " << k;
+}
+
 TEST_F(Match, PairCountsMatchTheGamesInTheFile) {
   const config::CampaignConfig cfg = load(kLopsided);
   const MatchResult r = play(cfg, "p.h5");
@@ -367,6 +403,8 @@ TEST_F(Match, ConfigErrorsNameTheKey) {
   EXPECT_NE(error_of("match: {sprt: {alpha: 0.5}}").find("key 'match.sprt.alpha'"),
             std::string::npos);
   EXPECT_NE(error_of("match: {pairs: 0}").find("key 'match.pairs'"), std::string::npos);
+  EXPECT_NE(error_of("match: {sprt: {min_pairs: -1}}").find("key 'match.sprt.min_pairs'"),
+            std::string::npos);
   // A match always plays 2 x pairs games in pairs: those campaign keys do not exist here.
   EXPECT_NE(error_of("campaign: {games: 10}").find("key 'campaign.games': unknown key"),
             std::string::npos);
