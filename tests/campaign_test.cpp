@@ -1,25 +1,24 @@
 // Self-play campaigns end to end: the same seed gives the same game records whatever the
-// concurrency, batch size, thread count or backend; a campaign killed with SIGKILL and resumed
-// equals an uninterrupted one; SIGINT stops cleanly; h5py reads the file.
+// concurrency, batch size, thread count or backend; the first mover's share of wins between random
+// players matches the reference; a campaign killed with SIGKILL and resumed equals an
+// uninterrupted one; SIGINT stops cleanly; h5py reads the file.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "games/common/errors.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -37,18 +36,15 @@ backend: {name: cpu, threads: 2, batch_rollouts: 4096}
 output: {path: unused.h5, positions_per_game: 3, flush_seconds: 0.05}
 )";
 
+using test::Child;
+
 class Campaign : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sp_campaign_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "campaign.yaml") << kConfig;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { std::ofstream(dir_ / "campaign.yaml") << kConfig; }
 
-  config::CampaignConfig config() const { return config::load_campaign_config((dir_ / "campaign.yaml").string()); }
+  config::CampaignConfig config() const {
+    return config::load_campaign_config((dir_ / "campaign.yaml").string());
+  }
 
   std::string run(config::CampaignConfig cfg, const std::string& name) {
     cfg.output.path = (dir_ / name).string();
@@ -58,7 +54,8 @@ class Campaign : public ::testing::Test {
     return cfg.output.path;
   }
 
-  fs::path dir_;
+  test::TempDir tmp_;
+  const fs::path& dir_ = tmp_.path();
 };
 
 // Game records keyed by game id, without wall-clock fields.
@@ -73,14 +70,15 @@ Records read_records(const std::string& path) {
   io::CampaignReader reader(path);
   Records r;
   for (const auto& g : reader.games()) {
-    r.games[g.game_id] = std::string(io::text_of(g.setup)) + " first " + std::to_string(g.first_player) + " winner " +
-                         std::to_string(g.winner) + " plies " + std::to_string(g.plies) + " " +
+    r.games[g.game_id] = std::string(io::text_of(g.setup)) + " first " +
+                         std::to_string(g.first_player) + " winner " + std::to_string(g.winner) +
+                         " plies " + std::to_string(g.plies) + " " +
                          std::string(io::text_of(g.record));
   }
   for (const auto& p : reader.plies())
-    r.plies[p.game_id] += std::to_string(p.ply) + ":" + std::to_string(p.die) + std::string(io::text_of(p.move)) + "/" +
-                          std::to_string(p.visits) + "/" + std::to_string(p.root_value) + "/" +
-                          std::to_string(p.rollouts) + " ";
+    r.plies[p.game_id] += std::to_string(p.ply) + ":" + std::to_string(p.die) +
+                          std::string(io::text_of(p.move)) + "/" + std::to_string(p.visits) + "/" +
+                          std::to_string(p.root_value) + "/" + std::to_string(p.rollouts) + " ";
   const auto positions = reader.positions();
   const auto features = reader.features();
   const size_t f = reader.meta().feature_names.size();
@@ -98,20 +96,48 @@ TEST_F(Campaign, WritesEveryGameWithPliesAndPositions) {
   ASSERT_EQ(r.games.size(), 24u);
   EXPECT_EQ(r.plies.size(), 24u);
   EXPECT_EQ(r.positions.size(), 24u);
-  io::CampaignReader reader(cfg.output.path == "unused.h5" ? (dir_ / "a.h5").string() : cfg.output.path);
+  io::CampaignReader reader(cfg.output.path == "unused.h5" ? (dir_ / "a.h5").string()
+                                                           : cfg.output.path);
   EXPECT_EQ(reader.meta().seed, 77u);
   EXPECT_EQ(reader.meta().game, "ewn");
   EXPECT_NE(reader.meta().config_text.find("rollouts_per_move: 160"), std::string::npos);
   uint64_t plies = 0;
-  int first_movers_win = 0;
   for (const auto& g : reader.games()) {
     plies += g.plies;
     EXPECT_TRUE(g.winner == 0 || g.winner == 1);
-    first_movers_win += g.winner == g.first_player;
     EXPECT_EQ(g.first_player, g.game_id % 2);  // alternate
   }
   EXPECT_EQ(reader.plies_count(), plies);
   EXPECT_EQ(reader.positions_count(), 24u * 3u);
+}
+
+// ../shared/reference/ewn.md: between random players from random setups the first mover wins about
+// 53.2% of the games, which last 21.6 plies on average. Both within 4 standard errors of N games
+// (first mover: sqrt(0.532 * 0.468 / N) = 0.5 points at N = 10000, so a fair 50% fails; length:
+// the games' own standard deviation over sqrt(N)). The seed is fixed, so the result is too.
+TEST_F(Campaign, FirstMoverWinsAsOftenAsTheReferenceBetweenRandomPlayers) {
+  config::CampaignConfig cfg = config::load_campaign_config_text(R"(
+rules: {first_player: alternate, setup: random}
+campaign: {games: 10000, concurrency: 64, seed: 5}
+engines: {player0: {type: random}, player1: {type: random}}
+backend: {name: cpu, threads: 1}
+output: {path: unused.h5, positions_per_game: 1, flush_seconds: 1}
+)",
+                                                                 "random.yaml");
+  io::CampaignReader reader(run(cfg, "random.h5"));
+  const auto games = reader.games();
+  ASSERT_EQ(games.size(), 10000u);
+  const double n = static_cast<double>(games.size());
+  double first_mover_wins = 0, plies = 0, plies_squared = 0;
+  for (const auto& g : games) {
+    first_mover_wins += g.winner == g.first_player;
+    plies += g.plies;
+    plies_squared += static_cast<double>(g.plies) * g.plies;
+  }
+  const double share = first_mover_wins / n;
+  EXPECT_NEAR(share, 0.532, 4 * std::sqrt(0.532 * 0.468 / n));
+  const double mean = plies / n, sd = std::sqrt(plies_squared / n - mean * mean);
+  EXPECT_NEAR(mean, 21.6, 4 * sd / std::sqrt(n));
 }
 
 TEST_F(Campaign, SameRecordsWhateverConcurrencyBatchThreadsOrBackend) {
@@ -154,7 +180,8 @@ TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {
     const io::GameRow &a = by_id[2 * k], &b = by_id[2 * k + 1];
     EXPECT_EQ(io::text_of(a.setup), io::text_of(b.setup)) << "pair " << k;
     EXPECT_EQ(a.first_player, b.first_player) << "pair " << k;
-    EXPECT_EQ(a.record[0], b.record[0]) << "the first die of both games comes from the pair's stream";
+    EXPECT_EQ(a.record[0], b.record[0])
+        << "the first die of both games comes from the pair's stream";
     differ += io::text_of(a.record) != io::text_of(b.record);
   }
   EXPECT_GT(differ, 0) << "the engines swapped seats, so the games must not all be identical";
@@ -187,28 +214,6 @@ TEST_F(Campaign, RefusesToOverwriteAndToResumeADifferentCampaign) {
   EXPECT_EQ(r.games_in_file, 24u);
 }
 
-// Runs the CLI; returns the pid.
-pid_t spawn(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-int wait_exit(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
-}
-
 uint64_t games_in(const std::string& path) {
   try {
     return io::CampaignReader(path).games_count();
@@ -217,33 +222,31 @@ uint64_t games_in(const std::string& path) {
   }
 }
 
+// The CLI stops itself (SIGSTOP) right after its `games`-th game is written and flushed: the test
+// hook of io::CampaignWriter::append_game.
+std::vector<std::string> stop_after(int games) {
+  return {"SELFPLAY_TEST_STOP_AFTER_GAMES=" + std::to_string(games)};
+}
+
 TEST_F(Campaign, KilledAndResumedEqualsUninterrupted) {
-  // A longer campaign so the kill lands mid-way.
-  std::ofstream(dir_ / "long.yaml") << std::string(kConfig) + "\n";
+  std::ofstream(dir_ / "long.yaml") << kConfig;
   config::CampaignConfig cfg = config::load_campaign_config((dir_ / "long.yaml").string());
   cfg.games = 120;
   const Records reference = read_records(run(cfg, "reference.h5"));
   ASSERT_EQ(reference.games.size(), 120u);
 
+  // Killed with 10 of 120 games in the file, the rest in flight or not started.
   const std::string path = (dir_ / "killed.h5").string();
   const std::string yaml = (dir_ / "long.yaml").string();
-  bool killed_mid_way = false;
-  for (int attempt = 0; attempt < 3 && !killed_mid_way; ++attempt) {
-    fs::remove(path);
-    const pid_t pid = spawn({SELFPLAY_BINARY, "run", yaml, "--games", "120", "--out", path, "--quiet"});
-    // Kill once some games are in the file, at an arbitrary point of the writer's cycle.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (games_in(path) < 10 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::this_thread::sleep_for(std::chrono::milliseconds(7 * attempt));
-    kill(pid, SIGKILL);
-    EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
-    const uint64_t n = games_in(path);
-    killed_mid_way = n > 0 && n < 120;
-  }
-  ASSERT_TRUE(killed_mid_way) << "could not kill the campaign while it was running";
-  const pid_t pid = spawn({SELFPLAY_BINARY, "run", yaml, "--games", "120", "--out", path, "--resume", "--quiet"});
-  ASSERT_EQ(wait_exit(pid), 0);
+  Child child({SELFPLAY_BINARY, "run", yaml, "--games", "120", "--out", path, "--quiet"},
+              "/dev/null", stop_after(10));
+  ASSERT_TRUE(child.wait_stopped()) << "the campaign ended before its 10th game";
+  child.signal(SIGKILL);
+  EXPECT_EQ(child.wait(), 128 + SIGKILL);
+  ASSERT_EQ(games_in(path), 10u);
+  Child resume(
+      {SELFPLAY_BINARY, "run", yaml, "--games", "120", "--out", path, "--resume", "--quiet"});
+  ASSERT_EQ(resume.wait(), 0);
   EXPECT_EQ(read_records(path), reference);
 }
 
@@ -251,28 +254,30 @@ TEST_F(Campaign, SigintStopsCleanlyAndResumeFinishes) {
   std::ofstream(dir_ / "long.yaml") << kConfig;
   const std::string path = (dir_ / "int.h5").string();
   const std::string yaml = (dir_ / "long.yaml").string();
-  const pid_t pid = spawn({SELFPLAY_BINARY, "run", yaml, "--games", "100000", "--out", path, "--quiet"});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (games_in(path) < 5 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  kill(pid, SIGINT);
-  EXPECT_EQ(wait_exit(pid), 130);
+  Child child({SELFPLAY_BINARY, "run", yaml, "--games", "60", "--out", path, "--quiet"},
+              "/dev/null", stop_after(5));
+  ASSERT_TRUE(child.wait_stopped()) << "the campaign ended before its 5th game";
+  // SIGINT arrives while the process is stopped and is handled when it continues.
+  child.signal(SIGINT);
+  child.signal(SIGCONT);
+  EXPECT_EQ(child.wait(), 130);
   // Closed cleanly: a plain (non-SWMR) open works, every game is complete.
-  const std::string check = "/usr/bin/python3 -c \"import h5py,sys; f=h5py.File('" + path +
-                            "','r'); g=f['games']; p=f['plies']; "
-                            "sys.exit(0 if len(g) > 0 and sum(int(x) for x in g['plies']) == len(p) else 1)\"";
-  if (std::system("/usr/bin/python3 -c 'import h5py' 2>/dev/null") != 0) GTEST_SKIP() << "/usr/bin/python3 has no h5py";
+  const std::string check =
+      "/usr/bin/python3 -c \"import h5py,sys; f=h5py.File('" + path +
+      "','r'); g=f['games']; p=f['plies']; "
+      "sys.exit(0 if len(g) >= 5 and sum(int(x) for x in g['plies']) == len(p) else 1)\"";
+  if (std::system("/usr/bin/python3 -c 'import h5py' 2>/dev/null") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 has no h5py";
   EXPECT_EQ(std::system(check.c_str()), 0);
 }
 
 TEST_F(Campaign, ConfigErrorsExitWithCode2AndWriteNothing) {
   std::ofstream(dir_ / "bad.yaml") << "campaign: {games: -4}\n";
   const std::string out = (dir_ / "never.h5").string();
-  const pid_t pid = spawn({SELFPLAY_BINARY, "run", (dir_ / "bad.yaml").string(), "--out", out});
-  EXPECT_EQ(wait_exit(pid), 2);
+  EXPECT_EQ(Child({SELFPLAY_BINARY, "run", (dir_ / "bad.yaml").string(), "--out", out}).wait(), 2);
   EXPECT_FALSE(fs::exists(out));
-  const pid_t pid2 = spawn({SELFPLAY_BINARY, "run", (dir_ / "missing.yaml").string(), "--out", out});
-  EXPECT_EQ(wait_exit(pid2), 2);
+  EXPECT_EQ(Child({SELFPLAY_BINARY, "run", (dir_ / "missing.yaml").string(), "--out", out}).wait(),
+            2);
   EXPECT_FALSE(fs::exists(out));
 }
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/process_util.hpp"
+#include "tests/test_util.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/notation.hpp"
 #include "games/ewn/perft.hpp"

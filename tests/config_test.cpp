@@ -14,42 +14,16 @@
 #include "games/common/philox.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
+#include "tests/test_util.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace sp::config;
 
-std::string source_path(const std::string& relative) {
-  return std::string(SELFPLAY_SOURCE_DIR) + "/" + relative;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A scratch directory per test, removed at the end.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            (std::string("selfplay-config-") + info->name() + "-" + std::to_string(::getpid()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(path_ / name, std::ios::binary) << text;
-    return path_ / name;
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using sp::test::read_text;
+using sp::test::source_path;
+using sp::test::TempDir;
 
 // The structs have no operator== (the ewn types are plain device structs): compare field by field.
 void expect_same(const EngineConfig& a, const EngineConfig& b, const std::string& who) {
@@ -131,16 +105,9 @@ struct CliRun {
 };
 
 CliRun run_selfplay(const std::string& args) {
-  CliRun r;
-  const std::string command = std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  const sp::test::CommandResult r =
+      sp::test::run_command(std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1");
+  return {r.code, r.out};
 }
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }

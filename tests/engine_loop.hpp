@@ -26,13 +26,14 @@ typename G::Move decide(search::Engine<G>& engine, const typename G::State& root
   engine.begin(root, ids);
   std::vector<rollout::Leaf<G>> leaves;
   std::vector<rollout::LeafStats> results;
+  WorkPool pool(1);
   for (int rounds = 0; !engine.decided(); ++rounds) {
     EXPECT_LT(rounds, 1000000) << "engine never decides";
     if (rounds >= 1000000) break;
     leaves.clear();
     engine.collect(leaves);
     results.assign(leaves.size(), rollout::LeafStats{});
-    if (!leaves.empty()) rollout::run_rollouts_cpu<G>(leaves, params, results, 1);
+    if (!leaves.empty()) rollout::run_rollouts_cpu<G>(leaves, params, results, pool);
     engine.absorb(results);
   }
   return engine.decision(stats);

@@ -270,8 +270,20 @@ TEST(Weights, ShippedFiles) {
   EXPECT_EQ(weight(dcs, "opp_blocked"), 0.25);
   EXPECT_EQ(weight(dcs, "own_cubes"), 0);
 
+  // tuned.yaml is whatever `selfplay tune configs/ewn/tune.yaml` last wrote (weights.output,
+  // weights.name: tuned), so only what any tuning result must satisfy is checked: it loads (every
+  // feature named once, finite values in range), carries that name, and evaluates something.
   const eval::Weights tuned = eval::load_weights(weights_path("tuned"));
-  EXPECT_EQ(tuned.w, sd.w);  // a placeholder until the tuning issue fills it
+  EXPECT_EQ(tuned.name, "tuned");
+  ASSERT_EQ(tuned.w.size(), static_cast<size_t>(ewn::kNumFeatures));
+  EXPECT_TRUE(std::any_of(tuned.w.begin(), tuned.w.end(), [](double w) { return w != 0; }))
+      << "all weights 0: every position evaluates to 0";
+  const double bound = eval::evaluation_bound(tuned);
+  for (uint32_t i = 0; i < 50; ++i) {
+    const State s = ewn::test::random_midgame(17, i, Rules{}, false);
+    const double v = eval::evaluate(tuned, s, Rules{});
+    EXPECT_TRUE(std::isfinite(v) && std::abs(v) <= bound) << ewn::to_string(s) << ": " << v;
+  }
 }
 
 // Survival-distance on the midgame position, player 1 to move: cubes and losses cancel (3 each),
@@ -575,6 +587,42 @@ TEST(ExpectimaxEngine, ForcedMoveAndGameThrough) {
     for (auto* e : engines) e->observe(m, s);
   }
   EXPECT_NE(s.winner, ewn::kNoWinner);
+}
+
+// Whatever tuning wrote into tuned.yaml, an expectimax engine on it takes a win in one and plays
+// whole games of legal moves against survival-distance.
+TEST(ExpectimaxEngine, TunedWeightsTakeWinsAndPlayLegalGames) {
+  const eval::Weights tuned = eval::load_weights(weights_path("tuned"));
+  const eval::Weights sd = eval::load_weights(weights_path("survival-distance"));
+  search::ExpectimaxOptions o;
+  o.depth = 2;
+  o.tt_size_mb = 1;
+  for (const char* p : {"5/1b3/5/3A1/5 0 1", "5/5/2A2/3b1/5 0 1", "5/1a3/5/3A1/4b 1 1"}) {
+    search::ExpectimaxEngine engine(tuned, Rules{}, o);
+    State s = ewn::parse_position(p);
+    const int mover = s.side;
+    ewn::apply(s, play_through_engine(engine, s, nullptr));
+    EXPECT_TRUE(ewn::is_over(s) && s.winner == mover) << p;
+  }
+  for (uint32_t game = 0; game < 2; ++game) {
+    search::ExpectimaxEngine a(tuned, Rules{}, o), b(sd, Rules{}, o);
+    search::Engine<EwnGame>* engines[2] = {game == 0 ? &a : &b, game == 0 ? &b : &a};
+    for (auto* e : engines) e->new_game();
+    WordStream dice({11, game, 0, kLeafDice, 0});
+    State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 -");
+    for (uint32_t ply = 0; !ewn::is_over(s); ++ply) {
+      ASSERT_LT(ply, 200u);
+      s.die = static_cast<uint8_t>(1 + dice.below(6));
+      engines[s.side]->begin(s, search::SearchIds{game, ply, 5});
+      ASSERT_TRUE(engines[s.side]->decided());
+      const Move m = engines[s.side]->decision(nullptr);
+      ASSERT_TRUE(ewn::test::move_set(s, Rules{}).count(ewn::to_string(m))) << ewn::to_string(s);
+      ewn::apply(s, m);
+      ASSERT_TRUE(ewn::state_ok(s));
+      for (auto* e : engines) e->observe(m, s);
+    }
+    EXPECT_NE(s.winner, ewn::kNoWinner);
+  }
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 
 #include "host/io/campaign_file.hpp"
 #include "host/io/h5.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::io {
 namespace {
@@ -28,23 +29,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPython = "/usr/bin/python3";
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "sp_h5_test_XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 FileMeta test_meta(size_t features = 3) {
   FileMeta meta;
@@ -173,22 +158,12 @@ std::pair<int, std::string> run_python(const TempDir& dir, const std::string& sc
   static int counter = 0;
   const std::string script_path = dir.file("script" + std::to_string(counter++) + ".py");
   std::ofstream(script_path) << script;
-  const std::string command = std::string(kPython) + " " + script_path + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::string output;
-  char buffer[256];
-  while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  const test::CommandResult r = test::run_command(std::string(kPython) + " " + script_path + " " +
+                                                  arguments + " 2>&1");
+  return {r.code, r.out};
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_text;
 
 // ---- the RAII layer
 
@@ -341,7 +316,7 @@ TEST(H5Campaign, SchemaMatchesGolden) {
     writer.append_perf(make_perf(0));
   }
   const std::string dump = schema_dump(path);
-  const std::string golden = SELFPLAY_SOURCE_DIR "/tests/golden/campaign_schema.txt";
+  const std::string golden = test::source_path("tests/golden/campaign_schema.txt");
   if (std::getenv("SELFPLAY_UPDATE_GOLDEN")) std::ofstream(golden) << dump;
   EXPECT_EQ(dump, read_text(golden)) << "regenerate with SELFPLAY_UPDATE_GOLDEN=1 after review";
 }

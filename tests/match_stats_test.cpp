@@ -4,6 +4,11 @@
 //
 // Notation: z = 1.959963984540054 (Phi^-1(0.975)), c = 800 / ln 10 = 347.435..., L(e) = 1 / (1 +
 // 10^(-e/400)), elo(s) = 400 log10(s / (1 - s)), Phi the standard normal CDF.
+//
+// The SPRT regularises its variance by default (SprtConfig::prior_samples, k = 3): n samples of
+// observed variance var enter the LLR with (n var + k / 4) / (n + k). Checks of the formula of
+// statistics.md use plain(), the same test without that prior; SprtRegularisedVariance checks the
+// regularised one, and the published fastchess values hold for both.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -26,6 +31,13 @@ Penta penta(uint64_t ll, uint64_t ld, uint64_t wl_dd, uint64_t wd, uint64_t ww) 
   Penta p;
   p.counts = {ll, ld, wl_dd, wd, ww};
   return p;
+}
+
+// The GSPRT of statistics.md as written: no variance prior.
+SprtConfig plain(double elo0, double elo1, double alpha = 0.05, double beta = 0.05) {
+  SprtConfig c{elo0, elo1, alpha, beta};
+  c.prior_samples = 0;
+  return c;
 }
 
 void expect_no_nan(const Estimate& e) {
@@ -165,7 +177,7 @@ TEST(MatchStats, SprtBounds) {
 }
 
 TEST(MatchStats, SprtTrinomialDecisions) {
-  const SprtConfig cfg{0, 10, 0.05, 0.05};
+  const SprtConfig cfg = plain(0, 10);
   // s0 = L(0) = 0.5, s1 = L(10) = 0.5143871841659987; LLR = N (s1 - s0)(2s - s0 - s1) / (2 var)
   {
     // W=560 L=440: s = 0.56, var = 0.56 * 0.44 = 0.2464
@@ -194,39 +206,113 @@ TEST(MatchStats, SprtPentanomialDecision) {
   // pairs LL=60 WL=280 WW=160 (no draws, as in EWN), 500 pairs, [0, 10]
   // s = (280 * 0.5 + 160) / 500 = 0.6, var_pair = [60 * 0.36 + 280 * 0.01 + 160 * 0.16] / 500 = 0.1
   // LLR = 500 * 0.014387184 * (1.2 - 1.014387184) / (2 * 0.1) = 6.6761 -> H1
-  const SprtState s = sprt(penta(60, 0, 280, 0, 160), {0, 10, 0.05, 0.05});
+  const SprtState s = sprt(penta(60, 0, 280, 0, 160), plain(0, 10));
   EXPECT_NEAR(s.llr, 6.676114412433443, kTight);
   EXPECT_EQ(s.decision, SprtState::kAcceptH1);
+}
+
+TEST(MatchStats, SprtRegularisedVariance) {
+  // The two examples above with the default prior of 3 samples of variance 1/4:
+  // W=560 L=440: var = (1000 * 0.2464 + 0.75) / 1003 = 0.24641076769690926, close to 1/4 already,
+  // LLR = 1000 * 0.014387184 * (1.12 - 1.014387184) / (2 var) = 3.0832074545591004 (was 3.08334)
+  const SprtState t = sprt(Wdl{560, 0, 440}, {0, 10, 0.05, 0.05});
+  EXPECT_NEAR(t.llr, 3.0832074545591004, kTight);
+  EXPECT_EQ(t.decision, SprtState::kAcceptH1);
+  // LL=60 WL=280 WW=160: var = (500 * 0.1 + 0.75) / 503 = 0.10089463220675944,
+  // LLR = 500 * 0.014387184 * (1.2 - 1.014387184) / (2 var) = 6.61691733882566 (was 6.67611)
+  const SprtState p = sprt(penta(60, 0, 280, 0, 160), {0, 10, 0.05, 0.05});
+  EXPECT_NEAR(p.llr, 6.61691733882566, kTight);
+  EXPECT_EQ(p.decision, SprtState::kAcceptH1);
+  // A prior of k samples of variance 1/4 is what the LLR sees: the plain GSPRT with that variance.
+  SprtConfig five = plain(0, 10);
+  five.prior_samples = 5;
+  const Estimate e = estimate(penta(3, 0, 1, 0, 4));
+  EXPECT_NEAR(sprt(penta(3, 0, 1, 0, 4), five).llr,
+              gsprt_llr(8, e.score, (8 * e.variance + 5 * 0.25) / 13, 0.5, score_from_elo(10)),
+              kTight);
+  // Three straight WW pairs have no observed variance: the plain GSPRT falls back to the point
+  // mass, 3 ln(L(50) / 0.5) = 0.40358; the prior gives var = 0.75 / 6 = 0.125 and
+  // 3 (L(50) - 0.5)(2 - 0.5 - L(50)) / 0.25 = 0.79381, the same order and finite.
+  EXPECT_NEAR(sprt(penta(0, 0, 0, 0, 3), plain(0, 50)).llr, 3 * std::log(2 * score_from_elo(50)),
+              kTight);
+  EXPECT_NEAR(sprt(penta(0, 0, 0, 0, 3), {0, 50, 0.05, 0.05}).llr,
+              3 * (score_from_elo(50) - 0.5) * (1.5 - score_from_elo(50)) / 0.25, kTight);
+  // The prior only shrinks |LLR| towards 0 (the observed variance here is below 1/4).
+  double last = kInf;
+  for (double k : {0.0, 1.0, 3.0, 10.0, 100.0}) {
+    SprtConfig c = plain(0, 10);
+    c.prior_samples = k;
+    const double llr = sprt(penta(2, 0, 9, 0, 5), c).llr;
+    EXPECT_GT(llr, 0) << k;
+    EXPECT_LT(llr, last) << k;
+    last = llr;
+  }
+}
+
+TEST(MatchStats, SprtMinSamplesWithholdsTheDecision) {
+  // 500 pairs with an LLR of 6.6 accept H1, unless 501 are required; the LLR is the same.
+  SprtConfig c{0, 10, 0.05, 0.05};
+  c.min_samples = 501;
+  const SprtState early = sprt(penta(60, 0, 280, 0, 160), c);
+  EXPECT_EQ(early.decision, SprtState::kContinue);
+  EXPECT_NEAR(early.llr, 6.61691733882566, kTight);
+  EXPECT_NE(format_match_table(Wdl{}, penta(60, 0, 280, 0, 160), &c)
+                .find("LLR 6.62 [-2.94, 2.94] continue (no decision before 501 pairs)"),
+            std::string::npos);
+  c.min_samples = 500;
+  EXPECT_EQ(sprt(penta(60, 0, 280, 0, 160), c).decision, SprtState::kAcceptH1);
+  // Per game for the trinomial model: 600 draws accept H0 at 600 games, not before 601.
+  c = plain(0, 2);
+  c.min_samples = 601;
+  EXPECT_EQ(sprt(Wdl{0, 600, 0}, c).decision, SprtState::kContinue);
+  EXPECT_NE(format_match_table(Wdl{0, 600, 0}, Penta{}, &c).find("(no decision before 601 games)"),
+            std::string::npos);
+  c.min_samples = 600;
+  EXPECT_EQ(sprt(Wdl{0, 600, 0}, c).decision, SprtState::kAcceptH0);
 }
 
 // Published values: fastchess app/tests/sprt_test.cpp (github.com/Disservin/fastchess, commit
 // 0cbac4988fbac5bbe90716a4c36737c00c238bc5), "logistic" model, alpha = beta = 0.05, asserted to 2
 // decimals. fastchess computes the exact maximum-likelihood GSPRT (van den Bergh); the
-// approximation here gives -1.5719, -2.5930, -3.0743, -4.9782 (Python), the same to 0.005.
+// approximation here gives -1.5719, -2.5930, -3.0743, -4.9782 (Python), the same to 0.005, and
+// with the default variance prior (3 samples among 41,648 to 221,056) -1.5718, -2.5930, -3.0728,
+// -4.9774: the prior's weight vanishes at these sizes. Both are checked.
 TEST(MatchStats, FastchessPublishedLlr) {
-  {
-    // "logistic trinomial 1": Stats(21404, 21184, 40708), [0.5, 2.5] -> -1.57, continue
-    const SprtState s = sprt(Wdl{21404, 40708, 21184}, {0.5, 2.5, 0.05, 0.05});
-    EXPECT_NEAR(s.llr, -1.57, 0.005);
-    EXPECT_EQ(s.decision, SprtState::kContinue);
-  }
-  {
-    // "logistic trinomial 2": Stats(57433, 57030, 106593), [0, 2] -> -2.59, continue
-    const SprtState s = sprt(Wdl{57433, 106593, 57030}, {0, 2, 0.05, 0.05});
-    EXPECT_NEAR(s.llr, -2.59, 0.005);
-    EXPECT_EQ(s.decision, SprtState::kContinue);
-  }
-  {
-    // "logistic pentanomial 1": Stats(223, 9863, 20279, 1000, 10037, 246), [0.5, 2.5] -> -3.07, H0
-    const SprtState s = sprt(penta(223, 9863, 20279 + 1000, 10037, 246), {0.5, 2.5, 0.05, 0.05});
-    EXPECT_NEAR(s.llr, -3.07, 0.005);
-    EXPECT_EQ(s.decision, SprtState::kAcceptH0);
-  }
-  {
-    // "logistic pentanomial 2": Stats(871, 26175, 55003, 980, 26678, 821), [0, 2] -> -4.98, H0
-    const SprtState s = sprt(penta(871, 26175, 55003 + 980, 26678, 821), {0, 2, 0.05, 0.05});
-    EXPECT_NEAR(s.llr, -4.98, 0.005);
-    EXPECT_EQ(s.decision, SprtState::kAcceptH0);
+  for (const double prior : {0.0, kSprtPriorSamples}) {
+    SCOPED_TRACE(prior);
+    {
+      // "logistic trinomial 1": Stats(21404, 21184, 40708), [0.5, 2.5] -> -1.57, continue
+      SprtConfig c{0.5, 2.5, 0.05, 0.05};
+      c.prior_samples = prior;
+      const SprtState s = sprt(Wdl{21404, 40708, 21184}, c);
+      EXPECT_NEAR(s.llr, -1.57, 0.005);
+      EXPECT_EQ(s.decision, SprtState::kContinue);
+    }
+    {
+      // "logistic trinomial 2": Stats(57433, 57030, 106593), [0, 2] -> -2.59, continue
+      SprtConfig c{0, 2, 0.05, 0.05};
+      c.prior_samples = prior;
+      const SprtState s = sprt(Wdl{57433, 106593, 57030}, c);
+      EXPECT_NEAR(s.llr, -2.59, 0.005);
+      EXPECT_EQ(s.decision, SprtState::kContinue);
+    }
+    {
+      // "logistic pentanomial 1": Stats(223, 9863, 20279, 1000, 10037, 246), [0.5, 2.5] -> -3.07,
+      // H0
+      SprtConfig c{0.5, 2.5, 0.05, 0.05};
+      c.prior_samples = prior;
+      const SprtState s = sprt(penta(223, 9863, 20279 + 1000, 10037, 246), c);
+      EXPECT_NEAR(s.llr, -3.07, 0.005);
+      EXPECT_EQ(s.decision, SprtState::kAcceptH0);
+    }
+    {
+      // "logistic pentanomial 2": Stats(871, 26175, 55003, 980, 26678, 821), [0, 2] -> -4.98, H0
+      SprtConfig c{0, 2, 0.05, 0.05};
+      c.prior_samples = prior;
+      const SprtState s = sprt(penta(871, 26175, 55003 + 980, 26678, 821), c);
+      EXPECT_NEAR(s.llr, -4.98, 0.005);
+      EXPECT_EQ(s.decision, SprtState::kAcceptH0);
+    }
   }
 }
 
@@ -296,13 +382,14 @@ TEST(MatchStats, ZeroVarianceAllWins) {
   EXPECT_EQ(e.nelo, kInf);
   EXPECT_EQ(e.los, 1.0);
   // Exact GSPRT of a point mass at 1: P(1 | m) = m, LLR = 10 ln(L(10) / 0.5) = 0.28368 -> continue
-  const SprtState s = sprt(Wdl{10, 0, 0}, {0, 10, 0.05, 0.05});
+  // (the plain GSPRT: with the default prior the variance is never 0, see below)
+  const SprtState s = sprt(Wdl{10, 0, 0}, plain(0, 10));
   EXPECT_NEAR(s.llr, 0.2836816005010653, kTight);
   EXPECT_EQ(s.decision, SprtState::kContinue);
   // [0, 2]: 500 ln(2 L(2)) = 2.86995 continues, 600 ln(2 L(2)) = 3.44394 accepts H1, so an SPRT
   // over straight wins terminates.
-  EXPECT_NEAR(sprt(Wdl{500, 0, 0}, {0, 2, 0.05, 0.05}).llr, 2.8699471961966916, kTight);
-  const SprtState t = sprt(Wdl{600, 0, 0}, {0, 2, 0.05, 0.05});
+  EXPECT_NEAR(sprt(Wdl{500, 0, 0}, plain(0, 2)).llr, 2.8699471961966916, kTight);
+  const SprtState t = sprt(Wdl{600, 0, 0}, plain(0, 2));
   EXPECT_NEAR(t.llr, 3.44393663543603, kTight);
   EXPECT_EQ(t.decision, SprtState::kAcceptH1);
   // 10 losses: P(0 | m) = 1 - m, LLR = 10 ln((1 - L(10)) / 0.5) = -0.29196
@@ -310,7 +397,10 @@ TEST(MatchStats, ZeroVarianceAllWins) {
   expect_no_nan(l);
   EXPECT_EQ(l.elo, -kInf);
   EXPECT_EQ(l.los, 0.0);
-  EXPECT_NEAR(sprt(Wdl{0, 0, 10}, {0, 10, 0.05, 0.05}).llr, -0.2919646727474484, kTight);
+  EXPECT_NEAR(sprt(Wdl{0, 0, 10}, plain(0, 10)).llr, -0.2919646727474484, kTight);
+  // With the default prior: var = 3 * 0.25 / 13, LLR = 10 * 0.014387184 * (2 - 1.014387184) /
+  // (2 var) = 1.2289500684736034, finite and positive.
+  EXPECT_NEAR(sprt(Wdl{10, 0, 0}, {0, 10, 0.05, 0.05}).llr, 1.2289500684736034, kTight);
 }
 
 TEST(MatchStats, ZeroVarianceDrawsAndPairs) {
@@ -323,7 +413,7 @@ TEST(MatchStats, ZeroVarianceDrawsAndPairs) {
   EXPECT_TRUE(d.elo_finite);
   EXPECT_EQ(d.nelo, 0.0);
   EXPECT_EQ(d.los, 0.5);
-  const SprtState s = sprt(Wdl{0, 600, 0}, {0, 2, 0.05, 0.05});
+  const SprtState s = sprt(Wdl{0, 600, 0}, plain(0, 2));
   EXPECT_NEAR(s.llr, -3.463818643546124, kTight);
   EXPECT_EQ(s.decision, SprtState::kAcceptH0);
   // 20 pairs all WD: s = 0.75 exactly, elo(0.75) = 190.848... +/- 0, nElo +inf, LOS 1;
@@ -336,7 +426,7 @@ TEST(MatchStats, ZeroVarianceDrawsAndPairs) {
   EXPECT_TRUE(p.elo_finite);
   EXPECT_EQ(p.nelo, kInf);
   EXPECT_EQ(p.los, 1.0);
-  EXPECT_NEAR(sprt(penta(0, 0, 0, 20, 0), {0, 10, 0.05, 0.05}).llr, 0.5673632010021306, kTight);
+  EXPECT_NEAR(sprt(penta(0, 0, 0, 20, 0), plain(0, 10)).llr, 0.5673632010021306, kTight);
 }
 
 TEST(MatchStats, IntervalClampedAtOne) {
@@ -363,6 +453,11 @@ TEST(MatchStats, InvalidSprtConfigThrows) {
   EXPECT_THROW(sprt_bounds({3, 2, 0.05, 0.05}), std::invalid_argument);
   EXPECT_THROW(sprt(Wdl{1, 0, 0}, {std::nan(""), 2, 0.05, 0.05}), std::invalid_argument);
   EXPECT_THROW(sprt(Penta{}, {0, kInf, 0.05, 0.05}), std::invalid_argument);
+  SprtConfig c{0, 2, 0.05, 0.05};
+  for (double prior : {-1.0, std::nan(""), kInf}) {
+    c.prior_samples = prior;
+    EXPECT_THROW(sprt(Penta{}, c), std::invalid_argument) << prior;
+  }
 }
 
 // Quarter points per pair (loss 0, draw 1, win 2): WW 4, WL 2, LW 2, DD 2, WD 3, LD 1, LL 0, DW 3.
@@ -397,13 +492,14 @@ TEST(MatchStats, FormatTable) {
   const SprtConfig cfg{0, 10, 0.05, 0.05};
   // Trinomial 6/5/5: var = [6 (0.46875)^2 + 5 (0.03125)^2 + 5 (0.53125)^2] / 16 = 0.170898...,
   // half-width z sqrt(var / 16) = 0.2026, elo err 150.1071, nElo 26.2637 +/- 170.2403, LOS 0.6188;
-  // LLR (pairs) = 8 * 0.014387184 * (1.0625 - 1.014387184) / (2 * 0.0849609375) = 0.0326.
+  // LLR (pairs) with the default prior: var = (8 * 0.0849609375 + 3 / 4) / 11 = 0.12997159...,
+  // 8 * 0.014387184 * (1.0625 - 1.014387184) / (2 var) = 0.0213 (0.0326 without the prior).
   const std::string table = format_match_table(c, &cfg);
   EXPECT_EQ(table, R"(games 16  W 6  D 5  L 5  pairs 8  LL 1  LD 1  WL+DD 3  WD 2  WW 1
 model        score (95%)          Elo (95%)                  nElo (95%)                 LOS
 trinomial    0.5312 +/- 0.2026    +21.74 +/- 150.11          +26.26 +/- 170.24       61.88%
 pentanomial  0.5312 +/- 0.2020    +21.74 +/- 149.62          +26.34 +/- 170.24       61.91%
-SPRT (pentanomial) elo0 0.00 elo1 10.00 alpha 0.05 beta 0.05: LLR 0.03 [-2.94, 2.94] continue
+SPRT (pentanomial) elo0 0.00 elo1 10.00 alpha 0.05 beta 0.05: LLR 0.02 [-2.94, 2.94] continue
 )");
 
   // Unpaired results: no pentanomial row, trinomial SPRT; an infinite Elo shows its interval.

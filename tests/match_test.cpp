@@ -3,12 +3,8 @@
 // /match group, resume after a kill, and config errors that name their key.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +12,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "games/common/errors.hpp"
@@ -24,22 +19,15 @@
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/match.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::selfplay {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string source_path(const std::string& relative) {
-  return std::string(SELFPLAY_SOURCE_DIR) + "/" + relative;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::Child;
+using test::read_text;
+using test::source_path;
 
 const std::string kSurvival = source_path("configs/ewn/weights/survival-distance.yaml");
 
@@ -72,15 +60,6 @@ match: {pairs: 500, sprt: {enabled: true, elo0: 0, elo1: 50, alpha: 0.05, beta: 
 
 class Match : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sp_match_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   config::CampaignConfig load(const std::string& text, const std::string& name = "m.yaml") const {
     std::ofstream(dir_ / name) << text;
     return config::load_match_config((dir_ / name).string());
@@ -94,7 +73,8 @@ class Match : public ::testing::Test {
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  fs::path dir_;
+  test::TempDir tmp_;
+  const fs::path& dir_ = tmp_.path();
 };
 
 // Game records keyed by game id without wall-clock fields, and the /match/pairs rows.
@@ -207,6 +187,42 @@ match: {pairs: 2000, sprt: {enabled: true, elo0: 0, elo1: 50}}
   EXPECT_LT(counted, 2000u);
   EXPECT_LE(r.games_played, 2 * counted + 2 * cfg.concurrency)
       << "games kept starting after the SPRT decided";
+}
+
+// sprt.min_pairs withholds the decision: the match goes on past the pair where the test would have
+// stopped, then stops at the first pair from min_pairs on with the LLR outside the bounds.
+TEST_F(Match, SprtDecidesNoEarlierThanMinPairs) {
+  const auto config_with = [&](int min_pairs) {
+    return load(R"(
+campaign: {concurrency: 4, seed: 3}
+engines:
+  player0: {type: expectimax, depth: 1, weights: ')" +
+                kSurvival + R"('}
+  player1: {type: random}
+backend: {name: cpu, threads: 1}
+output: {path: unused.h5, flush_seconds: 0.05}
+match: {pairs: 2000, sprt: {enabled: true, elo0: 0, elo1: 50, min_pairs: )" +
+                std::to_string(min_pairs) + "}}\n");
+  };
+  const MatchResult free = play(config_with(0), "free.h5");
+  ASSERT_TRUE(free.sprt_stopped);
+  const uint64_t first = free.counter.penta().pairs();
+  const uint64_t min_pairs = first + 25;
+  const MatchResult held = play(config_with(static_cast<int>(min_pairs)), "held.h5");
+  ASSERT_TRUE(held.sprt_stopped);
+  EXPECT_EQ(held.sprt_config.min_samples, min_pairs);
+  const uint64_t counted = held.counter.penta().pairs();
+  EXPECT_GE(counted, min_pairs);
+  EXPECT_NE(held.report.find("H1 accepted after " + std::to_string(counted) + " pairs"),
+            std::string::npos)
+      << held.report;
+  // The same pairs (same seed): the LLR left the bounds at `first` already, and the decision came
+  // at the first pair from min_pairs on where it is outside them.
+  const std::vector<io::MatchPairRow> rows = read_records(path("held.h5")).pairs;
+  ASSERT_EQ(rows.size(), counted);
+  EXPECT_GE(rows[first - 1].llr, held.sprt->upper);
+  for (uint64_t k = min_pairs - 1; k + 1 < counted; ++k)
+    EXPECT_TRUE(rows[k].llr > held.sprt->lower && rows[k].llr < held.sprt->upper) << "pair " << k;
 }
 
 TEST_F(Match, PairCountsMatchTheGamesInTheFile) {
@@ -367,6 +383,8 @@ TEST_F(Match, ConfigErrorsNameTheKey) {
   EXPECT_NE(error_of("match: {sprt: {alpha: 0.5}}").find("key 'match.sprt.alpha'"),
             std::string::npos);
   EXPECT_NE(error_of("match: {pairs: 0}").find("key 'match.pairs'"), std::string::npos);
+  EXPECT_NE(error_of("match: {sprt: {min_pairs: -1}}").find("key 'match.sprt.min_pairs'"),
+            std::string::npos);
   // A match always plays 2 x pairs games in pairs: those campaign keys do not exist here.
   EXPECT_NE(error_of("campaign: {games: 10}").find("key 'campaign.games': unknown key"),
             std::string::npos);
@@ -460,26 +478,6 @@ TEST_F(Match, RefusesToOverwriteAndExtendsByResume) {
   EXPECT_EQ(read_records(path("grown.h5")), full);
 }
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& out = "/dev/null") {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    if (!freopen(out.c_str(), "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-int wait_exit(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
-}
-
 uint64_t games_in(const std::string& file) {
   try {
     return io::CampaignReader(file).games_count();
@@ -492,33 +490,26 @@ TEST_F(Match, CliPrintsTheTableAndAKilledMatchResumesToTheSameResult) {
   std::ofstream(dir_ / "m.yaml") << mcts_vs_expectimax(40, false);
   const std::string yaml = (dir_ / "m.yaml").string();
   const std::string reference = path("reference.h5"), report = path("report.txt");
-  ASSERT_EQ(
-      wait_exit(spawn({SELFPLAY_BINARY, "match", yaml, "--out", reference, "--quiet"}, report)), 0);
+  ASSERT_EQ(Child({SELFPLAY_BINARY, "match", yaml, "--out", reference, "--quiet"}, report).wait(),
+            0);
   const std::string text = read_text(report);
   EXPECT_NE(text.find("games 80  W "), std::string::npos) << text;
   EXPECT_NE(text.find("pentanomial  "), std::string::npos) << text;
   EXPECT_NE(text.find("SPRT off"), std::string::npos) << text;
-  EXPECT_EQ(wait_exit(spawn({SELFPLAY_BINARY, "match", yaml, "--out", reference, "--quiet"})), 2)
+  EXPECT_EQ(Child({SELFPLAY_BINARY, "match", yaml, "--out", reference, "--quiet"}).wait(), 2)
       << "an existing output is never overwritten";
 
+  // Killed with 7 of 80 games in the file (the test hook of io::CampaignWriter::append_game stops
+  // it right after the 7th is flushed): an odd number, so at least one pair has only one game.
   const std::string killed = path("killed.h5");
-  bool mid_way = false;
-  for (int attempt = 0; attempt < 3 && !mid_way; ++attempt) {
-    fs::remove(killed);
-    const pid_t pid = spawn({SELFPLAY_BINARY, "match", yaml, "--out", killed, "--quiet"});
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (games_in(killed) < 6 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::this_thread::sleep_for(std::chrono::milliseconds(7 * attempt));
-    kill(pid, SIGKILL);
-    EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
-    const uint64_t n = games_in(killed);
-    mid_way = n > 0 && n < 80;
-  }
-  ASSERT_TRUE(mid_way) << "could not kill the match while it was running";
-  ASSERT_EQ(
-      wait_exit(spawn({SELFPLAY_BINARY, "match", yaml, "--out", killed, "--resume", "--quiet"})),
-      0);
+  Child child({SELFPLAY_BINARY, "match", yaml, "--out", killed, "--quiet"}, "/dev/null",
+              {"SELFPLAY_TEST_STOP_AFTER_GAMES=7"});
+  ASSERT_TRUE(child.wait_stopped()) << "the match ended before its 7th game";
+  child.signal(SIGKILL);
+  EXPECT_EQ(child.wait(), 128 + SIGKILL);
+  ASSERT_EQ(games_in(killed), 7u);
+  ASSERT_EQ(Child({SELFPLAY_BINARY, "match", yaml, "--out", killed, "--resume", "--quiet"}).wait(),
+            0);
   EXPECT_EQ(read_records(killed), read_records(reference));
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <vector>
 
@@ -16,10 +17,10 @@ namespace {
 
 using Tree = Mcts<EwnGame>;
 
-// Runs a whole search for the position with the plain CPU loop as the backend.
-Tree search(const ewn::State& root, MctsParams p, uint64_t seed = 1) {
-  Tree tree(p, ewn::Rules{});
-  tree.begin(root, SearchIds{0, 0, seed});
+// Runs the search of the move at `root` (ply `ply` of game 0) on `tree`, which reuses the subtree
+// advance() kept, with the plain CPU loop as the backend.
+void run_search(Tree& tree, const ewn::State& root, uint32_t ply, uint64_t seed) {
+  tree.begin(root, SearchIds{0, ply, seed});
   rollout::PlayoutParams<EwnGame> params;
   params.seed = seed;
   std::vector<rollout::Leaf<EwnGame>> leaves;
@@ -34,7 +35,31 @@ Tree search(const ewn::State& root, MctsParams p, uint64_t seed = 1) {
     tree.backup(stats);
     if (++guard > 1000000) ADD_FAILURE() << "search does not finish";
   }
+}
+
+// A whole search for the position in a new tree.
+Tree search(const ewn::State& root, MctsParams p, uint64_t seed = 1) {
+  Tree tree(p, ewn::Rules{});
+  run_search(tree, root, 0, seed);
   return tree;
+}
+
+// Every node's statistics by its path of child indices, with the first `strip` indices removed.
+using Snapshot = std::map<std::vector<int>, Tree::NodeStats>;
+void snapshot(const Tree& t, std::vector<int>& path, size_t strip, Snapshot& out) {
+  const Tree::NodeStats n = t.node_stats(path);
+  out[std::vector<int>(path.begin() + static_cast<std::ptrdiff_t>(strip), path.end())] = n;
+  for (int c = 0; c < n.children; ++c) {
+    path.push_back(c);
+    snapshot(t, path, strip, out);
+    path.pop_back();
+  }
+}
+Snapshot snapshot(const Tree& t, std::vector<int> below = {}) {
+  Snapshot out;
+  const size_t strip = below.size();
+  snapshot(t, below, strip, out);
+  return out;
 }
 
 // Exact probability that `player` wins from s (die rolled) with best play by both sides.
@@ -138,7 +163,8 @@ TEST(Mcts, RootValuesConvergeToExpectimaxOnTinyEndgames) {
     for (int i = 1; i < t.root_children(); ++i)
       if (t.root_child_visits(i) > t.root_child_visits(best_visits)) best_visits = i;
     EXPECT_NEAR(t.root_child_value(best_visits), exact[best_exact], 0.03) << pos;
-    EXPECT_NEAR(exact[best_visits], exact[best_exact], 0.01) << pos << ": chose a clearly worse move";
+    EXPECT_NEAR(exact[best_visits], exact[best_exact], 0.01)
+        << pos << ": chose a clearly worse move";
   }
 }
 
@@ -153,19 +179,83 @@ TEST(Mcts, NodeBudgetDegradesGracefully) {
   EXPECT_GE(stats.rollouts, 4000u);
 }
 
-TEST(Mcts, TreeReuseKeepsTheSubtree) {
+// The played move and the rolled die of `s`'s search: the subtree advance() keeps sits at path
+// {move index, chance class index}; sets *next to the state after the move with `die` rolled.
+std::vector<int> kept_path(const ewn::State& s, ewn::Move m, int die, ewn::State* next) {
+  ewn::MoveList moves;
+  ewn::generate_moves(s, ewn::Rules{}, moves);
+  int move_index = -1;
+  for (int i = 0; i < moves.size; ++i)
+    if (moves.moves[i] == m) move_index = i;
+  ewn::State after = s;
+  ewn::apply(after, m);
+  *next = after;
+  next->die = static_cast<uint8_t>(die);
+  int representative[EwnGame::kChanceOutcomes], weight[EwnGame::kChanceOutcomes];
+  const int classes = EwnGame::chance_classes(after, ewn::Rules{}, representative, weight);
+  int class_index = -1;
+  for (int k = 0; k < classes; ++k) {
+    ewn::State c = after;
+    EwnGame::set_chance(c, representative[k]);
+    if (EwnGame::same_class(c, *next, ewn::Rules{})) class_index = k;
+  }
+  EXPECT_GE(move_index, 0);
+  EXPECT_GE(class_index, 0);
+  return {move_index, class_index};
+}
+
+TEST(Mcts, TreeReuseKeepsTheSubtreeWithItsStatistics) {
   const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
   Tree t = search(s, params(3000));
-  const size_t before = t.tree_size();
   const ewn::Move m = t.best_move();
-  ewn::State next = s;
-  ewn::apply(next, m);
-  next.die = 4;
+  ewn::State next;
+  const std::vector<int> kept = kept_path(s, m, 4, &next);
+  const Snapshot before = snapshot(t, kept);
+  ASSERT_GT(before.at({}).visits, 0u) << "the kept subtree was searched";
+  ASSERT_GT(before.size(), 1u);
   t.advance(m, next);
-  EXPECT_GT(t.tree_size(), 1u);
-  EXPECT_LT(t.tree_size(), before);
-  t.begin(next, SearchIds{0, 1, 1});
-  EXPECT_GT(t.root_child_visits(0) + (t.root_children() > 1 ? t.root_child_visits(1) : 0), 0u);
+  // The new tree is exactly that subtree: the same nodes, visits, result sums and counts.
+  EXPECT_EQ(t.tree_size(), before.size());
+  EXPECT_EQ(snapshot(t), before);
+  ASSERT_EQ(t.root_children(), before.at({}).children);
+  for (int k = 0; k < t.root_children(); ++k)
+    EXPECT_EQ(t.root_child_visits(k), before.at({k}).visits);
+
+  // The next search starts from those statistics and adds to them: no node loses anything, and
+  // the root and its children gain exactly the results of this search's rollouts.
+  run_search(t, next, 1, 1);
+  MoveStats stats;
+  t.best_move(&stats);
+  const Snapshot after = snapshot(t);
+  for (const auto& [path, old] : before) {
+    const Tree::NodeStats& now = after.at(path);
+    EXPECT_GE(now.visits, old.visits);
+    EXPECT_GE(now.results, old.results);
+  }
+  EXPECT_EQ(after.at({}).results - before.at({}).results, static_cast<double>(stats.rollouts));
+  double gained = 0;
+  for (int k = 0; k < t.root_children(); ++k)
+    gained += after.at({k}).results - before.at({k}).results;
+  EXPECT_EQ(gained, static_cast<double>(stats.rollouts));
+  EXPECT_GE(stats.rollouts, 3000u);
+}
+
+// Without tree reuse, advance() drops the tree and the next search is the search of the new root
+// in a fresh tree, node for node.
+TEST(Mcts, WithoutReuseTheNextSearchEqualsAFreshOne) {
+  const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
+  MctsParams p = params(2000);
+  p.reuse_tree = false;
+  Tree t = search(s, p);
+  const ewn::Move m = t.best_move();
+  ewn::State next;
+  kept_path(s, m, 4, &next);
+  t.advance(m, next);
+  run_search(t, next, 1, 1);
+  Tree fresh(p, ewn::Rules{});
+  run_search(fresh, next, 1, 1);
+  EXPECT_EQ(snapshot(t), snapshot(fresh));
+  EXPECT_EQ(t.best_move(), fresh.best_move());
 }
 
 TEST(Mcts, SameSeedSameSearch) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/process_util.hpp"
+#include "tests/test_util.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"

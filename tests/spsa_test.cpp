@@ -15,28 +15,17 @@
 #include <string>
 #include <vector>
 
-#include "tests/process_util.hpp"
 #include "host/io/h5.hpp"
 #include "host/tune/spsa.hpp"
 #include "host/tune/tune_config.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::tune {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("sp_spsa_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-  fs::path path;
-};
+using test::TempDir;
 
 SpsaParamConfig param(SpsaParam p, double start, double lo, double hi, double c_end,
                       double r_end) {

@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "tests/process_util.hpp"
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
 #include "host/eval/weights.hpp"
@@ -28,6 +27,7 @@
 #include "host/tune/dataset.hpp"
 #include "host/tune/texel.hpp"
 #include "host/tune/tune_config.hpp"
+#include "tests/test_util.hpp"
 #include "host/tune/tune_run.hpp"
 
 namespace sp::tune {
@@ -226,18 +226,7 @@ TEST(Split, ByGameNeverByPosition) {
 
 // ---- configs
 
-struct TempDir {
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("sp_tune_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-  fs::path path;
-};
+using test::TempDir;
 
 std::string error_of(const std::string& yaml) {
   try {
@@ -562,7 +551,7 @@ TEST(TuneRun, WritesWeightsThatLoadBackExactly) {
     EXPECT_NE(printed.find(needle), std::string::npos) << needle << " missing in\n" << printed;
   // No temporary file left behind.
   size_t entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path / "sub")) ++entries;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path() / "sub")) ++entries;
   EXPECT_EQ(entries, 1u);
 }
 
@@ -597,7 +586,7 @@ TEST(TuneRun, ErrorsLeaveTheOutputAsItWas) {
   std::getline(in, line);
   EXPECT_EQ(line, "old content");
   size_t entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path)) ++entries;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++entries;
   EXPECT_EQ(entries, 5u);  // initial, out, empty, wrong, one, and nothing else
 }
 

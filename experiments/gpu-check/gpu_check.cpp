@@ -83,17 +83,30 @@ void correctness(const Options& opt) {
   cuda->run(one, p, a);
   cpu->run(one, p, b);
   check(a[0] == b[0], "one leaf with 100000 rollouts");
-  std::vector<LeafStats> none;
-  cuda->run({}, p, none);
-  check(true, "empty batch");
+  // An empty batch must neither fail nor disturb the next batch, which still equals cpu.
+  try {
+    std::vector<LeafStats> none;
+    cuda->run({}, p, none);
+    const auto after = random_batch(10, 33, 16, false);
+    std::vector<LeafStats> got(after.size()), want(after.size());
+    cuda->run(after, p, got);
+    cpu->run(after, p, want);
+    check(got == want, "empty batch, then a batch equal to cpu");
+  } catch (const std::exception& e) {
+    check(false, std::string("empty batch: ") + e.what());
+  }
+  // The check backend with two batches in flight: no mismatch reported, and its results (those
+  // of the backend under test) equal cpu's for each batch, in submission order.
   auto checked = make_backend<EwnGame>("check", o);
   const auto x = random_batch(8, 500, 64, false), y = random_batch(9, 700, 32, true);
-  std::vector<LeafStats> rx(x.size()), ry(y.size());
+  std::vector<LeafStats> rx(x.size()), ry(y.size()), cx(x.size()), cy(y.size());
   try {
     const Ticket tx = checked->submit(x, p), ty = checked->submit(y, p);
     checked->wait(tx, rx);
     checked->wait(ty, ry);
-    check(true, "check backend, two batches in flight");
+    cpu->run(x, p, cx);
+    cpu->run(y, p, cy);
+    check(rx == cx && ry == cy, "check backend, two batches in flight, results equal cpu");
   } catch (const std::exception& e) {
     check(false, std::string("check backend: ") + e.what());
   }

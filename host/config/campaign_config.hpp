@@ -69,6 +69,7 @@ struct SprtSettings {
   bool enabled = true;
   double elo0 = 0, elo1 = 20;  // H0: elo = elo0, H1: elo = elo1 (engine A against engine B)
   double alpha = 0.05, beta = 0.05;
+  uint32_t min_pairs = 0;  // no decision before this many pairs are counted
 };
 
 struct MatchSettings {

@@ -207,6 +207,8 @@ Section<SprtSettings> sprt_schema() {
          "probability of accepting H1 when H0 holds");
   s.real("beta", &SprtSettings::beta, 0.05, Range{0, 0.5, true, true},
          "probability of accepting H0 when H1 holds");
+  s.integer("min_pairs", &SprtSettings::min_pairs, 0, 0, 500'000'000,
+            "no decision before this many pairs are counted (the LLR is still computed)");
   s.check([](const SprtSettings& t, const Document& doc, const std::string& path) {
     if (t.elo1 <= t.elo0)
       doc.fail_key(path + ".elo1", "must be above elo0 (" + detail::format_real(t.elo0) +

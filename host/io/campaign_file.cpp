@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstddef>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -462,6 +464,12 @@ struct CampaignWriter::Impl {
   std::thread thread;
   std::vector<GameRow> pending;  // writer thread only
   std::vector<MatchPairRow> pending_pairs;  // writer thread only; written after `pending`
+  uint64_t games_appended = 0;
+  // Test hook (see append_game): stop the process after this many games; 0 = never.
+  const uint64_t stop_after_games = [] {
+    const char* n = std::getenv("SELFPLAY_TEST_STOP_AFTER_GAMES");
+    return n ? std::strtoull(n, nullptr, 10) : 0;
+  }();
 
   Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
     if (options.queue_capacity == 0) options.queue_capacity = 1;
@@ -879,6 +887,10 @@ void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
                                 " features");
   }
   impl_->push(GameItem{game, std::move(plies), std::move(positions), std::move(features)});
+  if (++impl_->games_appended == impl_->stop_after_games) {
+    flush();
+    std::raise(SIGSTOP);
+  }
 }
 
 void CampaignWriter::append_perf(const PerfRow& row) { impl_->push(row); }

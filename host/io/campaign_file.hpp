@@ -144,6 +144,9 @@ class CampaignWriter {
 
   // Queues a finished game. Preconditions (std::invalid_argument otherwise): game.game_id !=
   // kNoGame, every ply and position carries game.game_id, features.size() == positions.size() * F.
+  // Test hook: with SELFPLAY_TEST_STOP_AFTER_GAMES=N in the environment, the call that queues this
+  // writer's Nth game flushes it and then stops the whole process with SIGSTOP, so that a test can
+  // kill or interrupt the CLI at a known point instead of racing it (campaign_test, match_test).
   void append_game(const GameRow& game, std::vector<PlyRow> plies,
                    std::vector<PositionRow> positions, std::vector<float> features);
   void append_perf(const PerfRow& row);

@@ -203,6 +203,29 @@ class Mcts {
   int root_children() const { return nodes_[0].num_children; }
   size_t tree_size() const { return nodes_.size(); }
 
+  // The raw statistics of one node, for inspection (tests of advance()).
+  struct NodeStats {
+    uint32_t visits = 0;
+    double wins0 = 0;    // sum of results from player 0's view
+    double results = 0;  // number of results
+    int children = 0;    // 0 while not expanded
+    friend bool operator==(const NodeStats&, const NodeStats&) = default;
+  };
+  // The node reached from the root by child indices: move generation order at decision nodes,
+  // Game::chance_classes order at chance nodes; {} is the root. std::out_of_range for a path that
+  // leaves the tree.
+  NodeStats node_stats(std::span<const int> path) const {
+    uint32_t node = 0;
+    for (int i : path) {
+      if (node >= nodes_.size() || i < 0 || i >= nodes_[node].num_children)
+        throw std::out_of_range("mcts: node_stats path leaves the tree");
+      node = nodes_[node].first_child + static_cast<uint32_t>(i);
+    }
+    if (node >= nodes_.size()) throw std::out_of_range("mcts: node_stats of an empty tree");
+    const Node& n = nodes_[node];
+    return {n.visits, n.wins0, n.results, n.num_children};
+  }
+
   // Keeps the subtree below (move, outcome) as the next root, or drops the tree. Call after a move
   // is played in the game and the next chance outcome is known; next_root is the resulting state.
   void advance(Move move, const State& next_root) {

@@ -89,6 +89,11 @@ std::string sprt_line(const MatchResult& r) {
     case stats::SprtState::kContinue:
       break;
   }
+  if (n < c.min_samples)
+    return fmt::format(
+        "SPRT: no decision after {} pairs (LLR {:.2f}, bounds [{:.2f}, {:.2f}]; "
+        "sprt.min_pairs is {})\n",
+        n, s.llr, s.lower, s.upper, c.min_samples);
   return fmt::format("SPRT: no decision after {} pairs (LLR {:.2f} within [{:.2f}, {:.2f}])\n", n,
                      s.llr, s.lower, s.upper);
 }
@@ -109,6 +114,12 @@ config::CampaignConfig with_overrides(config::CampaignConfig cfg, const MatchOpt
   if (options.backend) cfg.backend.name = *options.backend;
   if (options.threads) cfg.backend.threads = *options.threads;
   return cfg;
+}
+
+stats::SprtConfig sprt_config_of(const config::SprtSettings& s) {
+  stats::SprtConfig c{s.elo0, s.elo1, s.alpha, s.beta};
+  c.min_samples = s.min_pairs;
+  return c;
 }
 
 GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_id, int winner) {
@@ -159,7 +170,7 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   MatchResult result;
   const bool use_sprt = cfg.match.sprt.enabled;
   const config::SprtSettings& sprt = cfg.match.sprt;
-  result.sprt_config = stats::SprtConfig{sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta};
+  result.sprt_config = sprt_config_of(sprt);
   if (use_sprt) stats::validate(result.sprt_config);
 
   // Results of the games already in the file, by game id (resume).

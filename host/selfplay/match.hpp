@@ -48,6 +48,10 @@ struct MatchResult {
 // Applies the overrides (games = 2 x pairs); throws sp::InputError for bad values.
 config::CampaignConfig with_overrides(config::CampaignConfig cfg, const MatchOptions& options);
 
+// The GSPRT a match runs on its pairs after each counted pair: the settings' hypotheses and error
+// rates, the default regularisation (stats::kSprtPriorSamples) and min_pairs as min_samples.
+stats::SprtConfig sprt_config_of(const config::SprtSettings& settings);
+
 // engine A's result in a finished game of a paired config: game_id's parity says A's player.
 stats::GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_id, int winner);
 

@@ -12,6 +12,8 @@ namespace sp::stats {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// The largest variance of a sample taking values in [0, 1] (Popoviciu's inequality).
+constexpr double kMaxVariance = 0.25;
 // 800 / ln 10: converts a score difference in standard deviations to normalized Elo.
 const double kNeloScale = 800.0 / std::log(10.0);
 
@@ -68,12 +70,18 @@ double point_mass_bound(double a, double m) {
   return a > m ? m / a : (1 - m) / (1 - a);
 }
 
-SprtState decide(double llr, const SprtConfig& config) {
+// The GSPRT after the samples of e (validates the config): the regularised variance of
+// SprtConfig::prior_samples, then the decision unless min_samples are still missing.
+SprtState decide(const Estimate& e, const SprtConfig& config) {
   SprtState state = sprt_bounds(config);
-  state.llr = llr;
-  if (llr >= state.upper)
+  const double n = static_cast<double>(e.samples), k = config.prior_samples;
+  const double variance = n > 0 ? (n * e.variance + k * kMaxVariance) / (n + k) : 0;
+  state.llr =
+      gsprt_llr(n, e.score, variance, score_from_elo(config.elo0), score_from_elo(config.elo1));
+  if (e.samples < config.min_samples) return state;
+  if (state.llr >= state.upper)
     state.decision = SprtState::kAcceptH1;
-  else if (llr <= state.lower)
+  else if (state.llr <= state.lower)
     state.decision = SprtState::kAcceptH0;
   return state;
 }
@@ -130,6 +138,9 @@ void validate(const SprtConfig& c) {
   if (!(std::isfinite(c.elo0) && std::isfinite(c.elo1) && c.elo0 < c.elo1))
     throw std::invalid_argument(
         fmt::format("SPRT: need finite elo0 < elo1 (got elo0 {}, elo1 {})", c.elo0, c.elo1));
+  if (!(std::isfinite(c.prior_samples) && c.prior_samples >= 0))
+    throw std::invalid_argument(
+        fmt::format("SPRT: need finite prior_samples >= 0 (got {})", c.prior_samples));
 }
 
 SprtState sprt_bounds(const SprtConfig& config) {
@@ -147,20 +158,10 @@ double gsprt_llr(double n, double s, double var, double s0, double s1) {
   return n * (std::log(point_mass_bound(s, s1)) - std::log(point_mass_bound(s, s0)));
 }
 
-SprtState sprt(const Wdl& wdl, const SprtConfig& config) {
-  validate(config);
-  const Estimate e = estimate(wdl);
-  const double llr = gsprt_llr(static_cast<double>(e.samples), e.score, e.variance,
-                               score_from_elo(config.elo0), score_from_elo(config.elo1));
-  return decide(llr, config);
-}
+SprtState sprt(const Wdl& wdl, const SprtConfig& config) { return decide(estimate(wdl), config); }
 
 SprtState sprt(const Penta& penta, const SprtConfig& config) {
-  validate(config);
-  const Estimate e = estimate(penta);
-  const double llr = gsprt_llr(static_cast<double>(e.samples), e.score, e.variance,
-                               score_from_elo(config.elo0), score_from_elo(config.elo1));
-  return decide(llr, config);
+  return decide(estimate(penta), config);
 }
 
 void PairCounter::add_pair(GameResult first, GameResult second) {
@@ -200,10 +201,17 @@ std::string format_match_table(const Wdl& wdl, const Penta& penta, const SprtCon
   if (sprt_config) {
     const bool paired = penta.pairs() > 0;
     const SprtState s = paired ? sprt(penta, *sprt_config) : sprt(wdl, *sprt_config);
+    const uint64_t n = paired ? penta.pairs() : wdl.games();
+    const std::string waiting =
+        n < sprt_config->min_samples
+            ? fmt::format(" (no decision before {} {})", sprt_config->min_samples,
+                          paired ? "pairs" : "games")
+            : "";
     out += fmt::format(
-        "SPRT ({}) elo0 {:.2f} elo1 {:.2f} alpha {} beta {}: LLR {:.2f} [{:.2f}, {:.2f}] {}\n",
+        "SPRT ({}) elo0 {:.2f} elo1 {:.2f} alpha {} beta {}: LLR {:.2f} [{:.2f}, {:.2f}] {}{}\n",
         paired ? "pentanomial" : "trinomial", sprt_config->elo0, sprt_config->elo1,
-        sprt_config->alpha, sprt_config->beta, s.llr, s.lower, s.upper, decision_name(s.decision));
+        sprt_config->alpha, sprt_config->beta, s.llr, s.lower, s.upper, decision_name(s.decision),
+        waiting);
   }
   return out;
 }

@@ -67,10 +67,27 @@ struct Estimate {
 Estimate estimate(const Wdl& wdl);
 Estimate estimate(const Penta& penta);
 
+// Pseudo-samples of variance 1/4 that sprt() mixes into its variance estimate by default (see
+// SprtConfig::prior_samples). Chosen by simulation (tests/sprt_simulation_test.cpp, README): with
+// it the error rates of simulated matches (EWN-like and chess-like pairs, elo1 - elo0 from 10 to
+// 100) stay at or below alpha and beta, where the plain GSPRT exceeds them by up to 2x.
+inline constexpr double kSprtPriorSamples = 3;
+
 // GSPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo) with error rates alpha and beta.
 struct SprtConfig {
   double elo0 = 0, elo1 = 2;
   double alpha = 0.05, beta = 0.05;
+  // Regularisation of the variance: sprt() uses (n var + k / 4) / (n + k) for n samples of
+  // observed variance var, k = prior_samples, as if k more samples with the largest variance a
+  // score in [0, 1] can have had been seen. Over the first samples the observed variance is often
+  // far too small (three straight pair wins have none), which makes the plug-in GSPRT decide on a
+  // handful of samples and exceed its error rates. No sample variance exceeds 1/4, so the prior
+  // only makes the variance larger and |LLR| smaller than the plug-in formula would with the
+  // observed variance, and its weight vanishes as n grows. 0 gives the plain plug-in GSPRT of
+  // fastchess and cutechess.
+  double prior_samples = kSprtPriorSamples;
+  // No decision before this many samples (pairs or games); the LLR is computed all the same.
+  uint64_t min_samples = 0;
 };
 
 struct SprtState {
@@ -79,8 +96,9 @@ struct SprtState {
   Decision decision = kContinue;
 };
 
-// Throws std::invalid_argument unless 0 < alpha, 0 < beta, alpha + beta < 1, and elo0 < elo1 are
-// finite. Parameters come from user configuration, so this is an edge check, not an assert.
+// Throws std::invalid_argument unless 0 < alpha, 0 < beta, alpha + beta < 1, elo0 < elo1 are
+// finite and prior_samples is finite and >= 0. Parameters come from user configuration, so this is
+// an edge check, not an assert.
 void validate(const SprtConfig& config);
 
 // lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha). Validates the config.
@@ -94,8 +112,10 @@ SprtState sprt_bounds(const SprtConfig& config);
 // m / a if a > m, (1 - m) / (1 - a) if a < m. E.g. n straight wins give n ln(s1 / s0). n == 0: 0.
 double gsprt_llr(double n, double s, double var, double s0, double s1);
 
-// The GSPRT on per-game results (trinomial) or on game pairs (pentanomial, n = pairs); validates
-// the config. The decision is kAcceptH1 at llr >= upper, kAcceptH0 at llr <= lower.
+// The GSPRT on per-game results (trinomial) or on game pairs (pentanomial, n = pairs): gsprt_llr
+// with the observed score and the variance regularised by config.prior_samples; validates the
+// config. The decision is kAcceptH1 at llr >= upper, kAcceptH0 at llr <= lower, and kContinue
+// whatever the LLR while n < config.min_samples.
 SprtState sprt(const Wdl& wdl, const SprtConfig& config);
 SprtState sprt(const Penta& penta, const SprtConfig& config);
 
@@ -114,7 +134,8 @@ class PairCounter {
 
 // A compact plain-text table for a lab notebook: games and W/D/L, pentanomial counts (when pairs
 // > 0), score ± half-width, Elo ± error (95%), nElo, LOS for the trinomial and pentanomial models,
-// then, when sprt_config is given, the LLR, its bounds and the decision. The SPRT uses the
+// then, when sprt_config is given, the LLR, its bounds and the decision (with a note while fewer
+// than min_samples are in). The SPRT uses the
 // pentanomial model when there are pairs, the trinomial one otherwise. Ends with a newline.
 std::string format_match_table(const Wdl& wdl, const Penta& penta,
                                const SprtConfig* sprt_config = nullptr);

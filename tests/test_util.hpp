@@ -1,0 +1,156 @@
+// What the tests share: paths in the source tree, reading a file, a scratch directory per test,
+// and running the built `selfplay` binary, either to capture what it prints (run_command) or as a
+// child process the test can stop, signal and wait for (Child).
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+extern char** environ;
+
+namespace sp::test {
+
+// A file or directory of the source tree, from its path relative to the root.
+inline std::string source_path(const std::string& relative) {
+  return std::string(SELFPLAY_SOURCE_DIR) + "/" + relative;
+}
+
+// The whole file, byte for byte; "" when it cannot be read.
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A fresh directory for one test, named after it, under the system's temporary directory; it is
+// removed with its contents when the object goes.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = info ? info->name() : "test";
+    for (char& c : name)
+      if (c == '/' || c == ' ') c = '_';
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / ("selfplay_" + name + "_XXXXXX")).string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  // The path of `name` inside the directory.
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  // Writes text to `name` inside the directory; returns its path.
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path_ / name, std::ios::binary) << text;
+    return path_ / name;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int code = -1;    // exit status; -1 when the command did not exit normally or could not start
+  std::string out;  // everything it wrote to stdout (redirect stderr in the command to keep it)
+};
+
+// Runs a shell command and captures its standard output.
+inline CommandResult run_command(const std::string& shell_command) {
+  CommandResult r;
+  FILE* pipe = popen(shell_command.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// Exit code of a wait status: the code of a normal exit, 128 + the signal for a killed process.
+inline int exit_code(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// A child process: args[0] is the program (SELFPLAY_BINARY), run with the test's environment plus
+// `env` (NAME=value entries), its stdout to stdout_path and its stderr to /dev/null. The
+// destructor kills (SIGKILL) and reaps it if the test did not wait for its end, so a failed
+// assertion never leaves a process behind.
+class Child {
+ public:
+  explicit Child(const std::vector<std::string>& args, const std::string& stdout_path = "/dev/null",
+                 const std::vector<std::string>& env = {}) {
+    // Everything the child needs is built before fork(): after it only exec-safe calls are made.
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e) envp.push_back(*e);
+    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      const int out = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int null = open("/dev/null", O_WRONLY);
+      if (out < 0 || null < 0 || dup2(out, 1) < 0 || dup2(null, 2) < 0) _exit(126);
+      execve(argv[0], argv.data(), envp.data());
+      _exit(127);
+    }
+  }
+  ~Child() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      int status = 0;
+      waitpid(pid_, &status, 0);
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void signal(int sig) const { kill(pid_, sig); }
+
+  // Waits for the end; returns exit_code() of it (127: the program could not be started).
+  int wait() {
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = 0;
+    return exit_code(status);
+  }
+  // Waits until the child stops (SIGSTOP) or ends; true when it stopped. After an end it is
+  // reaped, and wait() must not be called.
+  bool wait_stopped() {
+    int status = 0;
+    waitpid(pid_, &status, WUNTRACED);
+    if (WIFSTOPPED(status)) return true;
+    pid_ = 0;
+    return false;
+  }
+
+ private:
+  pid_t pid_ = 0;
+};
+
+}  // namespace sp::test
