@@ -29,7 +29,7 @@
 #include "host/io/campaign_file.hpp"
 #include "host/io/h5.hpp"
 #include "host/selfplay/campaign.hpp"
-#include "tests/process_util.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::selfplay {
 namespace {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "host/io/campaign_file.hpp"
-#include "tests/process_util.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp {
 namespace {
