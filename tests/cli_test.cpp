@@ -261,5 +261,38 @@ TEST(Cli, DemoIsDeterministicPerSeed) {
   EXPECT_NE(a.out, c.out);
 }
 
+// ---- user input in errors
+
+TEST(CliErrors, InputIsQuotedEscapedAndShort) {
+  const std::string position = "ABC2/DE3/F3f/3ed/2cba 0 1\x1b[2J" + std::string(100 * 1024, 'x');
+  try {
+    parse_position(position);
+    ADD_FAILURE() << "parsed";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\x1b'), std::string::npos);
+    EXPECT_NE(what.find("2cba 0 1\\x1b[2Jxxx"), std::string::npos) << what;
+    EXPECT_LT(what.size(), 400u) << what;
+  }
+  for (const char* bad : {"\x07", "\x1b"}) {
+    try {
+      parse_move(parse_position("ABC2/DE3/F3f/3ed/2cba 0 1"), Rules{}, std::string("b4-c") + bad);
+      ADD_FAILURE() << "parsed";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    }
+  }
+  // Through the command line: the position and an unknown backend name.
+  // The raw bytes go through the shell inside single quotes.
+  const Outcome perft =
+      selfplay("perft --depth 1 --position 'ABC2/DE3/F3f/3ed/2cba 0 \x1b[31m'", Capture::kStderr);
+  EXPECT_EQ(perft.code, 2) << perft.out;
+  EXPECT_EQ(perft.out.find('\x1b'), std::string::npos) << perft.out;
+  EXPECT_NE(perft.out.find("\\x1b"), std::string::npos) << perft.out;
+  const Outcome backend = selfplay("bench --seconds 0 --backend '\x1b]0;x\x07'", Capture::kStderr);
+  EXPECT_EQ(backend.code, 2) << backend.out;
+  EXPECT_NE(backend.out.find("unknown backend '\\x1b]0;x\\x07'"), std::string::npos) << backend.out;
+}
+
 }  // namespace
 }  // namespace sp::ewn

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
@@ -521,6 +522,84 @@ TEST(ConfigCli, BadOrMissingFileExitsTwo) {
 
   const CliRun neither = run_selfplay("config");
   EXPECT_EQ(neither.status, 2) << neither.output;
+}
+
+// ---- quoting user input in errors
+
+TEST(Excerpt, EscapesControlBytesKeepsUtf8AndCuts) {
+  using sp::excerpt;
+  EXPECT_EQ(excerpt("plain text"), "plain text");
+  EXPECT_EQ(excerpt("a\x1b[2Jb\tc\x7f"), "a\\x1b[2Jb\\x09c\\x7f");
+  EXPECT_EQ(excerpt("w\xc3\xbcrfelt"), "w\xc3\xbcrfelt");  // valid UTF-8 stays
+  EXPECT_EQ(excerpt("\xc2\x9b"
+                    "31m"),
+            "\\xc2\\x9b31m");                                    // C1 control (CSI) is escaped
+  EXPECT_EQ(excerpt("bad \xff\xc3 end"), "bad \\xff\\xc3 end");  // not UTF-8
+  EXPECT_EQ(excerpt(std::string("nul\0x", 5)), "nul\\x00x");
+  const std::string big(100 * 1024, 'A');
+  EXPECT_EQ(excerpt(big), std::string(sp::kExcerptBytes, 'A') + "...");
+  EXPECT_EQ(excerpt(big, 3), "AAA...");
+  EXPECT_EQ(excerpt("abc", 3), "abc");
+  // A cut never splits an escape or a character.
+  EXPECT_EQ(excerpt("ab\x01"
+                    "cd",
+                    3),
+            "ab\\x01...");
+  EXPECT_EQ(excerpt("ab\xc3\xbc"
+                    "cd",
+                    3),
+            "ab\xc3\xbc...");
+}
+
+TEST(ConfigErrors, ValuesAreQuotedEscapedAndShort) {
+  const std::string value = "\x1b]0;pwned\x07" + std::string(100 * 1024, 'x');
+  const std::string e = error_of("campaign: {games: \"" + value + "\"}\n");
+  EXPECT_EQ(e.find('\x1b'), std::string::npos) << e;
+  EXPECT_EQ(e.find('\x07'), std::string::npos) << e;
+  EXPECT_NE(e.find("found '\\x1b]0;pwned\\x07xxx"), std::string::npos) << e;
+  EXPECT_LT(e.size(), 300u) << e;
+  // A notation string inside a value: the arrangement parser quotes it the same way.
+  const std::string n = error_of("rules: {setup: explicit, setup_p0: \"12\\e3456\"}\n");
+  EXPECT_EQ(n.find('\x1b'), std::string::npos) << n;
+  EXPECT_NE(n.find("\\x1b"), std::string::npos) << n;
+}
+
+TEST(ConfigErrors, AWeightsPathToAnotherFileSaysSoWithoutQuotingIt) {
+  TempDir tmp;
+  static constexpr char kPng[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDRSECRET";
+  const std::string secret = "SECRET first line \x1b[31m";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"text.txt", secret + "\nmore text\n"},
+      {"map.yaml", "SECRET: 1\nother: [1, 2]\n"},
+      {"broken.txt", "SECRET: [unclosed\n  - x\n"},
+      {"binary.bin", std::string(kPng, sizeof kPng - 1)},
+  };
+  for (const auto& [name, text] : files) {
+    SCOPED_TRACE(name);
+    const fs::path file = tmp.write(name, text);
+    const std::string e =
+        error_of("engines:\n  player0: {type: expectimax, weights: " + file.string() + "}\n");
+    EXPECT_NE(e.find("key 'engines.player0.weights': " + file.string() + ": not a weights file"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(e.find("SECRET"), std::string::npos) << e;
+  }
+  // A file that is meant to be weights still gets the exact error.
+  const fs::path near = tmp.write("near.yaml", "name: x\nweights: {own_cubez: 1}\n");
+  EXPECT_NE(error_of("engines:\n  player0: {type: expectimax, weights: " + near.string() + "}\n")
+                .find("did you mean 'own_cubes'?"),
+            std::string::npos);
+}
+
+TEST(ConfigValues, FlushSecondsHasASaneMinimum) {
+  EXPECT_EQ(
+      load_campaign_config_text("output: {flush_seconds: 0.05}\n", "t.yaml").output.flush_seconds,
+      0.05);
+  for (const char* tiny : {"1e-300", "0.049", "0"})
+    EXPECT_EQ(error_of(std::string("output: {flush_seconds: ") + tiny + "}\n"),
+              std::string("t.yaml:1:25: key 'output.flush_seconds': must be in [0.05, 3600], "
+                          "found ") +
+                  tiny);
 }
 
 }  // namespace

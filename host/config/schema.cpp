@@ -24,16 +24,11 @@ Mark to_mark(const YAML::Mark& m) {
   return Mark{m.line + 1, m.column + 1};
 }
 
-// A value as quoted in messages: short, one line, control characters shown as '?'.
+// A value as quoted in messages: short (a key or a value, not a document), one line, control
+// bytes escaped.
 std::string shown(std::string_view s) {
   constexpr size_t kMax = 40;
-  std::string out;
-  for (size_t i = 0; i < s.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    out += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
-  }
-  if (s.size() > kMax) out += "...";
-  return out;
+  return excerpt(s, kMax);
 }
 
 std::string quoted(std::string_view s) {
@@ -401,7 +396,7 @@ void emit(std::string& out, int indent, const std::vector<Entry>& entries) {
 std::string read_config_file(const std::string& path) {
   constexpr size_t kMaxBytes = 1 << 20;
   const auto fail = [&](const std::string& why) {
-    return ConfigError("cannot read " + path + ": " + why);
+    return ConfigError("cannot read " + excerpt(path) + ": " + why);
   };
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
