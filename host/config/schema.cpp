@@ -64,28 +64,6 @@ const std::string& scalar(const YAML::Node& v, Mark at, const Document& doc,
   return v.Scalar();
 }
 
-// Parses [+|-](digits | 0x hexdigits) into a sign and magnitude; false when text is not an
-// integer. overflow is set when the magnitude does not fit in 64 bits.
-bool parse_integer(std::string_view s, bool& negative, uint64_t& magnitude, bool& overflow) {
-  negative = false;
-  overflow = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s[0]))) return false;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), magnitude, base);
-  // On overflow from_chars still consumes every digit and reports result_out_of_range.
-  if (end != s.data() + s.size()) return false;
-  overflow = ec == std::errc::result_out_of_range;
-  return true;
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -234,6 +212,36 @@ std::string join(const std::string& path, const std::string& name) {
   return path.empty() ? name : path + "." + name;
 }
 
+bool parse_integer(std::string_view s, bool& negative, uint64_t& magnitude, bool& overflow) {
+  negative = false;
+  overflow = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s[0]))) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), magnitude, base);
+  // On overflow from_chars still consumes every digit and reports result_out_of_range.
+  if (end != s.data() + s.size()) return false;
+  overflow = ec == std::errc::result_out_of_range;
+  return true;
+}
+
+bool parse_real(std::string_view s, double& value, bool& out_of_range) {
+  if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);  // from_chars takes no '+'
+  value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (end != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return false;
+  out_of_range = ec == std::errc::result_out_of_range;
+  return true;
+}
+
 std::string resolve_path(const std::string& document, const std::string& path) {
   namespace fs = std::filesystem;
   fs::path p(path);
@@ -285,14 +293,11 @@ uint64_t read_seed(const YAML::Node& v, Mark at, const Document& doc, const std:
 double read_real(const YAML::Node& v, Mark at, const Document& doc, const std::string& path,
                  const Range& range) {
   const std::string& s = scalar(v, at, doc, path, "a number");
-  std::string_view text = s;
-  if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);  // from_chars takes no '+'
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const bool whole = end == text.data() + text.size();
-  if (!whole || (ec != std::errc() && ec != std::errc::result_out_of_range))
+  bool out_of_range = false;
+  if (!parse_real(s, value, out_of_range))
     doc.fail(at, path, "expected a number, found " + describe(v));
-  if (ec == std::errc::result_out_of_range || !range.contains(value))
+  if (out_of_range || !range.contains(value))
     doc.fail(at, path, "must be in " + range.to_string() + ", found " + shown(s));
   return value;
 }
