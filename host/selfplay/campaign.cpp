@@ -15,6 +15,7 @@
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/selfplay/memory.hpp"
 #include "host/selfplay/progress.hpp"
 
 #ifndef SELFPLAY_GIT_COMMIT
@@ -153,6 +154,7 @@ io::PerfRow perf_row(const BatchInfo& b) {
 }
 
 RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options, const std::atomic<bool>& stop) {
+  check_memory(cfg);  // before any file or engine exists
   namespace fs = std::filesystem;
   const std::string& path = cfg.output.path;
   const bool exists = fs::exists(path);
