@@ -530,6 +530,15 @@ TEST(Dataset, GlobsExpandInOrderOnceEachAndMustMatch) {
   const TuneConfig missing = config_for("data: {inputs: [" + dir.file("nope.h5") + "]}\n");
   EXPECT_EQ(input_error([&] { expand_inputs(missing); }),
             "tune.yaml:1:17: key 'data.inputs': no such file: " + dir.file("nope.h5"));
+  // A pattern is quoted escaped and cut, whatever it holds.
+  for (const std::string tail : {"", "*"}) {
+    const TuneConfig odd =
+        config_for("data: {inputs: [\"\\e[31m" + std::string(100000, 'x') + tail + "\"]}\n");
+    const std::string e = input_error([&] { expand_inputs(odd); });
+    EXPECT_EQ(e.find('\x1b'), std::string::npos) << e;
+    EXPECT_NE(e.find("\\x1b[31mxxx"), std::string::npos) << e;
+    EXPECT_LT(e.size(), 400u) << e;
+  }
 }
 
 TEST(Dataset, DistinctFilesDropsLinksAndCopiesOnly) {

@@ -93,7 +93,7 @@ std::vector<std::string> expand_inputs(const TuneConfig& config) {
     if (pattern.find_first_of("*?[") == std::string::npos) {
       std::error_code ec;
       if (!fs::exists(pattern, ec))
-        fail_at(config, input.at, "data.inputs", "no such file: " + pattern);
+        fail_at(config, input.at, "data.inputs", "no such file: " + excerpt(pattern));
       add(pattern);
       continue;
     }
@@ -104,8 +104,9 @@ std::vector<std::string> expand_inputs(const TuneConfig& config) {
       for (size_t i = 0; i < g.gl_pathc; ++i) matches.emplace_back(g.gl_pathv[i]);
     ::globfree(&g);
     if (rc == GLOB_NOMATCH || (rc == 0 && matches.empty()))
-      fail_at(config, input.at, "data.inputs", "'" + pattern + "' matches no file");
-    if (rc != 0) fail_at(config, input.at, "data.inputs", "cannot expand '" + pattern + "'");
+      fail_at(config, input.at, "data.inputs", "'" + excerpt(pattern) + "' matches no file");
+    if (rc != 0)
+      fail_at(config, input.at, "data.inputs", "cannot expand '" + excerpt(pattern) + "'");
     for (const auto& m : matches) add(m);  // glob sorts its matches
   }
   return out;
