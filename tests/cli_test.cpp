@@ -261,5 +261,125 @@ TEST(Cli, DemoIsDeterministicPerSeed) {
   EXPECT_NE(a.out, c.out);
 }
 
+// ---- numeric options
+
+// Every numeric option of every command, found in the help: "--seconds FLOAT:in [0, 3600]=2".
+struct NumericOption {
+  std::string command, name, type, validator;
+};
+
+std::vector<NumericOption> numeric_options() {
+  std::vector<NumericOption> out;
+  const std::regex re(R"(^\s+(--[a-z0-9-]+) (INT|UINT|FLOAT)(:in \[)?)");
+  for (const char* command : {"run", "match", "bench", "demo", "perft", "play", "tune", "config"}) {
+    const Outcome help = selfplay(std::string(command) + " --help");
+    EXPECT_EQ(help.code, 0) << command;
+    for (const std::string& line : lines_of(help.out)) {
+      std::smatch m;
+      if (std::regex_search(line, m, re)) out.push_back({command, m[1], m[2], m[3]});
+    }
+  }
+  return out;
+}
+
+// The arguments a command needs besides the option tested (parsing fails before they are used).
+std::string required_args(const std::string& command, const std::string& option) {
+  if (command == "run" || command == "match") return "no-such-config.yaml";
+  if (command == "play") return "--engine no-such-config.yaml";
+  if (command == "perft")
+    return "--position 'ABC2/DE3/F3f/3ed/2cba 0 1'" +
+           std::string(option == "--depth" ? "" : " --depth 1");
+  return "";
+}
+
+TEST(CliNumbers, EveryNumericOptionRefusesNanInfNegativeAndOverflow) {
+  const std::vector<NumericOption> options = numeric_options();
+  // run, match: --games/--pairs, --threads; bench: 7; demo: --games, --seed; perft: --depth;
+  // play: --seed.
+  ASSERT_GE(options.size(), 15u);
+  for (const NumericOption& o : options) {
+    SCOPED_TRACE(o.command + " " + o.name);
+    // Declared with integer_in/real_in: CLI11's own Range lets NaN through and wraps negatives.
+    EXPECT_EQ(o.validator, ":in [");
+    for (const std::string value : {"nan", "-1", "99999999999999999999999"}) {
+      const std::string args =
+          o.command + " " + required_args(o.command, o.name) + " " + o.name + " '" + value + "'";
+      // timeout: a value that hangs the command must fail the test, not the test run.
+      const Outcome r = ::sp::test::run_command("timeout 20 '" + std::string(SELFPLAY_BINARY) +
+                                                "' " + args + " 2>&1");
+      EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+      EXPECT_EQ(r.out.rfind(o.name + ": ", 0), 0u) << args << "\n" << r.out;
+      EXPECT_NE(r.out.find("found '" + value + "'"), std::string::npos) << args << "\n" << r.out;
+    }
+  }
+}
+
+TEST(CliNumbers, NanSecondsFailsAtOnceInsteadOfHanging) {
+  for (const char* args :
+       {"bench --seconds nan", "bench --sweep --sweep-seconds nan", "bench --seconds NaN",
+        "bench --seconds -nan", "bench --seconds inf", "bench --sweep-seconds 1e999"}) {
+    const Outcome r = ::sp::test::run_command("timeout 10 '" + std::string(SELFPLAY_BINARY) + "' " +
+                                              args + " 2>&1");
+    EXPECT_EQ(r.code, 2) << args << " (124: it hung)\n" << r.out;
+    EXPECT_NE(r.out.find("must be a finite number in ["), std::string::npos) << r.out;
+  }
+}
+
+TEST(CliNumbers, IntegersReadLikeConfigValues) {
+  // Decimal or 0x hex, never octal; the largest seed is 2^64 - 1.
+  const std::string ten = selfplay("demo --games 1 --seed 10").out;
+  ASSERT_FALSE(ten.empty());
+  EXPECT_EQ(selfplay("demo --games 1 --seed 010").out, ten);
+  EXPECT_EQ(selfplay("demo --games 1 --seed 0xA").out, ten);
+  EXPECT_EQ(selfplay("demo --games 1 --seed +10").out, ten);
+  EXPECT_NE(selfplay("demo --games 1 --seed 8").out, ten);
+  EXPECT_EQ(selfplay("demo --games 1 --seed 18446744073709551615").code, 0);
+  const Outcome over = selfplay("demo --games 1 --seed 18446744073709551616", Capture::kBoth);
+  EXPECT_EQ(over.code, 2) << over.out;
+  EXPECT_NE(over.out.find("--seed: must be in [0, 18446744073709551615], found "
+                          "'18446744073709551616'"),
+            std::string::npos)
+      << over.out;
+  const Outcome real = selfplay("demo --games 1.5", Capture::kBoth);
+  EXPECT_EQ(real.code, 2);
+  EXPECT_NE(real.out.find("--games: expected an integer in [1, 1000], found '1.5'"),
+            std::string::npos)
+      << real.out;
+  EXPECT_EQ(selfplay("bench --seconds 0 --threads 0x1").code, 0);
+}
+
+// ---- user input in errors
+
+TEST(CliErrors, InputIsQuotedEscapedAndShort) {
+  const std::string position = "ABC2/DE3/F3f/3ed/2cba 0 1\x1b[2J" + std::string(100 * 1024, 'x');
+  try {
+    parse_position(position);
+    ADD_FAILURE() << "parsed";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\x1b'), std::string::npos);
+    EXPECT_NE(what.find("2cba 0 1\\x1b[2Jxxx"), std::string::npos) << what;
+    EXPECT_LT(what.size(), 400u) << what;
+  }
+  for (const char* bad : {"\x07", "\x1b"}) {
+    try {
+      parse_move(parse_position("ABC2/DE3/F3f/3ed/2cba 0 1"), Rules{}, std::string("b4-c") + bad);
+      ADD_FAILURE() << "parsed";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    }
+  }
+  // Through the command line: the position and an unknown backend name.
+  // The raw bytes go through the shell inside single quotes.
+  const Outcome perft =
+      selfplay("perft --depth 1 --position 'ABC2/DE3/F3f/3ed/2cba 0 \x1b[31m'", Capture::kStderr);
+  EXPECT_EQ(perft.code, 2) << perft.out;
+  EXPECT_EQ(perft.out.find('\x1b'), std::string::npos) << perft.out;
+  EXPECT_NE(perft.out.find("\\x1b"), std::string::npos) << perft.out;
+  const Outcome backend = selfplay("bench --seconds 0 --backend '\x1b]0;x\x07'", Capture::kStderr);
+  EXPECT_EQ(backend.code, 2) << backend.out;
+  EXPECT_NE(backend.out.find("unknown backend '\\x1b]0;x\\x07'"), std::string::npos) << backend.out;
+}
+
 }  // namespace
 }  // namespace sp::ewn

@@ -11,10 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
+#include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "tests/test_util.hpp"
+#include "host/search/mcts.hpp"
+#include "host/selfplay/memory.hpp"
 
 namespace {
 
@@ -466,7 +470,11 @@ TEST(ConfigCli, CheckAndExplain) {
   const std::string shipped = source_path("configs/ewn/campaign.yaml");
   const CliRun check = run_selfplay("config --check '" + shipped + "'");
   EXPECT_EQ(check.status, 0) << check.output;
-  EXPECT_EQ(check.output, "ok\n");
+  // ok, then the engines' memory: 64 games at once, two MCTS trees of 200000 nodes each.
+  EXPECT_EQ(check.output.rfind("ok\nmemory: the engines need about ", 0), 0u) << check.output;
+  EXPECT_NE(check.output.find("engines.player0.node_budget 200000 nodes x "), std::string::npos)
+      << check.output;
+  EXPECT_NE(check.output.find("; this machine has "), std::string::npos) << check.output;
 
   const CliRun explain = run_selfplay("config --explain '" + shipped + "'");
   ASSERT_EQ(explain.status, 0) << explain.output;
@@ -488,6 +496,169 @@ TEST(ConfigCli, BadOrMissingFileExitsTwo) {
 
   const CliRun neither = run_selfplay("config");
   EXPECT_EQ(neither.status, 2) << neither.output;
+}
+
+// ---- memory: expectimax tables and MCTS trees against the machine
+
+// Expectimax on both sides with the largest tables: 64 GiB x 2 x 64 games = 8 TiB, more than any
+// machine this runs on. campaign_keys: the campaign section's other keys.
+std::string huge_tables(const std::string& campaign_keys) {
+  const std::string engine =
+      "{type: expectimax, weights: " + source_path("configs/ewn/weights/survival-distance.yaml") +
+      ", tt_size_mb: 65536}";
+  return "engines:\n  player0: " + engine + "\n  player1: " + engine +
+         "\ncampaign: {concurrency: 64" + campaign_keys + "}\nbackend: {name: cpu, threads: 1}\n";
+}
+
+TEST(Memory, EstimateCountsEveryTreeAndTableOfTheGamesAtOnce) {
+  CampaignConfig c = load_campaign_config_text(
+      "engines:\n  player0: {node_budget: 1000}\n  player1: {type: random}\n"
+      "campaign: {games: 2, concurrency: 3}\n",
+      "m.yaml");
+  const uint64_t node = sp::search::Mcts<sp::EwnGame>::node_bytes();
+  sp::selfplay::MemoryEstimate m = sp::selfplay::estimate_memory(c);
+  EXPECT_EQ(m.games_at_once, 2u);  // only two games exist
+  EXPECT_EQ(m.bytes, 2 * 1000 * node);
+  ASSERT_EQ(m.parts.size(), 1u);  // a random engine holds nothing
+  EXPECT_EQ(m.parts[0].rfind("engines.player0.node_budget 1000 nodes x " + std::to_string(node) +
+                                 " B x 2 games at once = ",
+                             0),
+            0u)
+      << m.parts[0];
+  c.games = 10;
+  c.engines[1].type = EngineType::kExpectimax;
+  c.engines[1].tt_size_mb = 5;
+  m = sp::selfplay::estimate_memory(c);
+  EXPECT_EQ(m.bytes, 3 * (1000 * node + (uint64_t{5} << 20)));
+  // The check: above the machine's memory is an input error naming the keys; 0 = unknown.
+  EXPECT_NO_THROW(sp::selfplay::check_memory(c, m.bytes));
+  EXPECT_NO_THROW(sp::selfplay::check_memory(c, 0));
+  try {
+    sp::selfplay::check_memory(c, m.bytes - 1);
+    ADD_FAILURE() << "no error";
+  } catch (const sp::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("m.yaml: the engines would need about ", 0), 0u) << what;
+    for (const char* key : {"engines.player0.node_budget", "engines.player1.tt_size_mb 5 MiB",
+                            "campaign.concurrency", "memory of this machine"})
+      EXPECT_NE(what.find(key), std::string::npos) << key << " missing in " << what;
+  }
+  // Products beyond 64 bits saturate instead of wrapping to a small number.
+  c.concurrency = 65536;
+  c.games = 1000000;
+  c.engines[0].node_budget = 100000000;
+  c.engines[1].tt_size_mb = 65536;
+  EXPECT_GT(sp::selfplay::estimate_memory(c).bytes, uint64_t{1} << 50);
+}
+
+TEST(Memory, CheckRunAndMatchRefuseTablesLargerThanTheMachine) {
+  TempDir tmp;
+  const fs::path config = tmp.write("huge.yaml", huge_tables(", games: 100"));
+  const CliRun check = run_selfplay("config --check " + quoted(config));
+  EXPECT_EQ(check.status, 2) << check.output;
+  for (const char* needle :
+       {"the engines would need about 8.0 TiB", "engines.player0.tt_size_mb 65536 MiB x 64 games",
+        "engines.player1.tt_size_mb", "campaign.concurrency"})
+    EXPECT_NE(check.output.find(needle), std::string::npos) << needle << "\n" << check.output;
+  EXPECT_NE(check.output.rfind("ok\n", 0), 0u) << check.output;
+
+  // run refuses before creating its output (or the folder it would go in).
+  const fs::path out = tmp.path() / "sub" / "games.h5";
+  const CliRun run = run_selfplay("run " + quoted(config) + " --out " + quoted(out) + " --quiet");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("engines.player0.tt_size_mb 65536 MiB"), std::string::npos)
+      << run.output;
+  EXPECT_FALSE(fs::exists(tmp.path() / "sub"));
+
+  // A match config: the same engines, paired.
+  const fs::path match_config =
+      tmp.write("huge-match.yaml", huge_tables("") + "match: {pairs: 50}\n");
+  const CliRun match_check = run_selfplay("config --match --check " + quoted(match_config));
+  EXPECT_EQ(match_check.status, 2) << match_check.output;
+  const CliRun match =
+      run_selfplay("match " + quoted(match_config) + " --out " + quoted(out) + " --quiet");
+  EXPECT_EQ(match.status, 2) << match.output;
+  EXPECT_NE(match.output.find("engines.player1.tt_size_mb 65536 MiB"), std::string::npos)
+      << match.output;
+  EXPECT_FALSE(fs::exists(tmp.path() / "sub"));
+}
+
+// ---- quoting user input in errors
+
+TEST(Excerpt, EscapesControlBytesKeepsUtf8AndCuts) {
+  using sp::excerpt;
+  EXPECT_EQ(excerpt("plain text"), "plain text");
+  EXPECT_EQ(excerpt("a\x1b[2Jb\tc\x7f"), "a\\x1b[2Jb\\x09c\\x7f");
+  EXPECT_EQ(excerpt("w\xc3\xbcrfelt"), "w\xc3\xbcrfelt");  // valid UTF-8 stays
+  EXPECT_EQ(excerpt("\xc2\x9b"
+                    "31m"),
+            "\\xc2\\x9b31m");                                    // C1 control (CSI) is escaped
+  EXPECT_EQ(excerpt("bad \xff\xc3 end"), "bad \\xff\\xc3 end");  // not UTF-8
+  EXPECT_EQ(excerpt(std::string("nul\0x", 5)), "nul\\x00x");
+  const std::string big(100 * 1024, 'A');
+  EXPECT_EQ(excerpt(big), std::string(sp::kExcerptBytes, 'A') + "...");
+  EXPECT_EQ(excerpt(big, 3), "AAA...");
+  EXPECT_EQ(excerpt("abc", 3), "abc");
+  // A cut never splits an escape or a character.
+  EXPECT_EQ(excerpt("ab\x01"
+                    "cd",
+                    3),
+            "ab\\x01...");
+  EXPECT_EQ(excerpt("ab\xc3\xbc"
+                    "cd",
+                    3),
+            "ab\xc3\xbc...");
+}
+
+TEST(ConfigErrors, ValuesAreQuotedEscapedAndShort) {
+  const std::string value = "\x1b]0;pwned\x07" + std::string(100 * 1024, 'x');
+  const std::string e = error_of("campaign: {games: \"" + value + "\"}\n");
+  EXPECT_EQ(e.find('\x1b'), std::string::npos) << e;
+  EXPECT_EQ(e.find('\x07'), std::string::npos) << e;
+  EXPECT_NE(e.find("found '\\x1b]0;pwned\\x07xxx"), std::string::npos) << e;
+  EXPECT_LT(e.size(), 300u) << e;
+  // A notation string inside a value: the arrangement parser quotes it the same way.
+  const std::string n = error_of("rules: {setup: explicit, setup_p0: \"12\\e3456\"}\n");
+  EXPECT_EQ(n.find('\x1b'), std::string::npos) << n;
+  EXPECT_NE(n.find("\\x1b"), std::string::npos) << n;
+}
+
+TEST(ConfigErrors, AWeightsPathToAnotherFileSaysSoWithoutQuotingIt) {
+  TempDir tmp;
+  static constexpr char kPng[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDRSECRET";
+  const std::string secret = "SECRET first line \x1b[31m";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"text.txt", secret + "\nmore text\n"},
+      {"map.yaml", "SECRET: 1\nother: [1, 2]\n"},
+      {"broken.txt", "SECRET: [unclosed\n  - x\n"},
+      {"binary.bin", std::string(kPng, sizeof kPng - 1)},
+  };
+  for (const auto& [name, text] : files) {
+    SCOPED_TRACE(name);
+    const fs::path file = tmp.write(name, text);
+    const std::string e =
+        error_of("engines:\n  player0: {type: expectimax, weights: " + file.string() + "}\n");
+    EXPECT_NE(e.find("key 'engines.player0.weights': " + file.string() + ": not a weights file"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(e.find("SECRET"), std::string::npos) << e;
+  }
+  // A file that is meant to be weights still gets the exact error.
+  const fs::path near = tmp.write("near.yaml", "name: x\nweights: {own_cubez: 1}\n");
+  EXPECT_NE(error_of("engines:\n  player0: {type: expectimax, weights: " + near.string() + "}\n")
+                .find("did you mean 'own_cubes'?"),
+            std::string::npos);
+}
+
+TEST(ConfigValues, FlushSecondsHasASaneMinimum) {
+  EXPECT_EQ(
+      load_campaign_config_text("output: {flush_seconds: 0.05}\n", "t.yaml").output.flush_seconds,
+      0.05);
+  for (const char* tiny : {"1e-300", "0.049", "0"})
+    EXPECT_EQ(error_of(std::string("output: {flush_seconds: ") + tiny + "}\n"),
+              std::string("t.yaml:1:25: key 'output.flush_seconds': must be in [0.05, 3600], "
+                          "found ") +
+                  tiny);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -178,6 +179,36 @@ TEST(Texel, L2ShrinksTheWeights) {
   for (size_t j = 0; j < kTrueW.size(); ++j)
     a += std::abs(free.weights[j]), b += std::abs(shrunk.weights[j]);
   EXPECT_LT(b, 0.9 * a);
+}
+
+TEST(Texel, DivergenceIsReported) {
+  const Positions p = synthetic(kTrueW, kTrueK, 1000, 8, 27);
+  const std::vector<double> w0 = {100, -100, 100, -20, 30};
+  const double k = fit_k(p, w0, Loss::kMse, {}).k;
+  TexelOptions o;
+  o.epochs = 50;
+  const TexelResult fine = tune_weights(p, Positions{}, w0, k, o);
+  EXPECT_EQ(fine.diverged, "");
+  EXPECT_LT(fine.objective_after, fine.objective_before);
+  // Gradient steps far too large: the weights jump to the bounds and the loss ends above its start.
+  o.optimizer = Optimizer::kGd;
+  o.learning_rate = 1000;
+  o.lower.assign(w0.size(), -1e6);
+  o.upper.assign(w0.size(), 1e6);
+  const TexelResult wild = tune_weights(p, Positions{}, w0, k, o);
+  EXPECT_GT(wild.objective_after, wild.objective_before * (1 + kDivergedRise));
+  EXPECT_EQ(wild.diverged.rfind("the training objective (loss plus L2) rose from ", 0), 0u)
+      << wild.diverged;
+  // A loss that is not finite stops the run at once. Loaded data cannot cause one (features are
+  // finite and weights bounded), so an infinite feature stands in for whatever might.
+  Positions huge = p;
+  huge.features[3] = std::numeric_limits<float>::infinity();
+  o = TexelOptions{};
+  o.epochs = 50;
+  const TexelResult broken = tune_weights(huge, Positions{}, w0, k, o);
+  EXPECT_EQ(broken.diverged.rfind("the training loss is ", 0), 0u) << broken.diverged;
+  EXPECT_LT(broken.history.back().epoch, 50);
+  EXPECT_FALSE(std::isfinite(broken.after.train_loss));
 }
 
 TEST(Texel, DeterministicWhateverTheThreadCount) {
@@ -488,6 +519,44 @@ TEST(Dataset, GlobsExpandInOrderOnceEachAndMustMatch) {
   const TuneConfig missing = config_for("data: {inputs: [" + dir.file("nope.h5") + "]}\n");
   EXPECT_EQ(input_error([&] { expand_inputs(missing); }),
             "tune.yaml:1:17: key 'data.inputs': no such file: " + dir.file("nope.h5"));
+  // A pattern is quoted escaped and cut, whatever it holds.
+  for (const std::string tail : {"", "*"}) {
+    const TuneConfig odd =
+        config_for("data: {inputs: [\"\\e[31m" + std::string(100000, 'x') + tail + "\"]}\n");
+    const std::string e = input_error([&] { expand_inputs(odd); });
+    EXPECT_EQ(e.find('\x1b'), std::string::npos) << e;
+    EXPECT_NE(e.find("\\x1b[31mxxx"), std::string::npos) << e;
+    EXPECT_LT(e.size(), 400u) << e;
+  }
+}
+
+TEST(Dataset, DistinctFilesDropsLinksAndCopiesOnly) {
+  TempDir dir;
+  std::ofstream(dir.file("a.h5")) << "0123456789";
+  std::ofstream(dir.file("b.h5")) << "0123456780";  // same size, other bytes
+  std::ofstream(dir.file("c.h5")) << "0123";
+  fs::copy_file(dir.file("a.h5"), dir.file("copy.h5"));
+  fs::create_hard_link(dir.file("a.h5"), dir.file("hard.h5"));
+  const DistinctFiles d =
+      distinct_files({dir.file("a.h5"), dir.file("b.h5"), dir.file("copy.h5"), dir.file("c.h5"),
+                      dir.file("hard.h5"), dir.file("missing.h5")});
+  EXPECT_EQ(d.files, (std::vector<std::string>{dir.file("a.h5"), dir.file("b.h5"), dir.file("c.h5"),
+                                               dir.file("missing.h5")}));
+  ASSERT_EQ(d.duplicates.size(), 2u);
+  EXPECT_EQ(d.duplicates[0].path, dir.file("copy.h5"));
+  EXPECT_EQ(d.duplicates[0].same_as, dir.file("a.h5"));
+  EXPECT_FALSE(d.duplicates[0].same_inode);
+  EXPECT_EQ(d.duplicates[1].path, dir.file("hard.h5"));
+  EXPECT_TRUE(d.duplicates[1].same_inode);
+  // Larger than one comparison block, differing only in the last byte.
+  const std::string big(200000, 'x');
+  std::ofstream(dir.file("big1")) << big << 'a';
+  std::ofstream(dir.file("big2")) << big << 'b';
+  std::ofstream(dir.file("big3")) << big << 'a';
+  const DistinctFiles b = distinct_files({dir.file("big1"), dir.file("big2"), dir.file("big3")});
+  EXPECT_EQ(b.files.size(), 2u);
+  ASSERT_EQ(b.duplicates.size(), 1u);
+  EXPECT_EQ(b.duplicates[0].path, dir.file("big3"));
 }
 
 // ---- a whole run, in process
@@ -601,6 +670,171 @@ TEST(TuneRun, AtomicWriteReplacesWholeFiles) {
   EXPECT_THROW(write_file_atomically(dir.file("x/y.yaml/z"), "x"), std::exception);
 }
 
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A campaign file and initial weights in dir, and a config over them writing output.
+struct TuneSetup {
+  explicit TuneSetup(const TempDir& d) : dir(d) {
+    write_campaign(dir.file("c1.h5"), meta_with(ewn_names(), 1),
+                   ewn_games(ewn_truth(), 0.01, 200, 10, 51));
+    std::vector<double> w0(ewn::kNumFeatures, 0.0);
+    w0[0] = 100, w0[1] = -100;
+    std::ofstream(dir.file("initial.yaml")) << weights_text(w0, "start");
+  }
+  TuneConfig config(const std::string& inputs, const std::string& output,
+                    const std::string& extra = "") const {
+    return config_for("data: {inputs: " + inputs + ", validation_fraction: 0.2}\n" +
+                      "weights: {initial: " + dir.file("initial.yaml") + ", output: " + output +
+                      "}\ntexel: {epochs: 20" + extra + "}\n");
+  }
+  const TempDir& dir;
+};
+
+TEST(TuneRun, OutputIsCheckedBeforeAnyWork) {
+  TempDir dir;
+  TuneSetup setup(dir);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  std::ofstream(dir.file("file.txt")) << "x";
+  fs::create_directories(dir.file("folder"));
+  // The inputs do not exist: an output error reported here means it came first.
+  const std::string no_inputs = "[" + dir.file("none*.h5") + "]";
+  const auto error = [&](const TuneConfig& c) {
+    return input_error([&] { run_tune(c, sink.get()); });
+  };
+  EXPECT_EQ(error(setup.config(no_inputs, dir.file("folder"))),
+            "tune.yaml: key 'weights.output': cannot write " + dir.file("folder") +
+                ": it is a directory");
+  EXPECT_EQ(error(setup.config(no_inputs, dir.file("file.txt/sub/out.yaml"))),
+            "tune.yaml: key 'weights.output': cannot write " + dir.file("file.txt/sub/out.yaml") +
+                ": " + dir.file("file.txt") + " is not a directory");
+  EXPECT_EQ(error(setup.config(no_inputs, "/dev/null")),
+            "tune.yaml: key 'weights.output': cannot write /dev/null: it is not a regular file");
+  EXPECT_EQ(
+      error(setup.config(no_inputs, dir.file("ok.yaml"), ", log: " + dir.file("folder"))),
+      "tune.yaml: key 'texel.log': cannot write " + dir.file("folder") + ": it is a directory");
+  if (::geteuid() != 0) {  // root may write anywhere
+    fs::create_directories(dir.file("locked"));
+    fs::permissions(dir.file("locked"), fs::perms::owner_read | fs::perms::owner_exec);
+    EXPECT_NE(error(setup.config(no_inputs, dir.file("locked/new/out.yaml")))
+                  .find("cannot create files in " + dir.file("locked")),
+              std::string::npos);
+    fs::permissions(dir.file("locked"), fs::perms::owner_all);
+  }
+  // A command-line option that set the path is named instead of the key.
+  TuneConfig c = setup.config(no_inputs, dir.file("folder"));
+  c.overridden_by["weights.output"] = "--out";
+  EXPECT_EQ(error(c), "option --out: cannot write " + dir.file("folder") + ": it is a directory");
+  // With a writable output the inputs are what fails.
+  EXPECT_NE(error(setup.config(no_inputs, dir.file("new/out.yaml"))).find("matches no file"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir.file("new")));
+}
+
+TEST(TuneRun, NeverOverwritesAnInput) {
+  TempDir dir;
+  TuneSetup setup(dir);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  const std::string campaign = file_text(dir.file("c1.h5"));
+  const std::string initial = file_text(dir.file("initial.yaml"));
+  fs::create_symlink(dir.file("c1.h5"), dir.file("link.h5"));
+  const std::string inputs = "[\"" + dir.file("c*.h5") + "\"]";
+  const auto error = [&](const TuneConfig& c) {
+    return input_error([&] { run_tune(c, sink.get()); });
+  };
+  // The campaign itself, by another spelling and through a symbolic link.
+  EXPECT_EQ(error(setup.config(inputs, dir.path().string() + "/./c1.h5")),
+            "tune.yaml: key 'weights.output': " + dir.path().string() +
+                "/./c1.h5 is an input of data.inputs (" + dir.file("c1.h5") +
+                "); writing it would destroy that input: choose another output file");
+  EXPECT_NE(error(setup.config(inputs, dir.file("link.h5"))).find("is an input of data.inputs"),
+            std::string::npos);
+  EXPECT_NE(error(setup.config(inputs, dir.file("initial.yaml"))).find("is weights.initial"),
+            std::string::npos);
+  EXPECT_NE(error(setup.config(inputs, dir.file("out.yaml"), ", log: " + dir.file("c1.h5")))
+                .find("key 'texel.log': " + dir.file("c1.h5") + " is an input of data.inputs"),
+            std::string::npos);
+  EXPECT_NE(error(setup.config(inputs, dir.file("out.yaml"), ", log: " + dir.file("out.yaml")))
+                .find("key 'texel.log': " + dir.file("out.yaml") + " is weights.output"),
+            std::string::npos);
+  EXPECT_EQ(file_text(dir.file("c1.h5")), campaign);
+  EXPECT_EQ(file_text(dir.file("initial.yaml")), initial);
+  EXPECT_FALSE(fs::exists(dir.file("out.yaml")));
+}
+
+TEST(TuneRun, ByteIdenticalInputsAreCountedOnce) {
+  TempDir dir;
+  TuneSetup setup(dir);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  const TuneReport once =
+      run_tune(setup.config("[" + dir.file("c1.h5") + "]", dir.file("a.yaml")), sink.get());
+  ASSERT_EQ(once.files.size(), 1u);
+  fs::create_directories(dir.file("copies"));
+  fs::copy_file(dir.file("c1.h5"), dir.file("copies/c2.h5"));
+  fs::create_hard_link(dir.file("c1.h5"), dir.file("copies/c3.h5"));
+  // Globbed twice, copied, hard-linked: still one file's positions.
+  std::FILE* out = std::tmpfile();
+  const TuneReport r =
+      run_tune(setup.config("[\"" + dir.file("c1.h5") + "\", \"" + dir.file("copies/*.h5") +
+                                "\", \"" + dir.file("c*.h5") + "\"]",
+                            dir.file("b.yaml")),
+               out);
+  std::rewind(out);
+  std::string printed(1 << 16, '\0');
+  printed.resize(std::fread(printed.data(), 1, printed.size(), out));
+  std::fclose(out);
+  ASSERT_EQ(r.files.size(), 1u);
+  ASSERT_EQ(r.duplicates.size(), 2u);
+  EXPECT_EQ(r.train_positions, once.train_positions);
+  EXPECT_EQ(r.validation_positions, once.validation_positions);
+  EXPECT_EQ(r.result.weights, once.result.weights);
+  EXPECT_NE(printed.find("input       " + dir.file("copies/c2.h5") + ": the same bytes as " +
+                         dir.file("c1.h5") + "; counted once"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("input       " + dir.file("copies/c3.h5") + ": the same file as " +
+                         dir.file("c1.h5") + "; counted once"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(file_text(dir.file("b.yaml")).find("#   not counted   " + dir.file("copies/c2.h5")),
+            std::string::npos);
+}
+
+TEST(TuneRun, ADivergedFitWritesNothingUnlessAsked) {
+  TempDir dir;
+  TuneSetup setup(dir);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  std::ofstream(dir.file("out.yaml")) << "old content\n";
+  const std::string wild = ", optimizer: gd, learning_rate: 1000";
+  const std::string input = "[" + dir.file("c1.h5") + "]";
+  try {
+    run_tune(setup.config(input, dir.file("out.yaml"), wild), sink.get());
+    ADD_FAILURE() << "no error";
+  } catch (const TuneDiverged& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("tune.yaml: the fit diverged (the training objective (loss plus L2) "
+                         "rose from ",
+                         0),
+              0u)
+        << what;
+    EXPECT_NE(what.find("nothing written to " + dir.file("out.yaml") +
+                        ": lower texel.learning_rate, or set texel.write_if_diverged: true"),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_EQ(file_text(dir.file("out.yaml")), "old content\n");
+  const TuneReport r = run_tune(
+      setup.config(input, dir.file("out.yaml"), wild + ", write_if_diverged: true"), sink.get());
+  EXPECT_NE(r.result.diverged, "");
+  const std::string text = file_text(dir.file("out.yaml"));
+  EXPECT_NE(text.find("#   WARNING       the fit diverged: "), std::string::npos) << text;
+  EXPECT_EQ(eval::load_weights(dir.file("out.yaml")).w, r.result.weights);
+}
+
 // ---- the command line, end to end
 
 using Outcome = ::sp::test::CommandResult;
@@ -651,6 +885,56 @@ output: {path: unused.h5, positions_per_game: 0}
   const Outcome explain = selfplay("tune --explain " + dir.file("tune.yaml"));
   EXPECT_EQ(explain.code, 0);
   EXPECT_NE(explain.out.find("learning_rate: 0.01"), std::string::npos) << explain.out;
+}
+
+TEST(TuneCli, OutputErrorsExitTwoAndADivergedFitExitsOne) {
+  TempDir dir;
+  TuneSetup setup(dir);
+  std::ofstream(dir.file("tune.yaml"))
+      << "data: {inputs: [" + dir.file("c1.h5") +
+             "]}\nweights: {initial: " + dir.file("initial.yaml") +
+             ", output: " + dir.file("out.yaml") +
+             "}\ntexel: {epochs: 20, optimizer: gd, learning_rate: 1000}\n";
+  const std::string config = dir.file("tune.yaml");
+  const Outcome folder = selfplay("tune " + config + " --out " + dir.path().string());
+  EXPECT_EQ(folder.code, 2) << folder.out;
+  EXPECT_NE(folder.out.find("error: option --out: cannot write " + dir.path().string() +
+                            ": it is a directory"),
+            std::string::npos)
+      << folder.out;
+  // The output given as the config itself (it replaced a campaign file with YAML before).
+  const Outcome self = selfplay("tune " + config + " --out " + config);
+  EXPECT_EQ(self.code, 2) << self.out;
+  EXPECT_NE(self.out.find("is the tune config"), std::string::npos) << self.out;
+  const Outcome input = selfplay("tune " + config + " --out " + dir.file("c1.h5"));
+  EXPECT_EQ(input.code, 2) << input.out;
+  EXPECT_NE(input.out.find("is an input of data.inputs"), std::string::npos) << input.out;
+
+  const Outcome diverged = selfplay("tune " + config);
+  EXPECT_EQ(diverged.code, 1) << diverged.out;
+  EXPECT_NE(diverged.out.find("warning     the fit diverged"), std::string::npos) << diverged.out;
+  EXPECT_FALSE(fs::exists(dir.file("out.yaml")));
+  const Outcome forced = selfplay("tune " + config + " --write-if-diverged");
+  EXPECT_EQ(forced.code, 0) << forced.out;
+  EXPECT_TRUE(fs::exists(dir.file("out.yaml")));
+
+  // SPSA: its two outputs are checked before the first game.
+  std::ofstream(dir.file("spsa.yaml"))
+      << "method: spsa\nspsa:\n  match: " + std::string(SELFPLAY_SOURCE_DIR) +
+             "/configs/ewn/match-mcts-vs-expectimax.yaml\n  output: " + dir.file("s.h5") +
+             "\n  result: " + dir.file("s.h5") +
+             "\n  parameters: [{name: exploration, start: 0.7, min: 0.1, max: 2}]\n";
+  const Outcome same = selfplay("tune " + dir.file("spsa.yaml"));
+  EXPECT_EQ(same.code, 2) << same.out;
+  EXPECT_NE(same.out.find("key 'spsa.result': " + dir.file("s.h5") + " is also spsa.output"),
+            std::string::npos)
+      << same.out;
+  const Outcome spsa_folder =
+      selfplay("tune " + dir.file("spsa.yaml") + " --out " + dir.path().string());
+  EXPECT_EQ(spsa_folder.code, 2) << spsa_folder.out;
+  EXPECT_NE(spsa_folder.out.find("option --out: cannot write"), std::string::npos)
+      << spsa_folder.out;
+  EXPECT_FALSE(fs::exists(dir.file("s.h5")));
 }
 
 }  // namespace

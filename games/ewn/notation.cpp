@@ -7,7 +7,7 @@ namespace {
 
 [[noreturn]] void fail(std::string_view what, std::string_view text, size_t column,
                        const std::string& message) {
-  throw InputError(std::string(what) + " \"" + std::string(text) + "\": column " +
+  throw InputError(std::string(what) + " \"" + excerpt(text) + "\": column " +
                    std::to_string(column + 1) + ": " + message);
 }
 
@@ -82,8 +82,9 @@ State parse_position(std::string_view text) {
     }
     const bool upper = ch >= 'A' && ch <= 'F', lower = ch >= 'a' && ch <= 'f';
     if (!upper && !lower)
-      fail(kWhat, text, i, std::string("unexpected character '") + ch +
-                               "' (cubes are A-F and a-f, empty runs 1-5, ranks separated by '/')");
+      fail(kWhat, text, i,
+           "unexpected character '" + excerpt({&ch, 1}) +
+               "' (cubes are A-F and a-f, empty runs 1-5, ranks separated by '/')");
     if (col >= kSize) fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " is longer than 5 squares");
     const int side = upper ? 0 : 1, cube = ch - (upper ? 'A' : 'a');
     if ((alive_of(s, side) >> cube) & 1u)
@@ -105,7 +106,7 @@ State parse_position(std::string_view text) {
   const char die = text[i + 3];
   if (die == '-') s.die = kNoDie;
   else if (die >= '1' && die <= '6') s.die = static_cast<uint8_t>(die - '0');
-  else fail(kWhat, text, i + 3, std::string("die must be 1-6 or -, found '") + die + "'");
+  else fail(kWhat, text, i + 3, "die must be 1-6 or -, found '" + excerpt({&die, 1}) + "'");
   if (i + 4 != text.size()) fail(kWhat, text, i + 4, "unexpected text after the die");
 
   for (int p = 0; p < 2; ++p) {
@@ -134,8 +135,10 @@ Move parse_move(const State& s, const Rules& rules, std::string_view text) {
     if (text.size() != 5 || text[2] != '-')
       fail(kWhat, text, 0, "expected <from>-<to> such as b4-c3");
     const int from = parse_square(text.substr(0, 2)), to = parse_square(text.substr(3, 2));
-    if (from < 0) fail(kWhat, text, 0, "'" + std::string(text.substr(0, 2)) + "' is not a square (a1..e5)");
-    if (to < 0) fail(kWhat, text, 3, "'" + std::string(text.substr(3, 2)) + "' is not a square (a1..e5)");
+    if (from < 0)
+      fail(kWhat, text, 0, "'" + excerpt(text.substr(0, 2)) + "' is not a square (a1..e5)");
+    if (to < 0)
+      fail(kWhat, text, 3, "'" + excerpt(text.substr(3, 2)) + "' is not a square (a1..e5)");
     m = Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to)};
   }
   for (int k = 0; k < legal.size; ++k)
@@ -160,7 +163,8 @@ Arrangement parse_arrangement(std::string_view text) {
   unsigned seen = 0;
   for (int slot = 0; slot < kCubes; ++slot) {
     const char ch = text[slot];
-    if (ch < '1' || ch > '6') fail(kWhat, text, slot, std::string("'") + ch + "' is not a cube number 1-6");
+    if (ch < '1' || ch > '6')
+      fail(kWhat, text, slot, "'" + excerpt({&ch, 1}) + "' is not a cube number 1-6");
     const int cube = ch - '1';
     if ((seen >> cube) & 1u) fail(kWhat, text, slot, std::string("cube ") + ch + " appears twice");
     seen |= 1u << cube;

@@ -37,20 +37,30 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--game", o->game, "Game")->check(CLI::IsMember({"ewn"}))->capture_default_str();
   app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check")->capture_default_str();
   app.add_option("--threads", o->threads, "CPU backend threads (0 = all cores)")
-      ->check(CLI::Range(0, 4096))->capture_default_str();
+      ->transform(integer_in(0, 4096))
+      ->capture_default_str();
   app.add_option("--seconds", o->seconds, "Time for the throughput measurement")
-      ->check(CLI::Range(0.0, 3600.0))->capture_default_str();
-  app.add_option("--batch-log2", o->batch_log2, "Rollouts per batch as a power of two (0 = backend's preference)")
-      ->check(CLI::Range(0, 26));
-  app.add_option("--rollouts-per-leaf", o->rollouts_per_leaf, "Rollouts per leaf in throughput batches")
-      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
+      ->transform(real_in(0, 3600))
+      ->capture_default_str();
+  app.add_option("--batch-log2", o->batch_log2,
+                 "Rollouts per batch as a power of two (0 = backend's preference)")
+      ->transform(integer_in(0, 26));
+  app.add_option("--rollouts-per-leaf", o->rollouts_per_leaf,
+                 "Rollouts per leaf in throughput batches")
+      ->transform(integer_in(1, 1 << 20))
+      ->capture_default_str();
   app.add_option("--policy", o->policy, "Rollout policy for the throughput runs")
       ->check(CLI::IsMember({"uniform", "heavy"}))->capture_default_str();
   app.add_flag("--sweep", o->sweep, "Vary the batch size over powers of two");
-  app.add_option("--sweep-min", o->sweep_min, "Smallest batch, log2 rollouts")->check(CLI::Range(0, 26))->capture_default_str();
-  app.add_option("--sweep-max", o->sweep_max, "Largest batch, log2 rollouts")->check(CLI::Range(0, 26))->capture_default_str();
+  app.add_option("--sweep-min", o->sweep_min, "Smallest batch, log2 rollouts")
+      ->transform(integer_in(0, 26))
+      ->capture_default_str();
+  app.add_option("--sweep-max", o->sweep_max, "Largest batch, log2 rollouts")
+      ->transform(integer_in(0, 26))
+      ->capture_default_str();
   app.add_option("--sweep-seconds", o->sweep_seconds, "Minimum time per sweep point")
-      ->check(CLI::Range(0.0, 600.0))->capture_default_str();
+      ->transform(real_in(0, 600))
+      ->capture_default_str();
   app.add_option("--csv", o->csv, "Write the measurements (one row per batch size) to this CSV file");
 
   return [o]() {

@@ -3,7 +3,9 @@
 #include <string>
 
 #include "host/app/commands.hpp"
+#include "host/common/system.hpp"
 #include "host/config/load.hpp"
+#include "host/selfplay/memory.hpp"
 
 namespace sp::app {
 
@@ -15,7 +17,10 @@ Runner add_config(CLI::App& app) {
                      "filled in, each with its help and range as a comment")
           ->type_name("FILE");
   CLI::Option* check =
-      app.add_option("--check", *file, "Validate FILE; print ok, or the first error (exit 2)")
+      app.add_option("--check", *file,
+                     "Validate FILE and estimate the engines' memory; print ok and the estimate, "
+                     "or the first error (exit 2), also when the estimate exceeds the machine's "
+                     "memory")
           ->type_name("FILE");
   explain->excludes(check);
   auto match = std::make_shared<bool>(false);
@@ -24,12 +29,18 @@ Runner add_config(CLI::App& app) {
   return [file, explain, match]() {
     const config::CampaignConfig c =
         *match ? config::load_match_config(*file) : config::load_campaign_config(*file);
-    if (explain->count())
+    if (explain->count()) {
       std::fputs(
           (*match ? config::explain_match_config(c) : config::explain_campaign_config(c)).c_str(),
           stdout);
-    else
-      std::puts("ok");
+      return 0;
+    }
+    // What `run` and `match` would refuse, --check refuses too.
+    const uint64_t machine = usable_memory_bytes();
+    selfplay::check_memory(c, machine);
+    std::printf("ok\nmemory: the engines need %s; this machine has %s\n",
+                selfplay::estimate_memory(c).summary().c_str(),
+                machine ? format_bytes(machine).c_str() : "an unknown amount");
     return 0;
   };
 }

@@ -15,8 +15,12 @@ Runner add_demo(CLI::App& app) {
     RuleFlags rules;
   };
   auto o = std::make_shared<Opts>();
-  app.add_option("--games", o->games, "Number of games")->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_option("--seed", o->seed, "Seed")->capture_default_str();
+  app.add_option("--games", o->games, "Number of games")
+      ->transform(integer_in(1, 1000))
+      ->capture_default_str();
+  app.add_option("--seed", o->seed, "Seed")
+      ->transform(integer_in(0, UINT64_MAX))
+      ->capture_default_str();
   add_rule_flags(app, o->rules);
   return [o]() {
     const ewn::Rules rules = to_rules(o->rules);

@@ -23,13 +23,13 @@ Runner add_match(CLI::App& app) {
                  "configs/ewn/match-mcts-vs-expectimax.yaml")
       ->required();
   app.add_option("--pairs", o->pairs, "Game pairs (overrides match.pairs)")
-      ->check(CLI::Range(1u, 500000000u));
+      ->transform(integer_in(1, 500000000));
   app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
   app.add_option("--backend", o->backend,
                  "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
   app.add_option("--threads", o->threads,
                  "CPU backend threads, 0 = all cores (overrides backend.threads)")
-      ->check(CLI::Range(0, 4096));
+      ->transform(integer_in(0, 4096));
   app.add_flag("--resume", o->resume, "Continue the match in the existing output file");
   app.add_flag("--quiet", o->quiet, "No progress output, only the result");
   return [o]() {

@@ -20,7 +20,7 @@ Runner add_perft(CLI::App& app) {
   app.add_option("--game", o->game, "Game")->check(CLI::IsMember({"ewn"}))->capture_default_str();
   app.add_option("--position", o->position, "Position string with a rolled die, e.g. \"ABC2/DE3/F3f/3ed/2cba 0 1\"")
       ->required();
-  app.add_option("--depth", o->depth, "Decision plies")->check(CLI::Range(1, 12))->required();
+  app.add_option("--depth", o->depth, "Decision plies")->transform(integer_in(1, 12))->required();
   app.add_flag("--divide", o->divide, "One line per legal move: <move>: <count>");
   add_rule_flags(app, o->rules);
   return [o]() {

@@ -25,8 +25,10 @@ Runner add_play(CLI::App& app) {
       ->required();
   app.add_flag("--human-first", o->human_first,
                "You take the side that moves first (default: the engine does)");
-  CLI::Option* seed = app.add_option(
-      "--seed", o->seed, "Seed of setups and dice (default: the config's campaign.seed)");
+  CLI::Option* seed =
+      app.add_option("--seed", o->seed,
+                     "Seed of setups and dice (default: the config's campaign.seed)")
+          ->transform(integer_in(0, UINT64_MAX));
   app.add_option("--backend", o->backend,
                  "Rollout backend: auto, cpu, cuda, check (default: the config's backend.name)");
   return [o, seed]() {

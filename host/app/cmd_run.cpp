@@ -19,11 +19,13 @@ Runner add_run(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   app.add_option("config", o->config, "Campaign config (YAML), e.g. configs/ewn/campaign.yaml")->required();
-  app.add_option("--games", o->games, "Number of games (overrides campaign.games)")->check(CLI::Range(1u, 1000000000u));
+  app.add_option("--games", o->games, "Number of games (overrides campaign.games)")
+      ->transform(integer_in(1, 1000000000));
   app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
   app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
-  app.add_option("--threads", o->threads, "CPU backend threads, 0 = all cores (overrides backend.threads)")
-      ->check(CLI::Range(0, 4096));
+  app.add_option("--threads", o->threads,
+                 "CPU backend threads, 0 = all cores (overrides backend.threads)")
+      ->transform(integer_in(0, 4096));
   app.add_flag("--resume", o->resume, "Continue the campaign in the existing output file");
   app.add_flag("--quiet", o->quiet, "No progress output, only the summary");
   return [o]() {

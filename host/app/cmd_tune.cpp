@@ -12,19 +12,30 @@ namespace sp::app {
 Runner add_tune(CLI::App& app) {
   struct Opts {
     std::string config, out, log;
-    bool explain = false;
+    bool explain = false, write_if_diverged = false;
   };
   auto o = std::make_shared<Opts>();
   app.add_option("config", o->config, "Tune config (YAML), e.g. configs/ewn/tune.yaml")->required();
   app.add_option("--out", o->out, "Weights file to write (overrides weights.output; spsa: spsa.result)");
   app.add_option("--log", o->log,
                  "texel: CSV of the printed epochs (overrides texel.log)");
+  app.add_flag("--write-if-diverged", o->write_if_diverged,
+               "texel: write the weights even when the fit diverged (sets "
+               "texel.write_if_diverged)");
   app.add_flag("--explain", o->explain,
                "Print the effective configuration (every key, defaults filled in) and exit");
   return [o]() {
     tune::TuneConfig c = tune::load_tune_config(o->config);
-    if (!o->out.empty()) (c.method == tune::Method::kSpsa ? c.spsa.result : c.weights.output) = o->out;
-    if (!o->log.empty()) c.texel.log = o->log;
+    if (!o->out.empty()) {
+      const bool spsa = c.method == tune::Method::kSpsa;
+      (spsa ? c.spsa.result : c.weights.output) = o->out;
+      c.overridden_by[spsa ? "spsa.result" : "weights.output"] = "--out";
+    }
+    if (!o->log.empty()) {
+      c.texel.log = o->log;
+      c.overridden_by["texel.log"] = "--log";
+    }
+    if (o->write_if_diverged) c.texel.write_if_diverged = true;
     if (o->explain) {
       std::fputs(tune::explain_tune_config(c).c_str(), stdout);
       return 0;
@@ -34,6 +45,7 @@ Runner add_tune(CLI::App& app) {
         tune::run_tune(c, stdout);
         return 0;
       case tune::Method::kSpsa: {
+        tune::check_spsa_outputs(c);
         const std::atomic<bool>& stop = stop_on_signals();
         tune::run_spsa(c.spsa, c.seed, c.source_path, stdout, stop);
         return stop ? 130 : 0;

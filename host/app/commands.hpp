@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 
 #include "games/ewn/ewn.hpp"
@@ -27,6 +28,13 @@ Runner add_demo(CLI::App& app);
 Runner add_config(CLI::App& app);  // campaign YAML: --check FILE, --explain FILE
 Runner add_play(CLI::App& app);    // a human against an engine on stdin/stdout
 Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions (Texel)
+
+// Validators for numeric options, used as option->transform(integer_in(lo, hi)): the text must be
+// an integer (decimal or 0x hex, as in configs) or a finite real in [lo, hi]. NaN, inf, negative
+// numbers and numbers that overflow are refused, and the parse error (exit 2) names the option.
+// Every numeric option of every command is declared with one of them.
+CLI::Validator integer_in(uint64_t lo, uint64_t hi);
+CLI::Validator real_in(double lo, double hi);
 
 // Rule options shared by commands that build EWN positions.
 struct RuleFlags {

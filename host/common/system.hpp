@@ -1,7 +1,9 @@
-// Facts about the run for file metadata and provenance (the time in UTC, the host name), and the
-// advisory lock that keeps a second process from writing a file this one writes.
+// Facts about the run for file metadata and provenance (the time in UTC, the host name), about
+// the machine it runs on (its memory), and the advisory lock that keeps a second process from
+// writing a file this one writes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "games/common/errors.hpp"
@@ -50,5 +52,12 @@ class FileLock {
   int fd_ = -1;
   std::string path_;
 };
+// The memory this process may use, in bytes: the machine's physical memory, or the memory limit
+// of its control group (cgroup v2 memory.max or v1 memory.limit_in_bytes) when that is lower.
+// 0 when the system will not say how much memory the machine has.
+uint64_t usable_memory_bytes();
+
+// A byte count for messages: "512 B", "4.0 MiB", "1.5 GiB", "4.0 TiB" (binary units).
+std::string format_bytes(uint64_t bytes);
 
 }  // namespace sp

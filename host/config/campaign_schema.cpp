@@ -191,8 +191,10 @@ Section<OutputConfig> output_schema() {
            "HDF5 file the game records are written to");
   s.integer("positions_per_game", &OutputConfig::positions_per_game, 4, 0, 4096,
             "positions sampled per game for /positions; 0 = every ply");
-  s.real("flush_seconds", &OutputConfig::flush_seconds, 2.0, Range{0, 3600, true, false},
-         "longest time finished games wait in memory before they are written");
+  // Each flush writes the HDF5 metadata again: flushing after every batch (1e-300 s) made files
+  // up to 48 times their data; at 0.05 s a 3000-game file was 17% larger than at 2 s.
+  s.real("flush_seconds", &OutputConfig::flush_seconds, 2.0, Range{0.05, 3600},
+         "longest time finished games wait in memory before they are written; at least 0.05");
   return s;
 }
 

@@ -24,16 +24,11 @@ Mark to_mark(const YAML::Mark& m) {
   return Mark{m.line + 1, m.column + 1};
 }
 
-// A value as quoted in messages: short, one line, control characters shown as '?'.
+// A value as quoted in messages: short (a key or a value, not a document), one line, control
+// bytes escaped.
 std::string shown(std::string_view s) {
   constexpr size_t kMax = 40;
-  std::string out;
-  for (size_t i = 0; i < s.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    out += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
-  }
-  if (s.size() > kMax) out += "...";
-  return out;
+  return excerpt(s, kMax);
 }
 
 std::string quoted(std::string_view s) {
@@ -67,28 +62,6 @@ const std::string& scalar(const YAML::Node& v, Mark at, const Document& doc,
   if (!v.IsScalar())
     doc.fail(at, path, "expected " + std::string(expected) + ", found " + describe(v));
   return v.Scalar();
-}
-
-// Parses [+|-](digits | 0x hexdigits) into a sign and magnitude; false when text is not an
-// integer. overflow is set when the magnitude does not fit in 64 bits.
-bool parse_integer(std::string_view s, bool& negative, uint64_t& magnitude, bool& overflow) {
-  negative = false;
-  overflow = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s[0]))) return false;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), magnitude, base);
-  // On overflow from_chars still consumes every digit and reports result_out_of_range.
-  if (end != s.data() + s.size()) return false;
-  overflow = ec == std::errc::result_out_of_range;
-  return true;
 }
 
 std::string lower(std::string_view s) {
@@ -239,6 +212,36 @@ std::string join(const std::string& path, const std::string& name) {
   return path.empty() ? name : path + "." + name;
 }
 
+bool parse_integer(std::string_view s, bool& negative, uint64_t& magnitude, bool& overflow) {
+  negative = false;
+  overflow = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s[0]))) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), magnitude, base);
+  // On overflow from_chars still consumes every digit and reports result_out_of_range.
+  if (end != s.data() + s.size()) return false;
+  overflow = ec == std::errc::result_out_of_range;
+  return true;
+}
+
+bool parse_real(std::string_view s, double& value, bool& out_of_range) {
+  if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);  // from_chars takes no '+'
+  value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (end != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return false;
+  out_of_range = ec == std::errc::result_out_of_range;
+  return true;
+}
+
 std::string resolve_path(const std::string& document, const std::string& path) {
   namespace fs = std::filesystem;
   fs::path p(path);
@@ -290,14 +293,11 @@ uint64_t read_seed(const YAML::Node& v, Mark at, const Document& doc, const std:
 double read_real(const YAML::Node& v, Mark at, const Document& doc, const std::string& path,
                  const Range& range) {
   const std::string& s = scalar(v, at, doc, path, "a number");
-  std::string_view text = s;
-  if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);  // from_chars takes no '+'
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const bool whole = end == text.data() + text.size();
-  if (!whole || (ec != std::errc() && ec != std::errc::result_out_of_range))
+  bool out_of_range = false;
+  if (!parse_real(s, value, out_of_range))
     doc.fail(at, path, "expected a number, found " + describe(v));
-  if (ec == std::errc::result_out_of_range || !range.contains(value))
+  if (out_of_range || !range.contains(value))
     doc.fail(at, path, "must be in " + range.to_string() + ", found " + shown(s));
   return value;
 }
@@ -404,7 +404,7 @@ void emit(std::string& out, int indent, const std::vector<Entry>& entries) {
 std::string read_config_file(const std::string& path) {
   constexpr size_t kMaxBytes = 1 << 20;
   const auto fail = [&](const std::string& why) {
-    return ConfigError("cannot read " + path + ": " + why);
+    return ConfigError("cannot read " + excerpt(path) + ": " + why);
   };
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);

@@ -77,6 +77,14 @@ namespace detail {
 Mark mark_of(const YAML::Node& node);
 std::string join(const std::string& path, const std::string& name);
 
+// The number syntax of configs, shared with the command line. An integer is [+|-] followed by
+// decimal digits or 0x and hex digits (no octal, no spaces): false when text is not one; overflow
+// is set when the magnitude does not fit in 64 bits. A real is what std::from_chars reads, with an
+// optional leading '+' ("nan" and "inf" included: ranges reject them): false when text is not
+// one; out_of_range is set when it overflows or underflows a double.
+bool parse_integer(std::string_view text, bool& negative, uint64_t& magnitude, bool& overflow);
+bool parse_real(std::string_view text, double& value, bool& out_of_range);
+
 // Validated scalar readers: each fails through doc with the key's path and the value's mark.
 bool read_bool(const YAML::Node& v, Mark at, const Document& doc, const std::string& path);
 int64_t read_integer(const YAML::Node& v, Mark at, const Document& doc, const std::string& path,

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iterator>
 #include <memory>
+#include <string_view>
 
 #include "host/config/schema.hpp"
 
@@ -75,9 +76,38 @@ const Section<WeightsFile>& schema() {
   return s;
 }
 
+// Whether a line of text starts with "key:", as the top-level keys of a weights file do.
+bool has_line_starting(std::string_view text, std::string_view key) {
+  for (size_t at = 0; at < text.size();) {
+    const std::string_view line = text.substr(at, text.find('\n', at) - at);
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ':') return true;
+    at += line.size() + 1;
+  }
+  return false;
+}
+
+// A file given as weights that is not even trying to be one (some other YAML file, a text or a
+// binary file) is refused as a whole: quoting whatever its first line or key holds tells the
+// user nothing and may put any bytes on the terminal. Files that look like weights (a map with
+// name or weights, or YAML that does not parse but has such a line) get the schema's errors.
+void refuse_other_files(const std::string& text, const std::string& name) {
+  bool looks_like_weights = false;
+  try {
+    const YAML::Node root = YAML::Load(text);
+    looks_like_weights = root.IsMap() && (root["weights"] || root["name"]);
+  } catch (const YAML::Exception&) {
+    looks_like_weights = has_line_starting(text, "weights") || has_line_starting(text, "name");
+  }
+  if (!looks_like_weights)
+    throw ConfigError(excerpt(name) +
+                      ": not a weights file: expected YAML with the keys name, description and "
+                      "weights (one weight per feature), as in configs/ewn/weights/");
+}
+
 }  // namespace
 
 Weights load_weights_text(const std::string& text, const std::string& name) {
+  refuse_other_files(text, name);
   WeightsFile f = schema().load(text, name);
   Weights out;
   out.w = std::move(f.w);

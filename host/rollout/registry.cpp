@@ -72,7 +72,7 @@ std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const Backe
   }
   std::string known;
   for (const auto& n : backend_names()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError("unknown backend '" + name + "' (known: " + known + ")");
+  throw InputError("unknown backend '" + excerpt(name) + "' (known: " + known + ")");
 }
 
 template std::unique_ptr<Backend<EwnGame>> make_backend<EwnGame>(const std::string&,

@@ -18,6 +18,7 @@
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/selfplay/memory.hpp"
 #include "host/selfplay/progress.hpp"
 
 #ifndef SELFPLAY_GIT_COMMIT
@@ -280,6 +281,7 @@ std::unique_ptr<Driver> make_driver(const config::CampaignConfig& cfg,
 
 RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options,
                        const std::atomic<bool>& stop) {
+  check_memory(cfg);  // before any file or engine exists
   const std::string& path = cfg.output.path;
   if (options.resume && !fs::exists(path))
     throw InputError("--resume: output " + path + " does not exist");

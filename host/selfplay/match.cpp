@@ -16,6 +16,7 @@
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/driver.hpp"
+#include "host/selfplay/memory.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -151,6 +152,7 @@ std::vector<PairResult> play_pairs(const config::CampaignConfig& match_cfg, uint
 
 MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& options,
                       const std::atomic<bool>& stop) {
+  check_memory(cfg);  // before any file or engine exists
   namespace fs = std::filesystem;
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");

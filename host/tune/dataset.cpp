@@ -1,11 +1,13 @@
 #include "host/tune/dataset.hpp"
 
 #include <glob.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -91,7 +93,7 @@ std::vector<std::string> expand_inputs(const TuneConfig& config) {
     if (pattern.find_first_of("*?[") == std::string::npos) {
       std::error_code ec;
       if (!fs::exists(pattern, ec))
-        fail_at(config, input.at, "data.inputs", "no such file: " + pattern);
+        fail_at(config, input.at, "data.inputs", "no such file: " + excerpt(pattern));
       add(pattern);
       continue;
     }
@@ -102,9 +104,55 @@ std::vector<std::string> expand_inputs(const TuneConfig& config) {
       for (size_t i = 0; i < g.gl_pathc; ++i) matches.emplace_back(g.gl_pathv[i]);
     ::globfree(&g);
     if (rc == GLOB_NOMATCH || (rc == 0 && matches.empty()))
-      fail_at(config, input.at, "data.inputs", "'" + pattern + "' matches no file");
-    if (rc != 0) fail_at(config, input.at, "data.inputs", "cannot expand '" + pattern + "'");
+      fail_at(config, input.at, "data.inputs", "'" + excerpt(pattern) + "' matches no file");
+    if (rc != 0)
+      fail_at(config, input.at, "data.inputs", "cannot expand '" + excerpt(pattern) + "'");
     for (const auto& m : matches) add(m);  // glob sorts its matches
+  }
+  return out;
+}
+
+DistinctFiles distinct_files(const std::vector<std::string>& files) {
+  struct Kept {
+    std::string path;
+    struct stat st;
+  };
+  // Whether two files of the same size hold the same bytes; false when either cannot be read.
+  const auto same_bytes = [](const std::string& a, const std::string& b) {
+    std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+    if (!fa || !fb) return false;
+    std::vector<char> ba(1 << 16), bb(1 << 16);
+    for (;;) {
+      fa.read(ba.data(), static_cast<std::streamsize>(ba.size()));
+      fb.read(bb.data(), static_cast<std::streamsize>(bb.size()));
+      if (fa.gcount() != fb.gcount() || fa.bad() || fb.bad()) return false;
+      if (!std::equal(ba.begin(), ba.begin() + fa.gcount(), bb.begin())) return false;
+      if (fa.gcount() == 0 || fa.eof()) return fa.eof() && fb.eof();
+    }
+  };
+  DistinctFiles out;
+  std::vector<Kept> kept;
+  for (const std::string& path : files) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      out.files.push_back(path);
+      continue;
+    }
+    const Kept* twin = nullptr;
+    bool same_inode = false;
+    for (const Kept& k : kept) {
+      same_inode = k.st.st_dev == st.st_dev && k.st.st_ino == st.st_ino;
+      if (same_inode || (k.st.st_size == st.st_size && same_bytes(k.path, path))) {
+        twin = &k;
+        break;
+      }
+    }
+    if (twin) {
+      out.duplicates.push_back({path, twin->path, same_inode});
+      continue;
+    }
+    kept.push_back({path, st});
+    out.files.push_back(path);
   }
   return out;
 }

@@ -17,6 +17,23 @@ namespace sp::tune {
 // once. Throws ConfigError at the pattern's line for a glob that matches nothing or a missing file.
 std::vector<std::string> expand_inputs(const TuneConfig& config);
 
+// A file left out because an earlier one holds the same data.
+struct DuplicateFile {
+  std::string path, same_as;
+  bool same_inode = false;  // the same file under another name (a hard link); else a copy
+};
+
+struct DistinctFiles {
+  std::vector<std::string> files;         // in the order given, each distinct file once
+  std::vector<DuplicateFile> duplicates;  // the rest
+};
+
+// Drops every file that is the same file as an earlier one (device and inode) or holds the same
+// bytes (a copy), so that no position is counted twice. Only files of equal size are compared,
+// and a comparison stops at the first difference. A file that cannot be read is kept (reading
+// it later says what is wrong).
+DistinctFiles distinct_files(const std::vector<std::string>& files);
+
 // The key of a game in Positions::games: campaigns differ by seed, so (campaign seed, game id)
 // names a game across files. Two files of the same campaign seed share keys, which keeps a game
 // stored twice on one side of the validation split.

@@ -16,6 +16,7 @@
 #include "host/io/h5.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/match.hpp"
+#include "host/selfplay/memory.hpp"
 #include "host/tune/tune_run.hpp"
 
 #ifndef SELFPLAY_GIT_COMMIT
@@ -187,6 +188,11 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
   if (s.parameters.empty()) throw InputError(config_path + ": key 'spsa.parameters': empty");
   config::CampaignConfig cfg = config::load_match_config(s.match);
   if (s.threads > 0) cfg.backend.threads = s.threads;
+  {
+    config::CampaignConfig per_iteration = cfg;  // each iteration plays spsa.pairs pairs
+    per_iteration.games = 2 * s.pairs;
+    selfplay::check_memory(per_iteration);
+  }
   const size_t n = s.parameters.size();
   std::vector<std::string> names;
   std::vector<SpsaGains> gains;

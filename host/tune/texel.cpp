@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <unordered_set>
 
 #include "games/common/errors.hpp"
@@ -201,10 +203,19 @@ TexelResult tune_weights(const Positions& train, const Positions& validation,
   }
   std::vector<double> grad(f), m(f, 0.0), v(f, 0.0);
   TexelResult result;
+  const auto objective = [&](double train_loss) {
+    double penalty = 0;
+    for (size_t j = 0; j < f; ++j)
+      if (tuned(j)) penalty += u[j] * u[j];
+    return train_loss + o.l2 * penalty;
+  };
   double beta1_t = 1, beta2_t = 1;
   for (int epoch = 0;; ++epoch) {
-    const bool last = epoch == o.epochs;
-    const double train_loss = loss_and_gradient(train, u, o.loss, last ? nullptr : &grad);
+    const double train_loss =
+        loss_and_gradient(train, u, o.loss, epoch == o.epochs ? nullptr : &grad);
+    // Once a loss is NaN or infinite every later step is too: stop and report this epoch.
+    const bool broken = !std::isfinite(train_loss);
+    const bool last = epoch == o.epochs || broken;
     if (epoch == 0 || last || epoch % o.report_every == 0) {
       EpochReport r{epoch, train_loss, std::numeric_limits<double>::quiet_NaN()};
       if (validation.size() > 0)
@@ -212,7 +223,14 @@ TexelResult tune_weights(const Positions& train, const Positions& validation,
       result.history.push_back(r);
       if (on_report) on_report(r);
     }
-    if (last) break;
+    if (epoch == 0) result.objective_before = objective(train_loss);
+    if (broken)
+      result.diverged = "the training loss is " + std::to_string(train_loss) + " at epoch " +
+                        std::to_string(epoch);
+    if (last) {
+      result.objective_after = objective(train_loss);
+      break;
+    }
     beta1_t *= o.adam_beta1;
     beta2_t *= o.adam_beta2;
     for (size_t j = 0; j < f; ++j) {
@@ -233,6 +251,14 @@ TexelResult tune_weights(const Positions& train, const Positions& validation,
   result.weights = std::move(w);
   result.before = result.history.front();
   result.after = result.history.back();
+  const double before = result.objective_before, after = result.objective_after;
+  if (result.diverged.empty() && !(after <= before + kDivergedRise * std::abs(before))) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "the training objective (loss plus L2) rose from %.6g to %.6g over %d epochs",
+                  before, after, result.history.back().epoch);
+    result.diverged = text;
+  }
   return result;
 }
 

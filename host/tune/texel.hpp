@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace sp::tune {
@@ -102,10 +103,21 @@ struct TexelResult {
   std::vector<double> weights;
   std::vector<EpochReport> history;  // epoch 0, every report_every-th epoch, and the last
   EpochReport before, after;
+  // The minimised objective (training loss plus the L2 term) at the start and at the end.
+  double objective_before = 0, objective_after = 0;
+  // Empty, or why the fit failed: a loss that is not finite (the run stops at that epoch, which
+  // is then the last of history), or a final objective more than kDivergedRise above its start.
+  std::string diverged;
 };
 
+// How far the final objective may rise above its start (relative) before the fit counts as
+// diverged: the optimiser minimises the objective, so an end above the start means the steps
+// were too large (a learning rate too high), not a better fit.
+inline constexpr double kDivergedRise = 0.01;
+
 // Fits the tuned weights by minimising the training loss (plus L2) with K frozen; untuned weights
-// keep their values. on_report is called for every history entry as it is made. Preconditions:
+// keep their values. on_report is called for every history entry as it is made. Sets diverged
+// when the fit failed (the weights are then whatever the last step left). Preconditions:
 // train.size() > 0, w0.size() == train.num_features, k > 0, validation empty or of the same width.
 TexelResult tune_weights(const Positions& train, const Positions& validation,
                          const std::vector<double>& w0, double k, const TexelOptions& options,

@@ -194,6 +194,9 @@ Section<TuneConfig::Texel> texel_schema() {
             "epochs between printed loss lines (the first and last are always printed)");
   s.string("log", &T::log, "", true,
            "CSV of the printed epochs (epoch, k, train_loss, validation_loss); \"\" = none");
+  s.boolean("write_if_diverged", &T::write_if_diverged, false,
+            "write weights.output even when the fit diverged (a loss that is not finite, or a "
+            "final loss above the start); false: warn, write nothing and exit 1");
   return s;
 }
 

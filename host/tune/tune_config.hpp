@@ -58,12 +58,16 @@ struct TuneConfig {
     double l2 = 0;
     int report_every = 10;
     std::string log;  // CSV of every printed epoch (epoch, K, losses); "" = none
+    bool write_if_diverged = false;  // write weights.output even when the fit diverged
   } texel;
 
   SpsaSettings spsa;  // method: spsa
 
   std::string source_path;  // the file it was read from
   std::string source_text;
+  // Keys whose value a command-line option replaced, with the option ("weights.output" ->
+  // "--out"): messages about the value name the option the user typed.
+  std::map<std::string, std::string> overridden_by;
 };
 
 // Reads the YAML file at path; omitted keys take their defaults. Throws config::ConfigError (an

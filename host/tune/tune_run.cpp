@@ -17,6 +17,7 @@
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
 #include "host/common/system.hpp"
+#include "host/tune/output_paths.hpp"
 
 #ifndef SELFPLAY_GIT_COMMIT
 #define SELFPLAY_GIT_COMMIT "unknown"
@@ -99,6 +100,9 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
     out += fmt::format("#   {:<13} {} ({} positions of {} games)\n", i == 0 ? "inputs" : "",
                        one_line(f.path), f.positions, f.games);
   }
+  for (const DuplicateFile& d : r.duplicates)
+    out += fmt::format("#   {:<13} {} (the same {} as {})\n", "not counted", one_line(d.path),
+                       d.same_inode ? "file" : "bytes", one_line(d.same_as));
   out +=
       fmt::format("#   train         {} positions of {} games\n", r.train_positions, r.train_games);
   out += fmt::format("#   validation    {} positions of {} games (fraction {}, seed {})\n",
@@ -113,6 +117,9 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
                      loss_text(r.result.after.validation_loss));
   out += fmt::format("#   optimiser     {}, learning rate {}, {} epochs, l2 {}\n",
                      optimizer_name(t.optimizer), t.learning_rate, t.epochs, t.l2);
+  if (!r.result.diverged.empty())
+    out += "#   WARNING       the fit diverged: " + one_line(r.result.diverged) +
+           "; written because texel.write_if_diverged is set\n";
   out += "\n";
   out += "name: " + config::detail::quote(config.weights.name) + "\n";
   out +=
@@ -132,12 +139,54 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
   return out;
 }
 
+std::string setting_name(const TuneConfig& config, const std::string& key) {
+  if (const auto it = config.overridden_by.find(key); it != config.overridden_by.end())
+    return "option " + it->second;
+  return config.source_path + ": key '" + key + "'";
+}
+
+void check_spsa_outputs(const TuneConfig& config) {
+  const SpsaSettings& s = config.spsa;
+  const std::string output = setting_name(config, "spsa.output");
+  const std::string result = setting_name(config, "spsa.result");
+  check_writable_file(s.output, output);
+  check_writable_file(s.result, result);
+  const std::vector<ReadFile> read = {{config.source_path, "the tune config"},
+                                      {s.match, "spsa.match"}};
+  check_not_an_input(s.output, output, read);
+  check_not_an_input(s.result, result, read);
+  if (same_file(s.output, s.result))
+    throw InputError(result + ": " + excerpt(s.result) +
+                     " is also spsa.output; the trajectory and the result need two files");
+}
+
 TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   TuneReport report;
   report.config_path = config.source_path;
   report.git_commit = SELFPLAY_GIT_COMMIT;
 
-  const std::vector<std::string> files = expand_inputs(config);
+  // The outputs first: a path that cannot be written, or that names a file read here, fails
+  // before any work (and before a replaced input could be lost).
+  const std::string& output = config.weights.output;
+  const std::string& log_path = config.texel.log;
+  check_writable_file(output, setting_name(config, "weights.output"));
+  if (!log_path.empty()) check_writable_file(log_path, setting_name(config, "texel.log"));
+  const std::vector<std::string> expanded = expand_inputs(config);
+  std::vector<ReadFile> read = {{config.source_path, "the tune config"},
+                                {config.weights.initial, "weights.initial"}};
+  for (const std::string& f : expanded) read.push_back({f, "an input of data.inputs"});
+  check_not_an_input(output, setting_name(config, "weights.output"), read);
+  if (!log_path.empty()) {
+    read.push_back({output, "weights.output"});
+    check_not_an_input(log_path, setting_name(config, "texel.log"), read);
+  }
+
+  DistinctFiles distinct = distinct_files(expanded);
+  const std::vector<std::string>& files = distinct.files;
+  report.duplicates = std::move(distinct.duplicates);
+  for (const DuplicateFile& d : report.duplicates)
+    fmt::print(out, "input       {}: the same {} as {}; counted once\n", excerpt(d.path),
+               d.same_inode ? "file" : "bytes", excerpt(d.same_as));
   const eval::Weights initial = [&] {
     try {
       return eval::load_weights(config.weights.initial);
@@ -234,11 +283,13 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   fmt::print(out, "{:>8}  {:>12}  {:>16}\n", "epoch", "train loss", "validation loss");
   // The CSV log: one row per printed epoch, for notebooks/tuning.ipynb.
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(nullptr, &std::fclose);
-  if (!config.texel.log.empty()) {
-    const std::filesystem::path parent = std::filesystem::path(config.texel.log).parent_path();
+  if (!log_path.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(log_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
-    log.reset(std::fopen(config.texel.log.c_str(), "w"));
-    if (!log) throw InputError("cannot write the log " + config.texel.log);
+    log.reset(std::fopen(log_path.c_str(), "w"));
+    if (!log)
+      throw InputError(setting_name(config, "texel.log") + ": cannot write " + excerpt(log_path) +
+                       ": " + std::strerror(errno));
     fmt::print(log.get(), "epoch,k,train_loss,validation_loss\n");
   }
   report.result = tune_weights(split.train, split.validation, initial.w, report.k.k, options,
@@ -264,6 +315,21 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
     fmt::print(out, "{:<16}{:>14.6g}  {:>14}\n", names[j], initial.w[j],
                options.tuned[j] ? fmt::format("{:.6g}", report.result.weights[j])
                                 : std::string("(fixed)"));
+
+  if (!report.result.diverged.empty()) {
+    const std::string why = report.result.diverged;
+    fmt::print(out, "\nwarning     the fit diverged: {}\n", why);
+    std::fflush(out);
+    bool finite = true;
+    for (const double w : report.result.weights) finite = finite && std::isfinite(w);
+    if (!config.texel.write_if_diverged || !finite)
+      throw TuneDiverged(fmt::format(
+          "{}: the fit diverged ({}); nothing written to {}: lower texel.learning_rate{}",
+          config.source_path, why, excerpt(output),
+          finite ? ", or set texel.write_if_diverged: true (--write-if-diverged) to write the "
+                   "weights anyway"
+                 : " (the weights are not finite numbers, so no file can hold them)"));
+  }
 
   report.date_utc = utc_now();
   const std::string text = weights_yaml(config, initial, report);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct TuneReport {
   std::string config_path;
   std::string initial_path, initial_name;
   std::vector<FileSummary> files;
+  std::vector<DuplicateFile> duplicates;  // inputs left out: the same data as another input
   size_t train_positions = 0, train_games = 0;
   size_t validation_positions = 0, validation_games = 0;
   KFit k;
@@ -27,10 +29,28 @@ struct TuneReport {
   std::string git_commit;
 };
 
-// Runs the config (method texel), printing to out, and writes config.weights.output. Throws
-// sp::InputError (naming the file and, for config values, the key) for unusable inputs; the output
-// file is then left as it was.
+// The fit diverged (TexelResult::diverged) and texel.write_if_diverged is off: nothing was
+// written. The CLI exits with 1.
+class TuneDiverged : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the config (method texel), printing to out, and writes config.weights.output. Before it
+// reads anything it checks that weights.output (and texel.log) can be written and name none of the
+// files it reads (inputs, weights.initial, the config). An input that is the same file as another
+// or a byte-for-byte copy of it is read once, and said so. Throws sp::InputError (naming the file
+// and, for config values, the key or the option that set it) for unusable inputs and outputs,
+// and TuneDiverged when the fit diverged and texel.write_if_diverged is off; the output file is
+// then left as it was.
 TuneReport run_tune(const TuneConfig& config, std::FILE* out);
+
+// Method spsa: the checks run_tune makes of its outputs, for spsa.output and spsa.result (which
+// must differ, and be neither the tune config nor spsa.match). Call before run_spsa.
+void check_spsa_outputs(const TuneConfig& config);
+
+// "FILE: key 'KEY'", or "option --out" when a command-line option set the key (overridden_by).
+std::string setting_name(const TuneConfig& config, const std::string& key);
 
 // The weights file text: name, description, every weight (shortest text that reads back exactly),
 // provenance in comments. load_weights_text() reads it back to the same values.
