@@ -1,12 +1,15 @@
 #include "host/io/campaign_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <mutex>
@@ -342,7 +345,32 @@ void sync_path(const std::string& path) {
   ::close(fd);
 }
 
+// Runs `read` on the campaign file `path`. An HDF5 failure other than the system's (an I/O error)
+// means the file is damaged or not a campaign: H5FileError, bad input.
+template <class Read>
+auto reading(const std::string& path, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const H5FileError&) {
+    throw;
+  } catch (const H5Error& e) {
+    if (is_system_failure(e.system_error())) throw;
+    throw H5FileError("'" + path + "' is damaged or not a selfplay campaign file: " + e.what(),
+                      e.stack(), e.system_error());
+  }
+}
+
 }  // namespace
+
+void check_campaign_path(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) throw H5FileError("'" + path + "' is a directory, not a file");
+    if (!S_ISREG(info.st_mode)) throw H5FileError("'" + path + "' is not a regular file");
+    return;
+  }
+  if (errno != ENOENT) throw H5FileError("cannot use '" + path + "': " + std::strerror(errno));
+}
 
 // ---- CampaignReader
 
@@ -354,10 +382,12 @@ struct CampaignReader::Impl {
 
 CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   init_thread();
-  impl_->tables = Tables::open(path, false);
-  const hid_t root = impl_->tables.file.get();
-  impl_->version = static_cast<uint32_t>(read_uint64_attribute(root, "format_version"));
-  impl_->meta = read_meta(root, impl_->tables);
+  reading(path, [&] {
+    impl_->tables = Tables::open(path, false);
+    const hid_t root = impl_->tables.file.get();
+    impl_->version = static_cast<uint32_t>(read_uint64_attribute(root, "format_version"));
+    impl_->meta = read_meta(root, impl_->tables);
+  });
 }
 
 CampaignReader::CampaignReader(CampaignReader&&) noexcept = default;
@@ -366,61 +396,82 @@ CampaignReader::~CampaignReader() = default;
 
 uint32_t CampaignReader::format_version() const { return impl_->version; }
 const FileMeta& CampaignReader::meta() const { return impl_->meta; }
-uint64_t CampaignReader::games_count() const { return rows(impl_->tables.games.get()); }
-uint64_t CampaignReader::plies_count() const { return rows(impl_->tables.plies.get()); }
-uint64_t CampaignReader::positions_count() const { return impl_->tables.positions_count(); }
-uint64_t CampaignReader::perf_count() const { return rows(impl_->tables.perf.get()); }
+uint64_t CampaignReader::games_count() const {
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.games.get()); });
+}
+uint64_t CampaignReader::plies_count() const {
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.plies.get()); });
+}
+uint64_t CampaignReader::positions_count() const {
+  return reading(impl_->tables.path, [&] { return impl_->tables.positions_count(); });
+}
+uint64_t CampaignReader::perf_count() const {
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.perf.get()); });
+}
 
 std::vector<GameRow> CampaignReader::games(uint64_t first, uint64_t count) const {
   init_thread();
-  return read_table<GameRow>(impl_->tables.games, impl_->tables.types.game, first, count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<GameRow>(impl_->tables.games, impl_->tables.types.game, first, count);
+  });
 }
 
 std::vector<PlyRow> CampaignReader::plies(uint64_t first, uint64_t count) const {
   init_thread();
-  return read_table<PlyRow>(impl_->tables.plies, impl_->tables.types.ply, first, count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<PlyRow>(impl_->tables.plies, impl_->tables.types.ply, first, count);
+  });
 }
 
 std::vector<PerfRow> CampaignReader::perf(uint64_t first, uint64_t count) const {
   init_thread();
-  return read_table<PerfRow>(impl_->tables.perf, impl_->tables.types.perf, first, count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<PerfRow>(impl_->tables.perf, impl_->tables.types.perf, first, count);
+  });
 }
 
 uint64_t CampaignReader::match_pairs_count() const {
-  return impl_->tables.match_pairs ? rows(impl_->tables.match_pairs.get()) : 0;
+  if (!impl_->tables.match_pairs) return 0;
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.match_pairs.get()); });
 }
 
 std::vector<MatchPairRow> CampaignReader::match_pairs(uint64_t first, uint64_t count) const {
   init_thread();
   if (!impl_->tables.match_pairs) return {};
-  return read_table<MatchPairRow>(impl_->tables.match_pairs, impl_->tables.types.pair, first,
-                                  count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<MatchPairRow>(impl_->tables.match_pairs, impl_->tables.types.pair, first,
+                                    count);
+  });
 }
 
 std::vector<PositionRow> CampaignReader::positions(uint64_t first, uint64_t count) const {
   init_thread();
-  const Tables& t = impl_->tables;
-  const auto [start, n] = clip(t.positions_count(), first, count);
-  std::vector<uint64_t> game_id(n);
-  std::vector<uint16_t> ply(n);
-  std::vector<uint8_t> side(n);
-  std::vector<float> result(n);
-  read_rows(t.position_game_id.get(), H5T_NATIVE_UINT64, start, n, game_id.data());
-  read_rows(t.position_ply.get(), H5T_NATIVE_UINT16, start, n, ply.data());
-  read_rows(t.position_side.get(), H5T_NATIVE_UINT8, start, n, side.data());
-  read_rows(t.position_result.get(), H5T_NATIVE_FLOAT, start, n, result.data());
-  std::vector<PositionRow> out(n);
-  for (size_t i = 0; i < n; ++i) out[i] = {game_id[i], ply[i], side[i], result[i]};
-  return out;
+  return reading(impl_->tables.path, [&] {
+    const Tables& t = impl_->tables;
+    const auto [start, n] = clip(t.positions_count(), first, count);
+    std::vector<uint64_t> game_id(n);
+    std::vector<uint16_t> ply(n);
+    std::vector<uint8_t> side(n);
+    std::vector<float> result(n);
+    read_rows(t.position_game_id.get(), H5T_NATIVE_UINT64, start, n, game_id.data());
+    read_rows(t.position_ply.get(), H5T_NATIVE_UINT16, start, n, ply.data());
+    read_rows(t.position_side.get(), H5T_NATIVE_UINT8, start, n, side.data());
+    read_rows(t.position_result.get(), H5T_NATIVE_FLOAT, start, n, result.data());
+    std::vector<PositionRow> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = {game_id[i], ply[i], side[i], result[i]};
+    return out;
+  });
 }
 
 std::vector<float> CampaignReader::features(uint64_t first, uint64_t count) const {
   init_thread();
-  const Tables& t = impl_->tables;
-  const auto [start, n] = clip(t.positions_count(), first, count);
-  std::vector<float> out(n * t.feature_count);
-  read_rows(t.features.get(), H5T_NATIVE_FLOAT, start, n, out.data());
-  return out;
+  return reading(impl_->tables.path, [&] {
+    const Tables& t = impl_->tables;
+    const auto [start, n] = clip(t.positions_count(), first, count);
+    std::vector<float> out(n * t.feature_count);
+    read_rows(t.features.get(), H5T_NATIVE_FLOAT, start, n, out.data());
+    return out;
+  });
 }
 
 // ---- CampaignWriter

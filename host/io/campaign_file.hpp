@@ -33,17 +33,23 @@
 #include <string>
 #include <vector>
 
+#include "host/io/errors.hpp"
 #include "host/io/records.hpp"
 
 namespace sp::io {
 
 inline constexpr uint32_t kCampaignFormatVersion = 1;
 
-// A file that is valid HDF5 but not a campaign this code can read or continue.
+// A file that is valid HDF5 but not a campaign this code can read or continue. Bad input (exit
+// code 2), like H5FileError (h5.hpp) for paths that are not usable HDF5 files at all.
 class CampaignError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Throws H5FileError when `path` cannot hold a campaign file: a directory, a device such as
+// /dev/null, a name the system rejects (too long). A missing path is fine.
+void check_campaign_path(const std::string& path);
 
 // The attributes of /match in a match file: engine A (engines.player0) against engine B.
 struct MatchMeta {

@@ -1,7 +1,8 @@
-// A small RAII layer over the HDF5 C API. Every call is checked; a failure throws H5Error carrying
-// the operation, the object or file name and HDF5's own error stack. HDF5's automatic printing of
-// errors to stderr is switched off on every thread that goes through this layer (the setting is
-// per thread in thread-safe builds), so errors surface only as exceptions.
+// A small RAII layer over the HDF5 C API. Every call is checked; a failure throws H5Error: one line
+// naming the operation, the object or file and the cause, with HDF5's own error stack kept aside.
+// HDF5's automatic printing of errors to stderr is switched off on every thread that goes through
+// this layer (the setting is per thread in thread-safe builds), so errors surface only as
+// exceptions.
 #pragma once
 
 #include <hdf5.h>
@@ -13,19 +14,16 @@
 #include <utility>
 #include <vector>
 
-namespace sp::io {
+#include "host/io/errors.hpp"
 
-class H5Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace sp::io {
 
 // Switches off HDF5's automatic error printing for the calling thread. Idempotent and cheap; every
 // helper below calls it, code that calls the C API directly calls it once per thread first.
 void init_thread();
 
-// Throws H5Error "HDF5 <operation> failed for '<object>': <error stack>". Call it right after the
-// failing HDF5 call: the next call clears the stack.
+// Throws H5Error "HDF5 <operation> failed for '<object>': <cause>". Call it right after the failing
+// HDF5 call: the next call clears the stack.
 [[noreturn]] void fail(std::string_view operation, std::string_view object);
 inline hid_t check_id(hid_t id, std::string_view operation, std::string_view object) {
   if (id < 0) fail(operation, object);
@@ -87,7 +85,8 @@ enum class OpenMode {
 };
 
 // Files use the latest format (superblock v3), which SWMR requires. create_file truncates or,
-// with exclusive, fails when the file exists.
+// with exclusive, fails when the file exists. Both throw H5FileError when the path cannot be used
+// (see H5FileError), H5Error when the system fails (a full disk).
 File create_file(const std::string& path, bool exclusive);
 File open_file(const std::string& path, OpenMode mode);
 void start_swmr_write(const File& file, std::string_view path);

@@ -155,6 +155,7 @@ io::PerfRow perf_row(const BatchInfo& b) {
 RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options, const std::atomic<bool>& stop) {
   namespace fs = std::filesystem;
   const std::string& path = cfg.output.path;
+  io::check_campaign_path(path);
   const bool exists = fs::exists(path);
   if (exists && !options.resume)
     throw InputError("output " + path + " exists: continue it with --resume, or choose another --out");

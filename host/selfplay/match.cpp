@@ -154,6 +154,7 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;
+  io::check_campaign_path(path);
   const bool exists = fs::exists(path);
   if (exists && !options.resume)
     throw InputError("output " + path +
