@@ -1,5 +1,7 @@
-// Unusable files and output paths: what the CLI says and with which exit code. The read-only
-// folder is a tmpfs mounted read-only (root only; skipped otherwise).
+// A full disk, a file size limit and unusable files: what readers of the campaign file see
+// afterwards, what the CLI says and with which exit code, and that --resume then completes the
+// campaign. The disk-full tests mount small tmpfs file systems (root only; skipped otherwise); the
+// file-size-limit tests make writes fail with EFBIG instead and run everywhere.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -167,11 +169,274 @@ std::string write_config(const TempDir& dir, uint32_t games) {
   return path;
 }
 
+constexpr uint32_t kGames = 400;  // about 700 KB of file
+
 std::vector<std::string> run_args(const std::string& config, const std::string& out,
                                   bool resume = false) {
   std::vector<std::string> args = {SELFPLAY_BINARY, "run", config, "--out", out, "--quiet"};
   if (resume) args.push_back("--resume");
   return args;
+}
+
+// Every row of `dataset` read through the HDF5 layer, whatever its length: what any reader sees.
+template <class T>
+std::vector<T> all_rows(hid_t location, const std::string& name, hid_t memory_type,
+                        hsize_t columns = 1) {
+  const Dataset dataset = open_dataset(location, name);
+  const hsize_t n = rows(dataset.get());
+  std::vector<T> out(n * columns);
+  read_rows(dataset.get(), memory_type, 0, n, out.data());
+  return out;
+}
+
+// What readers see in the file a failed run left: no row that was sized but never written
+// (game_id or batch == kNoGame, NaN features) in any dataset at its full length, and every /games
+// row a complete game, with all its plies and (positions_per_game: 0) a position per ply.
+// Returns the games by id.
+std::map<uint64_t, GameRow> expect_only_complete_games(const std::string& path) {
+  {
+    const File file = open_file(path, OpenMode::kReadSwmr);
+    const hid_t root = file.get();
+    const auto ids = all_rows<uint64_t>(root, "positions/game_id", H5T_NATIVE_UINT64);
+    EXPECT_EQ(std::count(ids.begin(), ids.end(), kNoGame), 0)
+        << "unwritten /positions/game_id rows";
+    const Dataset features = open_dataset(root, "positions/features");
+    const hsize_t width = dims(features.get()).at(1);
+    const auto values = all_rows<float>(root, "positions/features", H5T_NATIVE_FLOAT, width);
+    EXPECT_EQ(std::count_if(values.begin(), values.end(), [](float v) { return std::isnan(v); }), 0)
+        << "unwritten /positions/features values";
+  }
+  const CampaignReader reader(path);
+  std::map<uint64_t, GameRow> games;
+  int unwritten_games = 0, unwritten_plies = 0, unwritten_perf = 0;
+  for (const GameRow& g : reader.games()) {
+    if (g.game_id == kNoGame) {
+      ++unwritten_games;
+      continue;
+    }
+    EXPECT_TRUE(games.emplace(g.game_id, g).second) << "game " << g.game_id << " twice";
+  }
+  for (const PerfRow& p : reader.perf()) unwritten_perf += p.batch == kNoGame;
+  std::map<uint64_t, uint64_t> plies, positions;
+  for (const PlyRow& p : reader.plies()) {
+    unwritten_plies += p.game_id == kNoGame;
+    ++plies[p.game_id];
+  }
+  EXPECT_EQ(unwritten_games, 0) << "unwritten /games rows";
+  EXPECT_EQ(unwritten_plies, 0) << "unwritten /plies rows";
+  EXPECT_EQ(unwritten_perf, 0) << "unwritten /perf rows";
+  for (const PositionRow& p : reader.positions()) ++positions[p.game_id];
+  for (const auto& [id, g] : games) {
+    EXPECT_EQ(plies[id], g.plies) << "plies of game " << id;
+    EXPECT_EQ(positions[id], g.plies) << "positions of game " << id;
+  }
+  return games;
+}
+
+// Games of a failed-then-resumed run must be those of an uninterrupted run.
+void expect_same_games(const std::map<uint64_t, GameRow>& games,
+                       const std::map<uint64_t, GameRow>& reference) {
+  for (const auto& [id, g] : games) {
+    const auto it = reference.find(id);
+    ASSERT_NE(it, reference.end()) << "game " << id << " is not in the reference run";
+    EXPECT_EQ(text_of(g.record), text_of(it->second.record)) << "game " << id;
+    EXPECT_EQ(text_of(g.setup), text_of(it->second.setup)) << "game " << id;
+    EXPECT_EQ(g.winner, it->second.winner) << "game " << id;
+    EXPECT_EQ(g.plies, it->second.plies) << "game " << id;
+  }
+}
+
+class DiskFull : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config_ = write_config(dir_, kGames);
+    const Outcome ref = run(run_args(config_, dir_.file("reference.h5")), dir_.file("ref.log"));
+    ASSERT_EQ(ref.code, 0) << ref.out;
+    reference_ = expect_only_complete_games(dir_.file("reference.h5"));
+    ASSERT_EQ(reference_.size(), kGames);
+  }
+
+  // Runs the campaign into `path` until writing fails (the callers make it fail mid-campaign),
+  // checks the message and the file, then resumes once `make_room` gave space back.
+  void fail_then_resume(const std::string& path, const std::string& cause, rlim_t limit,
+                        const std::function<void()>& make_room) {
+    const Outcome failed = run(run_args(config_, path), dir_.file("failed.log"), limit);
+    EXPECT_EQ(failed.code, 1) << failed.out;
+    expect_one_error_line(failed);
+    const std::regex expected("error: cannot write '" + path + "': " + cause +
+                              "; the file keeps ([0-9]+) complete games; continue with: "
+                              "selfplay run " +
+                              config_ + " --resume --out " + path + "\n");
+    const auto games = expect_only_complete_games(path);
+    EXPECT_LT(games.size(), kGames);
+    expect_same_games(games, reference_);
+    std::smatch match;
+    EXPECT_TRUE(std::regex_match(failed.out, match, expected)) << failed.out;
+    if (!match.empty()) {
+      EXPECT_EQ(std::stoull(match[1]), games.size()) << "games kept";
+    }
+
+    make_room();
+    const Outcome resumed = run(run_args(config_, path, true), dir_.file("resumed.log"));
+    ASSERT_EQ(resumed.code, 0) << resumed.out;
+    const auto all = expect_only_complete_games(path);
+    EXPECT_EQ(all.size(), kGames);
+    expect_same_games(all, reference_);
+  }
+
+  TempDir dir_;
+  std::string config_;
+  std::map<uint64_t, GameRow> reference_;
+};
+
+// The file cannot even be created: one line, exit 1, no crash in HDF5's exit handler, and no
+// half-made file that a later run would refuse ("exists") or fail to resume.
+TEST_F(DiskFull, CreatingOnAFullDiskLeavesNothingBehind) {
+  for (const char* size : {"8k", "16k"}) {
+    SCOPED_TRACE(size);
+    Tmpfs tmpfs(size);
+    SKIP_UNLESS_MOUNTED(tmpfs);
+    const std::string path = tmpfs.file("c.h5");
+    const Outcome o = run(run_args(config_, path), dir_.file("create.log"));
+    EXPECT_EQ(o.code, 1) << o.out;
+    expect_one_error_line(o);
+    EXPECT_EQ(o.out, "error: cannot create '" + path + "': No space left on device\n");
+    EXPECT_TRUE(tmpfs.empty()) << "a failed create left a file behind";
+
+    ASSERT_TRUE(tmpfs.resize("16m"));
+    const Outcome fresh = run(run_args(config_, path), dir_.file("fresh.log"));
+    EXPECT_EQ(fresh.code, 0) << fresh.out;
+    EXPECT_EQ(expect_only_complete_games(path).size(), kGames);
+  }
+}
+
+TEST_F(DiskFull, FullDiskMidCampaignKeepsEveryCompleteGameAndResumes) {
+  for (const char* size : {"48k", "160k"}) {
+    SCOPED_TRACE(size);
+    Tmpfs tmpfs(size);
+    SKIP_UNLESS_MOUNTED(tmpfs);
+    fail_then_resume(tmpfs.file("c.h5"), "No space left on device", 0,
+                     [&] { ASSERT_TRUE(tmpfs.resize("16m")); });
+  }
+}
+
+TEST_F(DiskFull, FileSizeLimitMidCampaignKeepsEveryCompleteGameAndResumes) {
+  for (const rlim_t limit : {40 * 1024, 200 * 1024}) {
+    SCOPED_TRACE(limit);
+    const std::string path = dir_.file("limited" + std::to_string(limit) + ".h5");
+    fail_then_resume(path, "File too large", limit, [] {});
+  }
+}
+
+FileMeta match_meta() {
+  FileMeta meta;
+  meta.game = "ewn";
+  meta.rules = "test";
+  meta.config_text = "test";
+  meta.seed = 7;
+  for (int f = 0; f < 8; ++f) meta.feature_names.push_back("f" + std::to_string(f));
+  meta.match = MatchMeta{"a", "b", 1000000, false, 0, 0, 0, 0, 0, 0};
+  return meta;
+}
+
+// The writer itself, in a child process whose file size limit makes a write fail: every later
+// call reports CampaignWriteError (one line, the games kept); in the file, /games, /plies,
+// /positions, /perf and /match/pairs hold only written rows, and each game is complete.
+TEST(FileSizeLimit, WriterKeepsOnlyWrittenRowsInEveryDataset) {
+  TempDir dir;
+  const std::string path = dir.file("match.h5");
+  int channel[2];
+  ASSERT_EQ(pipe(channel), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(channel[0]);
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{200 * 1024, 200 * 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    std::string report = "no error";
+    int code = 1;
+    try {
+      CampaignWriter writer = CampaignWriter::create(path, match_meta(), {.flush_seconds = 0.001});
+      std::mt19937 noise(3);  // incompressible features, so that the file grows
+      for (uint64_t id = 0; id < 100000 && code == 1; ++id) {
+        GameRow game;
+        game.game_id = id;
+        game.plies = 9;
+        std::vector<PlyRow> plies(game.plies);
+        std::vector<PositionRow> positions(game.plies);
+        std::vector<float> features;
+        for (uint16_t p = 0; p < game.plies; ++p) {
+          plies[p].game_id = positions[p].game_id = id;
+          plies[p].ply = positions[p].ply = p;
+          for (int f = 0; f < 8; ++f) features.push_back(static_cast<float>(noise()));
+        }
+        try {
+          writer.append_game(game, plies, positions, features);
+          writer.append_perf(PerfRow{id, 0.5, 64, 4096, 1, 2});
+          if (id % 2 == 1) writer.append_match_pair(MatchPairRow{id / 2, 1, 0, 0.5});
+          if (id % 16 == 15) writer.flush();
+        } catch (const CampaignWriteError& e) {
+          code = 10;
+          report = std::to_string(e.games_kept()) + " " + e.what();
+          try {
+            writer.flush();
+            code = 11;  // the failure must stick
+          } catch (const CampaignWriteError&) {
+          }
+        }
+      }
+    } catch (const std::exception& e) {
+      code = 12;
+      report = e.what();
+    }
+    if (::write(channel[1], report.data(), report.size()) < 0) code = 13;
+    _exit(code);
+  }
+  ::close(channel[1]);
+  std::string report;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(channel[0], buffer, sizeof buffer)) > 0;) report.append(buffer, n);
+  ::close(channel[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "writer died of signal " << WTERMSIG(status);
+  ASSERT_EQ(WEXITSTATUS(status), 10) << report;
+
+  std::smatch match;
+  ASSERT_TRUE(std::regex_match(report, match,
+                               std::regex("([0-9]+) cannot write '" + path +
+                                          "': File too large; the file keeps ([0-9]+) complete "
+                                          "games")))
+      << report;
+  EXPECT_EQ(match[1], match[2]);
+  const uint64_t kept = std::stoull(match[1]);
+  EXPECT_GT(kept, 0u);
+
+  const File file = open_file(path, OpenMode::kReadSwmr);
+  const hid_t root = file.get();
+  const CampaignReader reader(path);
+  const auto games = reader.games();
+  EXPECT_EQ(games.size(), kept);
+  std::map<uint64_t, int> plies, positions;
+  for (const PlyRow& p : reader.plies()) ++plies[p.game_id];
+  for (uint64_t id : all_rows<uint64_t>(root, "positions/game_id", H5T_NATIVE_UINT64)) {
+    EXPECT_NE(id, kNoGame);
+    ++positions[id];
+  }
+  for (const GameRow& g : games) {
+    EXPECT_NE(g.game_id, kNoGame);
+    EXPECT_EQ(plies[g.game_id], 9) << g.game_id;
+    EXPECT_EQ(positions[g.game_id], 9) << g.game_id;
+  }
+  EXPECT_EQ(plies.count(kNoGame), 0u);
+  for (const PerfRow& p : reader.perf()) EXPECT_NE(p.batch, kNoGame);
+  std::set<uint64_t> ids;
+  for (const GameRow& g : games) ids.insert(g.game_id);
+  for (const MatchPairRow& pair : reader.match_pairs()) {
+    EXPECT_NE(pair.pair_id, kNoGame);
+    EXPECT_TRUE(ids.count(2 * pair.pair_id) && ids.count(2 * pair.pair_id + 1)) << pair.pair_id;
+  }
 }
 
 // Files and paths that are not usable campaign files: exit code 2 and one line naming the

@@ -3,10 +3,13 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
+#include "host/io/campaign_file.hpp"
 #include "host/selfplay/match.hpp"
 
 namespace sp::app {
@@ -55,11 +58,17 @@ Runner add_match(CLI::App& app) {
         selfplay::with_overrides(config::load_match_config(o->config), options);
     std::signal(SIGINT, on_match_signal);
     std::signal(SIGTERM, on_match_signal);
-    const selfplay::MatchResult r = selfplay::run_match(cfg, options, g_stop);
+    const std::string resume_command =
+        "selfplay match " + o->config + " --resume" + (o->out.empty() ? "" : " --out " + o->out);
+    selfplay::MatchResult r;
+    try {
+      r = selfplay::run_match(cfg, options, g_stop);
+    } catch (const io::CampaignWriteError& e) {
+      throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
+    }
     std::fputs(r.report.c_str(), stdout);
     if (r.interrupted) {
-      std::printf("interrupted; continue with: selfplay match %s --resume%s%s\n", o->config.c_str(),
-                  o->out.empty() ? "" : " --out ", o->out.c_str());
+      std::printf("interrupted; continue with: %s\n", resume_command.c_str());
       return 130;
     }
     return 0;

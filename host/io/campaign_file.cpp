@@ -147,6 +147,11 @@ File open_for_reading(const std::string& path) {
   }
 }
 
+// The cause in an H5Error: the system's message, else the whole (one-line) message.
+std::string cause_of(const H5Error& e) {
+  return e.system_error() ? std::strerror(e.system_error()) : e.what();
+}
+
 // The open objects of one campaign file, for the writer thread, resume and the reader.
 struct Tables {
   std::string path;
@@ -156,11 +161,23 @@ struct Tables {
       perf, match_pairs;
   RowTypes types;
   size_t feature_count = 0;
+  bool writable = false;
+  bool abandoned = false;
+
+  Tables() = default;
+  Tables(Tables&&) noexcept = default;
+  Tables& operator=(Tables&&) noexcept = default;
+  // Writable tables are closed by close(); reaching here with the file open means an exception
+  // interrupted writing it, so nothing more reaches the file (see abandon()).
+  ~Tables() {
+    if (file && writable) abandon();
+  }
 
   static Tables create(const std::string& path, const FileMeta& meta, bool exclusive) {
     Tables t;
     t.path = path;
     t.file = create_file(path, exclusive);
+    t.writable = true;
     t.feature_count = meta.feature_names.size();
     const hid_t root = t.file.get();
     write_attribute(root, "format_version", kCampaignFormatVersion);
@@ -205,6 +222,7 @@ struct Tables {
     Tables t;
     t.path = path;
     t.file = for_append ? open_file(path, OpenMode::kWriteSwmr) : open_for_reading(path);
+    t.writable = for_append;
     const hid_t root = t.file.get();
     if (!has_attribute(root, "format_version")) {
       throw CampaignError("'" + path + "' is not a selfplay campaign file (no format_version)");
@@ -254,17 +272,37 @@ struct Tables {
     return std::min<hsize_t>(n, rows(features.get()));
   }
 
+  // After a failed write the file must stay as the last successful flush left it: HDF5 still
+  // holds the grown extents and would write them, without their rows, when it next flushes or
+  // closes (see "What readers see" in the header).
+  void abandon() {
+    if (abandoned) return;
+    abandoned = true;
+    abandon_writes(file);
+  }
+
+  // Runs `write`; when it throws, abandons the file first.
+  template <class Write>
+  void guarded(Write&& write) {
+    try {
+      write();
+    } catch (...) {
+      abandon();
+      throw;
+    }
+  }
+
   void write_games(const std::vector<GameRow>& rows) {
-    append_rows(games.get(), types.game.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(games.get(), types.game.get(), rows.data(), rows.size()); });
   }
   void write_plies(const std::vector<PlyRow>& rows) {
-    append_rows(plies.get(), types.ply.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(plies.get(), types.ply.get(), rows.data(), rows.size()); });
   }
   void write_perf(const std::vector<PerfRow>& rows) {
-    append_rows(perf.get(), types.perf.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(perf.get(), types.perf.get(), rows.data(), rows.size()); });
   }
   void write_match_pairs(const std::vector<MatchPairRow>& rows) {
-    append_rows(match_pairs.get(), types.pair.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(match_pairs.get(), types.pair.get(), rows.data(), rows.size()); });
   }
   void write_positions(const std::vector<PositionRow>& rows, const std::vector<float>& values) {
     const size_t n = rows.size();
@@ -278,23 +316,36 @@ struct Tables {
       side[i] = rows[i].side_to_move;
       result[i] = rows[i].result;
     }
-    append_rows(features.get(), H5T_NATIVE_FLOAT, values.data(), n);
-    append_rows(position_ply.get(), H5T_NATIVE_UINT16, ply.data(), n);
-    append_rows(position_side.get(), H5T_NATIVE_UINT8, side.data(), n);
-    append_rows(position_result.get(), H5T_NATIVE_FLOAT, result.data(), n);
-    append_rows(position_game_id.get(), H5T_NATIVE_UINT64, game_id.data(), n);
+    guarded([&] {
+      append_rows(features.get(), H5T_NATIVE_FLOAT, values.data(), n);
+      append_rows(position_ply.get(), H5T_NATIVE_UINT16, ply.data(), n);
+      append_rows(position_side.get(), H5T_NATIVE_UINT8, side.data(), n);
+      append_rows(position_result.get(), H5T_NATIVE_FLOAT, result.data(), n);
+      append_rows(position_game_id.get(), H5T_NATIVE_UINT64, game_id.data(), n);
+    });
   }
 
   // Puts plies and positions on disk before any /games row that refers to them is written, so
   // that no flush order of the metadata cache (or crash) can expose a /games row without them.
   void flush_game_contents() {
-    for (const Dataset* d :
-         {&plies, &features, &position_ply, &position_side, &position_result, &position_game_id}) {
-      flush_dataset(d->get());
-    }
+    commit({&plies, &features, &position_ply, &position_side, &position_result, &position_game_id});
   }
 
-  void flush() { flush_file(file, path); }
+  // Puts each dataset's rows on disk, then its extent (H5Dflush: raw data first, metadata only
+  // when that succeeded). Datasets not opened (no /match) are skipped.
+  void commit(std::initializer_list<const Dataset*> datasets) {
+    guarded([&] {
+      for (const Dataset* d : datasets) {
+        if (*d) flush_dataset(d->get());
+      }
+    });
+  }
+
+  // Flushes the file's remaining metadata. Call it only after commit() of every dataset written
+  // to: H5Fflush writes all metadata even when writing some raw data failed.
+  void flush() {
+    guarded([&] { flush_file(file, path); });
+  }
 
   // Closes every object, the file last; reports a failure to close the file.
   void close() {
@@ -506,10 +557,12 @@ struct CampaignWriter::Impl {
   std::exception_ptr error;
   bool error_reported = false;
   std::thread thread;
-  std::vector<GameRow> pending;  // writer thread only
+  std::vector<GameRow> pending;             // writer thread only
   std::vector<MatchPairRow> pending_pairs;  // writer thread only; written after `pending`
+  uint64_t games_on_disk = 0;               // writer thread only: /games rows committed
 
   Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
+    games_on_disk = rows(tables.games.get());
     if (options.queue_capacity == 0) options.queue_capacity = 1;
     thread = std::thread([this] { run(); });
   }
@@ -568,7 +621,10 @@ struct CampaignWriter::Impl {
     try {
       tables.close();
     } catch (...) {
-      close_error = std::current_exception();
+      // After a failed write the file is abandoned: closing writes to memory only, and when that
+      // fails too (a file size limit applies to memory files as well) the file on disk is still
+      // the one the error already described.
+      if (!tables.abandoned) close_error = std::current_exception();
     }
     std::lock_guard lock(mutex);
     if (error && !error_reported) {
@@ -611,7 +667,6 @@ struct CampaignWriter::Impl {
         const auto now = Clock::now();
         if (dirty && (ticket || stop || now - last_flush >= period)) {
           publish_games();
-          tables.flush();
           dirty = false;
           last_flush = now;
         }
@@ -622,14 +677,27 @@ struct CampaignWriter::Impl {
         if (ticket) flushed.notify_all();
         if (stop) break;
       }
+    } catch (const H5Error& e) {
+      // Writes abandon the file when they fail (a failed read of a row count did not yet): from
+      // here on it holds games_on_disk games, whatever HDF5 does while closing it.
+      tables.abandon();
+      fail_with(std::make_exception_ptr(CampaignWriteError(
+          "cannot write '" + tables.path + "': " + cause_of(e) + "; the file keeps " +
+              std::to_string(games_on_disk) + " complete games",
+          e.stack(), e.system_error(), games_on_disk)));
     } catch (...) {
-      {
-        std::lock_guard lock(mutex);
-        error = std::current_exception();
-      }
-      space_ready.notify_all();
-      flushed.notify_all();
+      fail_with(std::current_exception());
     }
+  }
+
+  // Writer thread: makes `failure` the error every later call rethrows.
+  void fail_with(std::exception_ptr failure) {
+    {
+      std::lock_guard lock(mutex);
+      error = std::move(failure);
+    }
+    space_ready.notify_all();
+    flushed.notify_all();
   }
 
   // Writes one batch, except its /games rows, which wait in `pending` for publish_games().
@@ -661,12 +729,13 @@ struct CampaignWriter::Impl {
   }
 
   // Writes the /games rows of the games whose plies and positions were written, after putting
-  // those on disk. Done once per file flush rather than per batch: every H5Dflush rewrites the
-  // partly filled compressed chunks, and the file keeps the space of each old copy.
+  // those on disk, then puts every dataset and the file's metadata on disk (see "What readers
+  // see" in the header). Done once per file flush rather than per batch: every H5Dflush rewrites
+  // the partly filled compressed chunks, and the file keeps the space of each old copy.
   // Match pair rows follow the /games rows they were queued after.
   void publish_games() {
+    tables.flush_game_contents();
     if (!pending.empty()) {
-      tables.flush_game_contents();
       tables.write_games(pending);
       pending.clear();
     }
@@ -674,6 +743,10 @@ struct CampaignWriter::Impl {
       tables.write_match_pairs(pending_pairs);
       pending_pairs.clear();
     }
+    tables.commit({&tables.games, &tables.match_pairs});
+    games_on_disk = rows(tables.games.get());
+    tables.commit({&tables.perf});
+    tables.flush();
   }
 };
 
@@ -685,9 +758,18 @@ CampaignWriter::~CampaignWriter() = default;
 CampaignWriter CampaignWriter::create(const std::string& path, const FileMeta& meta,
                                       const WriterOptions& options) {
   init_thread();
-  Tables tables = Tables::create(path, meta, !options.overwrite);
-  start_swmr_write(tables.file, path);
-  return CampaignWriter(std::make_unique<Impl>(std::move(tables), options));
+  try {
+    Tables tables = Tables::create(path, meta, !options.overwrite);
+    start_swmr_write(tables.file, path);
+    return CampaignWriter(std::make_unique<Impl>(std::move(tables), options));
+  } catch (const H5FileError&) {
+    throw;  // the path was unusable: nothing was created
+  } catch (const H5Error& e) {
+    // A full disk while creating: the tables abandoned and closed the file; leave nothing behind.
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    throw H5Error("cannot create '" + path + "': " + cause_of(e), e.stack(), e.system_error());
+  }
 }
 
 namespace {

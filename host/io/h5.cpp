@@ -1,6 +1,8 @@
 #include "host/io/h5.hpp"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +12,12 @@
 
 namespace sp::io {
 namespace {
+
+// HDF5's exit handler closes every identifier still open. After a failed H5Fclose (a full disk,
+// see abandon_writes) one of them is a half-destroyed file and the handler crashes (HDF5 1.10).
+// Every object here is closed by its owner, so the handler is switched off; this runs before
+// main(), before anything initialises the library.
+[[maybe_unused]] const bool kExitHandlerOff = H5dont_atexit() >= 0;
 
 // The calling thread's HDF5 error stack, consumed: every frame as text, the innermost frame's
 // description and the errno a failed system call left in it (sec2 driver: "errno = 28, ...").
@@ -186,6 +194,34 @@ File open_file(const std::string& path, OpenMode mode) {
   const hid_t id = H5Fopen(path.c_str(), flags, fapl.get());
   if (id < 0) fail_file("open", path);
   return File(id);
+}
+
+void abandon_writes(const File& file) {
+  if (!file) return;
+  init_thread();
+  const PropList fapl(H5Fget_access_plist(file.get()));
+  void* handle = nullptr;
+  // The default (sec2) driver's handle is its file descriptor; other drivers are left alone.
+  if (!fapl || H5Pget_driver(fapl.get()) != H5FD_SEC2 ||
+      H5Fget_vfd_handle(file.get(), fapl.get(), &handle) < 0 || handle == nullptr) {
+    H5Eclear2(H5E_DEFAULT);
+    return;
+  }
+  const int fd = *static_cast<int*>(handle);
+  // A file shorter than the end of its allocated space (the superblock's EOF address) is refused
+  // as truncated. Failed writes can leave it so; extending it adds a hole, which needs no space.
+  haddr_t end = 0;
+  struct stat info {};
+  if (H5Fget_eoa(file.get(), &end) >= 0 && ::fstat(fd, &info) == 0 &&
+      static_cast<haddr_t>(info.st_size) < end) {
+    [[maybe_unused]] const int ignored = ::ftruncate(fd, static_cast<off_t>(end));
+  }
+  H5Eclear2(H5E_DEFAULT);
+  const int memory = memfd_create("selfplay-abandoned-hdf5", MFD_CLOEXEC);
+  if (memory < 0) return;
+  // dup2 replaces the descriptor atomically: no write can slip through to the file in between.
+  ::dup2(memory, fd);
+  ::close(memory);
 }
 
 void start_swmr_write(const File& file, std::string_view path) {

@@ -2,7 +2,7 @@
 // naming the operation, the object or file and the cause, with HDF5's own error stack kept aside.
 // HDF5's automatic printing of errors to stderr is switched off on every thread that goes through
 // this layer (the setting is per thread in thread-safe builds), so errors surface only as
-// exceptions.
+// exceptions. HDF5's exit-time cleanup is switched off as well (see abandon_writes()).
 #pragma once
 
 #include <hdf5.h>
@@ -91,6 +91,17 @@ File create_file(const std::string& path, bool exclusive);
 File open_file(const std::string& path, OpenMode mode);
 void start_swmr_write(const File& file, std::string_view path);
 void flush_file(const File& file, std::string_view path);
+
+// After a failed write, sends every later write to `file` into an anonymous memory file instead,
+// so that HDF5 can close the file and all its objects: closing flushes, and on a full disk that
+// flush fails again; a failed H5Fclose leaves HDF5 1.10 with a half-destroyed file that crashes
+// its exit handler. The file on disk stays as the failure left it, like after a crash, except
+// that it is extended (by a hole, which needs no space) to the end of the space HDF5 allocated,
+// since HDF5 refuses a file shorter than that as truncated. Reads of data not cached yet see
+// zeros, so only closing is meaningful afterwards. When the redirection is impossible, or the
+// close fails anyway (a file size limit applies to memory files too), the file is leaked instead:
+// HDF5's exit handler, which would touch it, is switched off for the process.
+void abandon_writes(const File& file);
 
 Group create_group(hid_t location, const std::string& name);
 Group open_group(hid_t location, const std::string& name);
