@@ -1,10 +1,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
+#include "host/io/campaign_file.hpp"
 #include "host/selfplay/match.hpp"
 
 namespace sp::app {
@@ -43,11 +46,17 @@ Runner add_match(CLI::App& app) {
     options.live = isatty(STDERR_FILENO);
     const config::CampaignConfig cfg =
         selfplay::with_overrides(config::load_match_config(o->config), options);
-    const selfplay::MatchResult r = selfplay::run_match(cfg, options, stop_on_signals());
+    const std::string resume_command =
+        "selfplay match " + o->config + " --resume" + (o->out.empty() ? "" : " --out " + o->out);
+    selfplay::MatchResult r;
+    try {
+      r = selfplay::run_match(cfg, options, stop_on_signals());
+    } catch (const io::CampaignWriteError& e) {
+      throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
+    }
     std::fputs(r.report.c_str(), stdout);
     if (r.interrupted) {
-      std::printf("interrupted; continue with: selfplay match %s --resume%s%s\n", o->config.c_str(),
-                  o->out.empty() ? "" : " --out ", o->out.c_str());
+      std::printf("interrupted; continue with: %s\n", resume_command.c_str());
       return 130;
     }
     return 0;

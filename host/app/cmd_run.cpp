@@ -1,10 +1,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
+#include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
 
 namespace sp::app {
@@ -38,12 +41,19 @@ Runner add_run(CLI::App& app) {
     options.resume = o->resume;
     options.live = isatty(STDERR_FILENO);
     const config::CampaignConfig cfg = selfplay::with_overrides(config::load_campaign_config(o->config), options);
-    const selfplay::RunResult r = selfplay::run_campaign(cfg, options, stop_on_signals());
+    const std::string resume_command =
+        "selfplay run " + o->config + " --resume" + (o->out.empty() ? "" : " --out " + o->out);
+    selfplay::RunResult r;
+    try {
+      r = selfplay::run_campaign(cfg, options, stop_on_signals());
+    } catch (const io::CampaignWriteError& e) {
+      throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
+    }
     std::fputs(r.summary.c_str(), stdout);
     if (r.interrupted) {
-      std::printf("interrupted after %llu of %u games; continue with: selfplay run %s --resume%s%s\n",
-                  static_cast<unsigned long long>(r.games_in_file), cfg.games, o->config.c_str(),
-                  o->out.empty() ? "" : " --out ", o->out.c_str());
+      std::printf("interrupted after %llu of %u games; continue with: %s\n",
+                  static_cast<unsigned long long>(r.games_in_file), cfg.games,
+                  resume_command.c_str());
       return 130;
     }
     return 0;

@@ -5,11 +5,23 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <map>
 #include <string>
 
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
+#include "host/io/campaign_file.hpp"
+#include "host/io/errors.hpp"
+
+namespace {
+
+int report(const std::exception& e, int code) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return code;
+}
+
+}  // namespace
 
 namespace sp::app {
 namespace {
@@ -65,15 +77,22 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
+  // Bad input (a config, a notation, a file that is not a usable campaign, an output path that
+  // cannot be written) exits with 2, a failure while working (a full disk) with 1; either way
+  // the message is one line.
   try {
     for (const auto& [cmd, run] : runners)
       if (cmd->parsed()) return run();
   } catch (const sp::InputError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    return report(e, 2);
+  } catch (const sp::io::CampaignError& e) {
+    return report(e, 2);
+  } catch (const sp::io::H5FileError& e) {
+    return report(e, 2);
+  } catch (const std::filesystem::filesystem_error& e) {
+    return report(e, sp::io::is_system_failure(e.code().value()) ? 1 : 2);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
+    return report(e, 1);
   }
   return 2;
 }

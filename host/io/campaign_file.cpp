@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -149,6 +151,11 @@ File open_for_reading(const std::string& path) {
   }
 }
 
+// The cause in an H5Error: the system's message, else the whole (one-line) message.
+std::string cause_of(const H5Error& e) {
+  return e.system_error() ? std::strerror(e.system_error()) : e.what();
+}
+
 // The open objects of one campaign file, for the writer thread, resume and the reader.
 struct Tables {
   std::string path;
@@ -158,11 +165,23 @@ struct Tables {
       perf, match_pairs;
   RowTypes types;
   size_t feature_count = 0;
+  bool writable = false;
+  bool abandoned = false;
+
+  Tables() = default;
+  Tables(Tables&&) noexcept = default;
+  Tables& operator=(Tables&&) noexcept = default;
+  // Writable tables are closed by close(); reaching here with the file open means an exception
+  // interrupted writing it, so nothing more reaches the file (see abandon()).
+  ~Tables() {
+    if (file && writable) abandon();
+  }
 
   static Tables create(const std::string& path, const FileMeta& meta, bool exclusive) {
     Tables t;
     t.path = path;
     t.file = create_file(path, exclusive);
+    t.writable = true;
     t.feature_count = meta.feature_names.size();
     const hid_t root = t.file.get();
     write_attribute(root, "format_version", kCampaignFormatVersion);
@@ -207,6 +226,7 @@ struct Tables {
     Tables t;
     t.path = path;
     t.file = for_append ? open_file(path, OpenMode::kWriteSwmr) : open_for_reading(path);
+    t.writable = for_append;
     const hid_t root = t.file.get();
     if (!has_attribute(root, "format_version")) {
       throw CampaignError("'" + path + "' is not a selfplay campaign file (no format_version)");
@@ -256,17 +276,37 @@ struct Tables {
     return std::min<hsize_t>(n, rows(features.get()));
   }
 
+  // After a failed write the file must stay as the last successful flush left it: HDF5 still
+  // holds the grown extents and would write them, without their rows, when it next flushes or
+  // closes (see "What readers see" in the header).
+  void abandon() {
+    if (abandoned) return;
+    abandoned = true;
+    abandon_writes(file);
+  }
+
+  // Runs `write`; when it throws, abandons the file first.
+  template <class Write>
+  void guarded(Write&& write) {
+    try {
+      write();
+    } catch (...) {
+      abandon();
+      throw;
+    }
+  }
+
   void write_games(const std::vector<GameRow>& rows) {
-    append_rows(games.get(), types.game.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(games.get(), types.game.get(), rows.data(), rows.size()); });
   }
   void write_plies(const std::vector<PlyRow>& rows) {
-    append_rows(plies.get(), types.ply.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(plies.get(), types.ply.get(), rows.data(), rows.size()); });
   }
   void write_perf(const std::vector<PerfRow>& rows) {
-    append_rows(perf.get(), types.perf.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(perf.get(), types.perf.get(), rows.data(), rows.size()); });
   }
   void write_match_pairs(const std::vector<MatchPairRow>& rows) {
-    append_rows(match_pairs.get(), types.pair.get(), rows.data(), rows.size());
+    guarded([&] { append_rows(match_pairs.get(), types.pair.get(), rows.data(), rows.size()); });
   }
   void write_positions(const std::vector<PositionRow>& rows, const std::vector<float>& values) {
     const size_t n = rows.size();
@@ -280,23 +320,36 @@ struct Tables {
       side[i] = rows[i].side_to_move;
       result[i] = rows[i].result;
     }
-    append_rows(features.get(), H5T_NATIVE_FLOAT, values.data(), n);
-    append_rows(position_ply.get(), H5T_NATIVE_UINT16, ply.data(), n);
-    append_rows(position_side.get(), H5T_NATIVE_UINT8, side.data(), n);
-    append_rows(position_result.get(), H5T_NATIVE_FLOAT, result.data(), n);
-    append_rows(position_game_id.get(), H5T_NATIVE_UINT64, game_id.data(), n);
+    guarded([&] {
+      append_rows(features.get(), H5T_NATIVE_FLOAT, values.data(), n);
+      append_rows(position_ply.get(), H5T_NATIVE_UINT16, ply.data(), n);
+      append_rows(position_side.get(), H5T_NATIVE_UINT8, side.data(), n);
+      append_rows(position_result.get(), H5T_NATIVE_FLOAT, result.data(), n);
+      append_rows(position_game_id.get(), H5T_NATIVE_UINT64, game_id.data(), n);
+    });
   }
 
   // Puts plies and positions on disk before any /games row that refers to them is written, so
   // that no flush order of the metadata cache (or crash) can expose a /games row without them.
   void flush_game_contents() {
-    for (const Dataset* d :
-         {&plies, &features, &position_ply, &position_side, &position_result, &position_game_id}) {
-      flush_dataset(d->get());
-    }
+    commit({&plies, &features, &position_ply, &position_side, &position_result, &position_game_id});
   }
 
-  void flush() { flush_file(file, path); }
+  // Puts each dataset's rows on disk, then its extent (H5Dflush: raw data first, metadata only
+  // when that succeeded). Datasets not opened (no /match) are skipped.
+  void commit(std::initializer_list<const Dataset*> datasets) {
+    guarded([&] {
+      for (const Dataset* d : datasets) {
+        if (*d) flush_dataset(d->get());
+      }
+    });
+  }
+
+  // Flushes the file's remaining metadata. Call it only after commit() of every dataset written
+  // to: H5Fflush writes all metadata even when writing some raw data failed.
+  void flush() {
+    guarded([&] { flush_file(file, path); });
+  }
 
   // Closes every object, the file last; reports a failure to close the file.
   void close() {
@@ -347,7 +400,32 @@ void sync_path(const std::string& path) {
   ::close(fd);
 }
 
+// Runs `read` on the campaign file `path`. An HDF5 failure other than the system's (an I/O error)
+// means the file is damaged or not a campaign: H5FileError, bad input.
+template <class Read>
+auto reading(const std::string& path, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const H5FileError&) {
+    throw;
+  } catch (const H5Error& e) {
+    if (is_system_failure(e.system_error())) throw;
+    throw H5FileError("'" + path + "' is damaged or not a selfplay campaign file: " + e.what(),
+                      e.stack(), e.system_error());
+  }
+}
+
 }  // namespace
+
+void check_campaign_path(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) throw H5FileError("'" + path + "' is a directory, not a file");
+    if (!S_ISREG(info.st_mode)) throw H5FileError("'" + path + "' is not a regular file");
+    return;
+  }
+  if (errno != ENOENT) throw H5FileError("cannot use '" + path + "': " + std::strerror(errno));
+}
 
 // ---- CampaignReader
 
@@ -359,12 +437,14 @@ struct CampaignReader::Impl {
 
 CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   init_thread();
-  impl_->tables = Tables::open(path, false);
-  const hid_t root = impl_->tables.file.get();
-  impl_->version = static_cast<uint32_t>(read_uint64_attribute(root, "format_version"));
-  impl_->meta = read_meta(root, impl_->tables);
-  if (has_attribute(root, "identity"))
-    impl_->meta.identity = read_string_attribute(root, "identity");
+  reading(path, [&] {
+    impl_->tables = Tables::open(path, false);
+    const hid_t root = impl_->tables.file.get();
+    impl_->version = static_cast<uint32_t>(read_uint64_attribute(root, "format_version"));
+    impl_->meta = read_meta(root, impl_->tables);
+    if (has_attribute(root, "identity"))
+      impl_->meta.identity = read_string_attribute(root, "identity");
+  });
 }
 
 CampaignReader::CampaignReader(CampaignReader&&) noexcept = default;
@@ -373,61 +453,82 @@ CampaignReader::~CampaignReader() = default;
 
 uint32_t CampaignReader::format_version() const { return impl_->version; }
 const FileMeta& CampaignReader::meta() const { return impl_->meta; }
-uint64_t CampaignReader::games_count() const { return rows(impl_->tables.games.get()); }
-uint64_t CampaignReader::plies_count() const { return rows(impl_->tables.plies.get()); }
-uint64_t CampaignReader::positions_count() const { return impl_->tables.positions_count(); }
-uint64_t CampaignReader::perf_count() const { return rows(impl_->tables.perf.get()); }
+uint64_t CampaignReader::games_count() const {
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.games.get()); });
+}
+uint64_t CampaignReader::plies_count() const {
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.plies.get()); });
+}
+uint64_t CampaignReader::positions_count() const {
+  return reading(impl_->tables.path, [&] { return impl_->tables.positions_count(); });
+}
+uint64_t CampaignReader::perf_count() const {
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.perf.get()); });
+}
 
 std::vector<GameRow> CampaignReader::games(uint64_t first, uint64_t count) const {
   init_thread();
-  return read_table<GameRow>(impl_->tables.games, impl_->tables.types.game, first, count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<GameRow>(impl_->tables.games, impl_->tables.types.game, first, count);
+  });
 }
 
 std::vector<PlyRow> CampaignReader::plies(uint64_t first, uint64_t count) const {
   init_thread();
-  return read_table<PlyRow>(impl_->tables.plies, impl_->tables.types.ply, first, count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<PlyRow>(impl_->tables.plies, impl_->tables.types.ply, first, count);
+  });
 }
 
 std::vector<PerfRow> CampaignReader::perf(uint64_t first, uint64_t count) const {
   init_thread();
-  return read_table<PerfRow>(impl_->tables.perf, impl_->tables.types.perf, first, count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<PerfRow>(impl_->tables.perf, impl_->tables.types.perf, first, count);
+  });
 }
 
 uint64_t CampaignReader::match_pairs_count() const {
-  return impl_->tables.match_pairs ? rows(impl_->tables.match_pairs.get()) : 0;
+  if (!impl_->tables.match_pairs) return 0;
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.match_pairs.get()); });
 }
 
 std::vector<MatchPairRow> CampaignReader::match_pairs(uint64_t first, uint64_t count) const {
   init_thread();
   if (!impl_->tables.match_pairs) return {};
-  return read_table<MatchPairRow>(impl_->tables.match_pairs, impl_->tables.types.pair, first,
-                                  count);
+  return reading(impl_->tables.path, [&] {
+    return read_table<MatchPairRow>(impl_->tables.match_pairs, impl_->tables.types.pair, first,
+                                    count);
+  });
 }
 
 std::vector<PositionRow> CampaignReader::positions(uint64_t first, uint64_t count) const {
   init_thread();
-  const Tables& t = impl_->tables;
-  const auto [start, n] = clip(t.positions_count(), first, count);
-  std::vector<uint64_t> game_id(n);
-  std::vector<uint16_t> ply(n);
-  std::vector<uint8_t> side(n);
-  std::vector<float> result(n);
-  read_rows(t.position_game_id.get(), H5T_NATIVE_UINT64, start, n, game_id.data());
-  read_rows(t.position_ply.get(), H5T_NATIVE_UINT16, start, n, ply.data());
-  read_rows(t.position_side.get(), H5T_NATIVE_UINT8, start, n, side.data());
-  read_rows(t.position_result.get(), H5T_NATIVE_FLOAT, start, n, result.data());
-  std::vector<PositionRow> out(n);
-  for (size_t i = 0; i < n; ++i) out[i] = {game_id[i], ply[i], side[i], result[i]};
-  return out;
+  return reading(impl_->tables.path, [&] {
+    const Tables& t = impl_->tables;
+    const auto [start, n] = clip(t.positions_count(), first, count);
+    std::vector<uint64_t> game_id(n);
+    std::vector<uint16_t> ply(n);
+    std::vector<uint8_t> side(n);
+    std::vector<float> result(n);
+    read_rows(t.position_game_id.get(), H5T_NATIVE_UINT64, start, n, game_id.data());
+    read_rows(t.position_ply.get(), H5T_NATIVE_UINT16, start, n, ply.data());
+    read_rows(t.position_side.get(), H5T_NATIVE_UINT8, start, n, side.data());
+    read_rows(t.position_result.get(), H5T_NATIVE_FLOAT, start, n, result.data());
+    std::vector<PositionRow> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = {game_id[i], ply[i], side[i], result[i]};
+    return out;
+  });
 }
 
 std::vector<float> CampaignReader::features(uint64_t first, uint64_t count) const {
   init_thread();
-  const Tables& t = impl_->tables;
-  const auto [start, n] = clip(t.positions_count(), first, count);
-  std::vector<float> out(n * t.feature_count);
-  read_rows(t.features.get(), H5T_NATIVE_FLOAT, start, n, out.data());
-  return out;
+  return reading(impl_->tables.path, [&] {
+    const Tables& t = impl_->tables;
+    const auto [start, n] = clip(t.positions_count(), first, count);
+    std::vector<float> out(n * t.feature_count);
+    read_rows(t.features.get(), H5T_NATIVE_FLOAT, start, n, out.data());
+    return out;
+  });
 }
 
 // ---- CampaignWriter
@@ -462,7 +563,7 @@ struct CampaignWriter::Impl {
   std::exception_ptr error;
   bool error_reported = false;
   std::thread thread;
-  std::vector<GameRow> pending;  // writer thread only
+  std::vector<GameRow> pending;             // writer thread only
   std::vector<MatchPairRow> pending_pairs;  // writer thread only; written after `pending`
   uint64_t games_appended = 0;
   // Test hook (see append_game): stop the process after this many games; 0 = never.
@@ -470,8 +571,10 @@ struct CampaignWriter::Impl {
     const char* n = std::getenv("SELFPLAY_TEST_STOP_AFTER_GAMES");
     return n ? std::strtoull(n, nullptr, 10) : 0;
   }();
+  uint64_t games_on_disk = 0;               // writer thread only: /games rows committed
 
   Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
+    games_on_disk = rows(tables.games.get());
     if (options.queue_capacity == 0) options.queue_capacity = 1;
     thread = std::thread([this] { run(); });
   }
@@ -530,7 +633,10 @@ struct CampaignWriter::Impl {
     try {
       tables.close();
     } catch (...) {
-      close_error = std::current_exception();
+      // After a failed write the file is abandoned: closing writes to memory only, and when that
+      // fails too (a file size limit applies to memory files as well) the file on disk is still
+      // the one the error already described.
+      if (!tables.abandoned) close_error = std::current_exception();
     }
     std::lock_guard lock(mutex);
     if (error && !error_reported) {
@@ -573,7 +679,6 @@ struct CampaignWriter::Impl {
         const auto now = Clock::now();
         if (dirty && (ticket || stop || now - last_flush >= period)) {
           publish_games();
-          tables.flush();
           dirty = false;
           last_flush = now;
         }
@@ -584,14 +689,27 @@ struct CampaignWriter::Impl {
         if (ticket) flushed.notify_all();
         if (stop) break;
       }
+    } catch (const H5Error& e) {
+      // Writes abandon the file when they fail (a failed read of a row count did not yet): from
+      // here on it holds games_on_disk games, whatever HDF5 does while closing it.
+      tables.abandon();
+      fail_with(std::make_exception_ptr(CampaignWriteError(
+          "cannot write '" + tables.path + "': " + cause_of(e) + "; the file keeps " +
+              std::to_string(games_on_disk) + " complete games",
+          e.stack(), e.system_error(), games_on_disk)));
     } catch (...) {
-      {
-        std::lock_guard lock(mutex);
-        error = std::current_exception();
-      }
-      space_ready.notify_all();
-      flushed.notify_all();
+      fail_with(std::current_exception());
     }
+  }
+
+  // Writer thread: makes `failure` the error every later call rethrows.
+  void fail_with(std::exception_ptr failure) {
+    {
+      std::lock_guard lock(mutex);
+      error = std::move(failure);
+    }
+    space_ready.notify_all();
+    flushed.notify_all();
   }
 
   // Writes one batch, except its /games rows, which wait in `pending` for publish_games().
@@ -623,12 +741,13 @@ struct CampaignWriter::Impl {
   }
 
   // Writes the /games rows of the games whose plies and positions were written, after putting
-  // those on disk. Done once per file flush rather than per batch: every H5Dflush rewrites the
-  // partly filled compressed chunks, and the file keeps the space of each old copy.
+  // those on disk, then puts every dataset and the file's metadata on disk (see "What readers
+  // see" in the header). Done once per file flush rather than per batch: every H5Dflush rewrites
+  // the partly filled compressed chunks, and the file keeps the space of each old copy.
   // Match pair rows follow the /games rows they were queued after.
   void publish_games() {
+    tables.flush_game_contents();
     if (!pending.empty()) {
-      tables.flush_game_contents();
       tables.write_games(pending);
       pending.clear();
     }
@@ -636,6 +755,10 @@ struct CampaignWriter::Impl {
       tables.write_match_pairs(pending_pairs);
       pending_pairs.clear();
     }
+    tables.commit({&tables.games, &tables.match_pairs});
+    games_on_disk = rows(tables.games.get());
+    tables.commit({&tables.perf});
+    tables.flush();
   }
 };
 
@@ -668,12 +791,18 @@ FileLock lock_for_writing(const std::string& path) {
   try {
     return FileLock::acquire(lock_path, "'" + path + "'");
   } catch (const std::system_error& e) {
-    throw H5Error("cannot write '" + path + "': " + e.what());
+    // A folder that cannot take the lock file (read-only, missing, a name too long) is a path
+    // that cannot be used: bad input; a full disk or an I/O error is a failure while working.
+    const int error = e.code().value();
+    const std::string message = "cannot write '" + path + "': " + e.what();
+    if (is_system_failure(error)) throw H5Error(message, {}, error);
+    throw H5FileError(message, {}, error);
   }
 }
 
 bool is_unfinished_file(const std::string& path) {
-  constexpr std::uintmax_t kLargestSkeleton = 64 * 1024;
+  // Below the size of any file that could hold a game: a killed writer's superblock at most.
+  constexpr std::uintmax_t kLargestSkeleton = 4 * 1024;
   constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return false;
@@ -757,8 +886,15 @@ CampaignWriter CampaignWriter::create(FileLock lock, const std::string& path, co
   std::error_code error;
   if (!options.overwrite && std::filesystem::exists(std::filesystem::symlink_status(target, error)))
     throw H5Error("cannot create '" + path + "': it exists");
-  Tables tables = build_and_install(path, target + ".create.tmp", meta, [](Tables&) {});
-  return CampaignWriter(std::move(lock), std::make_unique<Impl>(std::move(tables), options));
+  try {
+    Tables tables = build_and_install(path, target + ".create.tmp", meta, [](Tables&) {});
+    return CampaignWriter(std::move(lock), std::make_unique<Impl>(std::move(tables), options));
+  } catch (const H5FileError&) {
+    throw;  // the path was unusable: nothing was created
+  } catch (const H5Error& e) {
+    // A full disk while creating: the temporary file is gone (build_and_install); one line.
+    throw H5Error("cannot create '" + path + "': " + cause_of(e), e.stack(), e.system_error());
+  }
 }
 
 namespace {

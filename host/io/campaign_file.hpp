@@ -14,9 +14,27 @@
 //                sprt_enabled, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_lower,
 //                sprt_upper; /match/pairs MatchPairRow compound, in pair order, each row written
 //                together with or after the /games rows of its two games
-// Rows a crashed writer sized but never filled read as the fill value: game_id (or batch) ==
-// kNoGame, features NaN. Readers that follow a live file should ignore such rows, and refresh
-// /games before /plies and /positions so that every game they see is complete in what they read.
+// What readers see. HDF5 appends by growing a dataset's extent (object header metadata) and then
+// writing its chunks (raw data); on a full disk the grown extent, rewritten in place, can reach the
+// file while the chunks, which need new space, do not, and readers would see fill-value rows
+// (game_id == kNoGame) as real ones. The writer therefore never lets an extent reach the file
+// before its rows:
+//   - every dataset is put on disk by its own H5Dflush, which writes the raw data first and the
+//     dataset's metadata (index, then extent) only when that succeeded; H5Fflush, which would
+//     write all metadata even after a failed raw write, runs only once every dataset is flushed;
+//   - plies and positions are flushed before the /games rows that refer to them are written;
+//   - after any failed write, abandon_writes() (h5.hpp) sends everything HDF5 writes later,
+//     including what it flushes while closing, to memory: the file keeps exactly what the
+//     successful flushes put there, like after a crash. No extent is shrunk back: shrinking would
+//     itself need a flush, which fails on a full disk for the same reason.
+// A /games row on disk is thus a complete game, and every extent covers written rows. SWMR keeps
+// this safe: under SWMR writing HDF5 never frees or reuses the space of a chunk it rewrites, so a
+// failed rewrite cannot damage rows already on disk. The one window left is HDF5's metadata cache
+// evicting a grown extent between flushes, which it does only under memory pressure far beyond
+// the few entries one flush interval dirties; a crash (kill -9) in that window, or a file written
+// by older versions, can leave fill-value rows: game_id (or batch) == kNoGame, features NaN.
+// Readers should ignore such rows (resume() drops them), read the /positions columns up to the
+// shortest one, and when following a live file refresh /games before /plies and /positions.
 //
 // Reading a file that a writer holds, or that a writer left behind when it crashed, needs SWMR
 // read mode (h5py: File(path, "r", swmr=True)). A plain read-only open of a crashed file fails
@@ -40,17 +58,37 @@
 #include <vector>
 
 #include "host/common/system.hpp"
+#include "host/io/errors.hpp"
 #include "host/io/records.hpp"
 
 namespace sp::io {
 
 inline constexpr uint32_t kCampaignFormatVersion = 1;
 
-// A file that is valid HDF5 but not a campaign this code can read or continue.
+// A file that is valid HDF5 but not a campaign this code can read or continue. Bad input (exit
+// code 2), like H5FileError (h5.hpp) for paths that are not usable HDF5 files at all.
 class CampaignError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Writing a campaign file failed (a full disk, a file size limit, an I/O error); raised by the
+// writer's calls after the failure. what(): "cannot write '<path>': <cause>; the file keeps <n>
+// complete games". The file holds exactly those games, readable (SWMR) and resumable.
+class CampaignWriteError : public H5Error {
+ public:
+  CampaignWriteError(const std::string& message, std::string stack, int system_error,
+                     uint64_t games_kept)
+      : H5Error(message, std::move(stack), system_error), games_kept_(games_kept) {}
+  uint64_t games_kept() const { return games_kept_; }
+
+ private:
+  uint64_t games_kept_ = 0;
+};
+
+// Throws H5FileError when `path` cannot hold a campaign file: a directory, a device such as
+// /dev/null, a name the system rejects (too long). A missing path is fine.
+void check_campaign_path(const std::string& path);
 
 // The attributes of /match in a match file: engine A (engines.player0) against engine B.
 struct MatchMeta {
@@ -99,8 +137,10 @@ std::string write_target(const std::string& path);
 FileLock lock_for_writing(const std::string& path);
 
 // Whether `path` holds nothing a resume could keep: it is empty, or it is the unreadable start of
-// an HDF5 file, shorter than 64 KiB, that a writer killed while creating it left behind (writers
-// before create() wrote through a temporary name could leave one). False when it does not exist.
+// an HDF5 file, shorter than 4 KiB, that a writer killed while creating it left behind (writers
+// before create() wrote through a temporary name could leave one). Larger unreadable files may be
+// damaged campaigns (a truncated copy, say): those are refused and left alone, never replaced.
+// False when it does not exist.
 bool is_unfinished_file(const std::string& path);
 
 // Appends to one campaign file. All HDF5 work happens on one writer thread fed by a bounded

@@ -1,44 +1,103 @@
 #include "host/io/h5.hpp"
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 namespace sp::io {
 namespace {
 
+// HDF5's exit handler closes every identifier still open. After a failed H5Fclose (a full disk,
+// see abandon_writes) one of them is a half-destroyed file and the handler crashes (HDF5 1.10).
+// Every object here is closed by its owner, so the handler is switched off; this runs before
+// main(), before anything initialises the library.
+[[maybe_unused]] const bool kExitHandlerOff = H5dont_atexit() >= 0;
+
+// The calling thread's HDF5 error stack, consumed: every frame as text, the innermost frame's
+// description and the errno a failed system call left in it (sec2 driver: "errno = 28, ...").
+struct ErrorStack {
+  std::string text;
+  std::string innermost;
+  int system_error = 0;
+};
+
 herr_t append_frame(unsigned n, const H5E_error2_t* frame, void* data) {
-  auto& out = *static_cast<std::string*>(data);
+  auto& stack = *static_cast<ErrorStack*>(data);
   char major[128] = "";
   char minor[128] = "";
   H5Eget_msg(frame->maj_num, nullptr, major, sizeof major);
   H5Eget_msg(frame->min_num, nullptr, minor, sizeof minor);
-  out += "\n  #";
-  out += std::to_string(n);
-  out += ' ';
-  out += frame->func_name ? frame->func_name : "?";
-  out += "(): ";
   std::string desc = frame->desc ? frame->desc : "";
   std::replace(desc.begin(), desc.end(), '\n', ' ');  // H5F_open embeds ctime()'s newline
-  out += desc;
-  out += std::string(" [") + major + "; " + minor + "]";
+  if (!stack.text.empty()) stack.text += '\n';
+  stack.text += "#" + std::to_string(n) + ' ' + (frame->func_name ? frame->func_name : "?") +
+                "(): " + desc + " [" + major + "; " + minor + "]";
+  stack.innermost = desc.empty() ? minor : desc;
+  if (const size_t at = desc.find("errno = "); at != std::string::npos) {
+    stack.system_error = std::atoi(desc.c_str() + at + 8);
+  }
   return 0;
 }
 
-// HDF5's error stack for the calling thread, as text; the stack is consumed.
-std::string error_stack_text() {
-  const hid_t stack = H5Eget_current_stack();
-  if (stack < 0) return " (no HDF5 error stack)";
-  std::string text;
-  H5Ewalk2(stack, H5E_WALK_DOWNWARD, append_frame, &text);
-  H5Eclose_stack(stack);
-  return text.empty() ? " (empty HDF5 error stack)" : text;
+ErrorStack take_error_stack() {
+  ErrorStack stack;
+  const hid_t id = H5Eget_current_stack();
+  if (id < 0) return stack;
+  H5Ewalk2(id, H5E_WALK_DOWNWARD, append_frame, &stack);
+  H5Eclose_stack(id);
+  return stack;
 }
+
+std::string cause_of(const ErrorStack& stack) {
+  if (stack.system_error) return std::strerror(stack.system_error);
+  return stack.innermost.empty() ? "no HDF5 error message" : stack.innermost;
+}
+
+// Why `path` cannot be opened as an existing file, or "" when it is a regular, non-empty file.
+std::string unusable_for_reading(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return std::strerror(errno);
+  if (S_ISDIR(info.st_mode)) return "is a directory";
+  if (!S_ISREG(info.st_mode)) return "not a regular file";
+  if (info.st_size == 0) return "empty file";
+  return "";
+}
+
+// Why `path` cannot be created as a file, or "" when nothing is known against it.
+std::string unusable_for_creating(const std::string& path, bool exclusive) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return errno == ENOENT ? "" : std::strerror(errno);
+  if (S_ISDIR(info.st_mode)) return "is a directory";
+  if (!S_ISREG(info.st_mode)) return "not a regular file";
+  return exclusive ? "exists" : "";
+}
+
+// After a failed H5Fopen/H5Fcreate: H5Error when the system failed, H5FileError otherwise.
+[[noreturn]] void fail_file(std::string_view verb, const std::string& path) {
+  const ErrorStack stack = take_error_stack();
+  const std::string message = "cannot " + std::string(verb) + " '" + path + "': " + cause_of(stack);
+  if (is_system_failure(stack.system_error)) {
+    throw H5Error(message, stack.text, stack.system_error);
+  }
+  throw H5FileError(message, stack.text, stack.system_error);
+}
+
+// Reads of a metadata block whose checksum fails are retried this often under SWMR, in case the
+// writer was writing it. HDF5 sleeps 1, 2, 4, ... ns between tries; its default of 100 tries
+// would wait for ages on a damaged file, these ~17 ms in all, far longer than a block write.
+constexpr unsigned kSwmrReadAttempts = 24;
 
 PropList file_access(std::string_view path) {
   PropList fapl(check_id(H5Pcreate(H5P_FILE_ACCESS), "create file access list", path));
   check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST),
         "set library version bounds", path);
+  check(H5Pset_metadata_read_attempts(fapl.get(), kSwmrReadAttempts), "set read attempts", path);
   return fapl;
 }
 
@@ -73,35 +132,96 @@ void init_thread() {
   done = true;
 }
 
+bool is_system_failure(int error) {
+  switch (error) {
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+    case EIO:
+    case ENOMEM:
+    case ENOBUFS:
+    case EMFILE:
+    case ENFILE:
+    case EINTR:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void fail(std::string_view operation, std::string_view object) {
-  const std::string stack = error_stack_text();
+  const ErrorStack stack = take_error_stack();
   throw H5Error("HDF5 " + std::string(operation) + " failed for '" + std::string(object) +
-                "':" + stack);
+                    "': " + cause_of(stack),
+                stack.text, stack.system_error);
 }
 
 File create_file(const std::string& path, bool exclusive) {
   init_thread();
+  if (const std::string why = unusable_for_creating(path, exclusive); !why.empty()) {
+    throw H5FileError("cannot create '" + path + "': " + why);
+  }
   const PropList fapl = file_access(path);
-  return File(check_id(
-      H5Fcreate(path.c_str(), exclusive ? H5F_ACC_EXCL : H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
-      exclusive ? "create file (exclusive)" : "create file", path));
+  const hid_t id =
+      H5Fcreate(path.c_str(), exclusive ? H5F_ACC_EXCL : H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+  if (id < 0) fail_file("create", path);
+  return File(id);
 }
 
 File open_file(const std::string& path, OpenMode mode) {
   init_thread();
+  if (const std::string why = unusable_for_reading(path); !why.empty()) {
+    throw H5FileError("cannot open '" + path + "': " + why);
+  }
+  // The access list outlives the open: closing it would clear HDF5's error stack.
+  PropList fapl;
+  unsigned flags = H5F_ACC_RDONLY;
   switch (mode) {
     case OpenMode::kRead:
-      return File(check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open file", path));
+      fapl = PropList(check_id(H5Pcreate(H5P_FILE_ACCESS), "create file access list", path));
+      break;
     case OpenMode::kReadSwmr:
-      return File(check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT),
-                           "open file (SWMR read)", path));
-    case OpenMode::kWriteSwmr: {
-      const PropList fapl = file_access(path);
-      return File(check_id(H5Fopen(path.c_str(), H5F_ACC_RDWR | H5F_ACC_SWMR_WRITE, fapl.get()),
-                           "open file (SWMR write)", path));
-    }
+      fapl = PropList(check_id(H5Pcreate(H5P_FILE_ACCESS), "create file access list", path));
+      check(H5Pset_metadata_read_attempts(fapl.get(), kSwmrReadAttempts), "set read attempts",
+            path);
+      flags |= H5F_ACC_SWMR_READ;
+      break;
+    case OpenMode::kWriteSwmr:
+      fapl = file_access(path);
+      flags = H5F_ACC_RDWR | H5F_ACC_SWMR_WRITE;
+      break;
   }
-  throw H5Error("open_file: bad mode for '" + path + "'");
+  const hid_t id = H5Fopen(path.c_str(), flags, fapl.get());
+  if (id < 0) fail_file("open", path);
+  return File(id);
+}
+
+void abandon_writes(const File& file) {
+  if (!file) return;
+  init_thread();
+  const PropList fapl(H5Fget_access_plist(file.get()));
+  void* handle = nullptr;
+  // The default (sec2) driver's handle is its file descriptor; other drivers are left alone.
+  if (!fapl || H5Pget_driver(fapl.get()) != H5FD_SEC2 ||
+      H5Fget_vfd_handle(file.get(), fapl.get(), &handle) < 0 || handle == nullptr) {
+    H5Eclear2(H5E_DEFAULT);
+    return;
+  }
+  const int fd = *static_cast<int*>(handle);
+  // A file shorter than the end of its allocated space (the superblock's EOF address) is refused
+  // as truncated. Failed writes can leave it so; extending it adds a hole, which needs no space.
+  haddr_t end = 0;
+  struct stat info {};
+  if (H5Fget_eoa(file.get(), &end) >= 0 && ::fstat(fd, &info) == 0 &&
+      static_cast<haddr_t>(info.st_size) < end) {
+    [[maybe_unused]] const int ignored = ::ftruncate(fd, static_cast<off_t>(end));
+  }
+  H5Eclear2(H5E_DEFAULT);
+  const int memory = memfd_create("selfplay-abandoned-hdf5", MFD_CLOEXEC);
+  if (memory < 0) return;
+  // dup2 replaces the descriptor atomically: no write can slip through to the file in between.
+  ::dup2(memory, fd);
+  ::close(memory);
 }
 
 void start_swmr_write(const File& file, std::string_view path) {

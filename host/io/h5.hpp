@@ -1,7 +1,8 @@
-// A small RAII layer over the HDF5 C API. Every call is checked; a failure throws H5Error carrying
-// the operation, the object or file name and HDF5's own error stack. HDF5's automatic printing of
-// errors to stderr is switched off on every thread that goes through this layer (the setting is
-// per thread in thread-safe builds), so errors surface only as exceptions.
+// A small RAII layer over the HDF5 C API. Every call is checked; a failure throws H5Error: one line
+// naming the operation, the object or file and the cause, with HDF5's own error stack kept aside.
+// HDF5's automatic printing of errors to stderr is switched off on every thread that goes through
+// this layer (the setting is per thread in thread-safe builds), so errors surface only as
+// exceptions. HDF5's exit-time cleanup is switched off as well (see abandon_writes()).
 #pragma once
 
 #include <hdf5.h>
@@ -13,19 +14,16 @@
 #include <utility>
 #include <vector>
 
-namespace sp::io {
+#include "host/io/errors.hpp"
 
-class H5Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace sp::io {
 
 // Switches off HDF5's automatic error printing for the calling thread. Idempotent and cheap; every
 // helper below calls it, code that calls the C API directly calls it once per thread first.
 void init_thread();
 
-// Throws H5Error "HDF5 <operation> failed for '<object>': <error stack>". Call it right after the
-// failing HDF5 call: the next call clears the stack.
+// Throws H5Error "HDF5 <operation> failed for '<object>': <cause>". Call it right after the failing
+// HDF5 call: the next call clears the stack.
 [[noreturn]] void fail(std::string_view operation, std::string_view object);
 inline hid_t check_id(hid_t id, std::string_view operation, std::string_view object) {
   if (id < 0) fail(operation, object);
@@ -87,11 +85,23 @@ enum class OpenMode {
 };
 
 // Files use the latest format (superblock v3), which SWMR requires. create_file truncates or,
-// with exclusive, fails when the file exists.
+// with exclusive, fails when the file exists. Both throw H5FileError when the path cannot be used
+// (see H5FileError), H5Error when the system fails (a full disk).
 File create_file(const std::string& path, bool exclusive);
 File open_file(const std::string& path, OpenMode mode);
 void start_swmr_write(const File& file, std::string_view path);
 void flush_file(const File& file, std::string_view path);
+
+// After a failed write, sends every later write to `file` into an anonymous memory file instead,
+// so that HDF5 can close the file and all its objects: closing flushes, and on a full disk that
+// flush fails again; a failed H5Fclose leaves HDF5 1.10 with a half-destroyed file that crashes
+// its exit handler. The file on disk stays as the failure left it, like after a crash, except
+// that it is extended (by a hole, which needs no space) to the end of the space HDF5 allocated,
+// since HDF5 refuses a file shorter than that as truncated. Reads of data not cached yet see
+// zeros, so only closing is meaningful afterwards. When the redirection is impossible, or the
+// close fails anyway (a file size limit applies to memory files too), the file is leaked instead:
+// HDF5's exit handler, which would touch it, is switched off for the process.
+void abandon_writes(const File& file);
 
 Group create_group(hid_t location, const std::string& name);
 Group open_group(hid_t location, const std::string& name);

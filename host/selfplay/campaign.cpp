@@ -283,6 +283,7 @@ RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& opti
                        const std::atomic<bool>& stop) {
   check_memory(cfg);  // before any file or engine exists
   const std::string& path = cfg.output.path;
+  io::check_campaign_path(path);
   if (options.resume && !fs::exists(path))
     throw InputError("--resume: output " + path + " does not exist");
   if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);

@@ -157,6 +157,7 @@ MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& opt
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;
+  io::check_campaign_path(path);
   if (options.resume && !fs::exists(path))
     throw InputError("--resume: output " + path + " does not exist");
   if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
