@@ -12,9 +12,9 @@
 //
 // Values: every node keeps the sum of rollout results from player 0's view (win 1, draw 1/2) and
 // the number of results. A chance node's value is the expectation over its visited outcome classes,
-// each weighted by its probability (the die is fair), not the visit-weighted mean; a decision node's
-// value is the visit-weighted mean. Each node caches its value, refreshed when a result passes
-// through it, so selection reads one number per child.
+// each weighted by its probability (the die is fair), not the visit-weighted mean; a decision
+// node's value is the visit-weighted mean. Each node caches its value, refreshed when a result
+// passes through it, so selection reads one number per child.
 //
 // Memory: nodes hold statistics and the move (or chance outcome) that leads to them, never a
 // state: only the root's state is kept, and selection recomputes the states along its path by
@@ -39,9 +39,9 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
-#include <span>
 #include <vector>
 
 #include "games/common/philox.hpp"
@@ -73,11 +73,11 @@ struct SearchIds {
 };
 
 struct MoveStats {
-  uint32_t visits = 0;        // visits of the chosen move
-  float value = 0.5f;         // chosen move's value for the mover, 0..1
-  uint64_t rollouts = 0;      // rollouts spent on this move's search
-  uint32_t tree_nodes = 0;    // nodes in the tree when the move was chosen
-  uint32_t leaves = 0;        // leaves evaluated for this move
+  uint32_t visits = 0;      // visits of the chosen move
+  float value = 0.5f;       // chosen move's value for the mover, 0..1
+  uint64_t rollouts = 0;    // rollouts spent on this move's search
+  uint32_t tree_nodes = 0;  // nodes in the tree when the move was chosen
+  uint32_t leaves = 0;      // leaves evaluated for this move
 };
 
 namespace mcts_detail {
@@ -86,7 +86,8 @@ namespace mcts_detail {
 inline constexpr uint32_t kLogTableSize = 1u << 16;
 inline const std::array<double, kLogTableSize> kLogTable = [] {
   std::array<double, kLogTableSize> t{};
-  for (uint32_t n = 0; n < kLogTableSize; ++n) t[n] = std::log(std::max(1.0, static_cast<double>(n)));
+  for (uint32_t n = 0; n < kLogTableSize; ++n)
+    t[n] = std::log(std::max(1.0, static_cast<double>(n)));
   return t;
 }();
 
@@ -148,7 +149,9 @@ class Mcts {
   }
 
   // True when the budget is spent and nothing is in flight: best_move() is final.
-  bool finished() const { return (single_move_ || spent_ >= p_.rollouts_per_move) && pending_.empty(); }
+  bool finished() const {
+    return (single_move_ || spent_ >= p_.rollouts_per_move) && pending_.empty();
+  }
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
   bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
 
@@ -186,8 +189,10 @@ class Mcts {
         const int w = Game::winner(s);
         rollout::LeafStats exact;
         exact.rollouts = p_.rollouts_per_leaf;
-        if (w == 0 || w == 1) exact.wins[w] = p_.rollouts_per_leaf;
-        else exact.draws = p_.rollouts_per_leaf;
+        if (w == 0 || w == 1)
+          exact.wins[w] = p_.rollouts_per_leaf;
+        else
+          exact.draws = p_.rollouts_per_leaf;
         apply_result(path_, exact, false, 0);
         spent_ += p_.rollouts_per_leaf;
         continue;
@@ -196,7 +201,8 @@ class Mcts {
       pending_paths_.insert(pending_paths_.end(), path_.begin(), path_.end());
       pending_.push_back(static_cast<uint32_t>(pending_paths_.size()));
       in_flight_rollouts_ += p_.rollouts_per_leaf;
-      out.push_back(rollout::Leaf<Game>{s, ids_.game, ids_.ply, next_leaf_++, p_.rollouts_per_leaf});
+      out.push_back(
+          rollout::Leaf<Game>{s, ids_.game, ids_.ply, next_leaf_++, p_.rollouts_per_leaf});
       ++k;
     }
   }
@@ -228,7 +234,8 @@ class Mcts {
     uint32_t best = root.first_child;
     for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c) {
       const Node &a = nodes_[c], &b = nodes_[best];
-      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover))) best = c;
+      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover)))
+        best = c;
     }
     if (stats) {
       stats->visits = nodes_[best].visits;
@@ -241,7 +248,9 @@ class Mcts {
   }
 
   // Value of root move i (generation order) for the side to move at the root, and its visits.
-  double root_child_value(int i) const { return value(nodes_[0].first_child + i, Game::side_to_move(root_)); }
+  double root_child_value(int i) const {
+    return value(nodes_[0].first_child + i, Game::side_to_move(root_));
+  }
   uint32_t root_child_visits(int i) const { return nodes_[nodes_[0].first_child + i].visits; }
   int root_children() const { return nodes_[0].num_children; }
   size_t tree_size() const { return nodes_.size(); }
@@ -364,7 +373,8 @@ class Mcts {
   void make_room(size_t extra) {
     const size_t need = nodes_.size() + extra;
     if (need <= nodes_.capacity()) return;
-    nodes_.reserve(std::max(need, std::min(std::max<size_t>(2 * nodes_.capacity(), 64), node_limit_)));
+    nodes_.reserve(
+        std::max(need, std::min(std::max<size_t>(2 * nodes_.capacity(), 64), node_limit_)));
   }
 
   // Creates the children of a decision or chance node whose state is s; false when the budget
@@ -420,7 +430,8 @@ class Mcts {
       double sum = 0;
       int seen = 0;
       for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
-        if (nodes_[c].results > 0) sum += nodes_[c].weight * nodes_[c].wins0 / nodes_[c].results, seen += nodes_[c].weight;
+        if (nodes_[c].results > 0)
+          sum += nodes_[c].weight * nodes_[c].wins0 / nodes_[c].results, seen += nodes_[c].weight;
       n.value0 = seen ? sum / seen : (n.results > 0 ? n.wins0 / n.results : 0.5);
     } else {
       n.value0 = n.results > 0 ? n.wins0 / n.results : 0.5;
@@ -463,8 +474,10 @@ class Mcts {
     // Round robin: the class furthest behind its share, (visits + in flight) / weight smallest.
     uint32_t best = n.first_child;
     for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
-      const uint64_t load_c = uint64_t{nodes_[c].visits + nodes_[c].in_flight} * nodes_[best].weight;
-      const uint64_t load_best = uint64_t{nodes_[best].visits + nodes_[best].in_flight} * nodes_[c].weight;
+      const uint64_t load_c =
+          uint64_t{nodes_[c].visits + nodes_[c].in_flight} * nodes_[best].weight;
+      const uint64_t load_best =
+          uint64_t{nodes_[best].visits + nodes_[best].in_flight} * nodes_[c].weight;
       if (load_c < load_best) best = c;
     }
     return best;
@@ -505,7 +518,8 @@ class Mcts {
       Node& n = nodes_[next];
       n.in_flight = 0;
       if (n.first_child != kNone) {
-        for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) nodes_[c].in_flight = 1;
+        for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+          nodes_[c].in_flight = 1;
         nodes_[n.first_child].in_flight = 2 + next;
       }
       ++next;
