@@ -135,7 +135,7 @@ engines:
     virtual_loss: 0
     leaves_per_round: 2
     chance: round_robin
-    node_budget: 5000
+    node_budget_mb: 5000
     reuse_tree: false
     policy: heavy
     goal_weight: 3.5
@@ -156,7 +156,7 @@ engines:
     virtual_loss: 3
     leaves_per_round: 4096
     chance: sample
-    node_budget: 100000000
+    node_budget_mb: 65536
     reuse_tree: yes
     policy: uniform
     goal_weight: 100
@@ -224,7 +224,7 @@ CampaignConfig every_key_expected() {
   e1.exploration = 0;
   e1.virtual_loss = 3;
   e1.leaves_per_round = 4096;
-  e1.node_budget = 100000000;
+  e1.node_budget = 65536;
   e1.policy.goal_weight = 25600;
   e1.policy.capture_weight = 282;  // round(1.1 * 256) = round(281.6)
   e1.weights = source_path("configs/ewn/weights/distance-control-safety.yaml");  // normalised

@@ -171,7 +171,7 @@ TEST(Mcts, RootValuesConvergeToExpectimaxOnTinyEndgames) {
 TEST(Mcts, NodeBudgetDegradesGracefully) {
   const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
   MctsParams p = params(4000);
-  p.node_budget = 50;
+  p.node_budget = 50.0 * Tree::bytes_per_node() / (1 << 20);  // 50 nodes, in MiB
   const Tree t = search(s, p);
   EXPECT_LE(t.tree_size(), 50u);
   MoveStats stats;

@@ -34,7 +34,7 @@ struct EngineConfig {
   uint32_t virtual_loss = 1;          // visits added on the path while a leaf is in flight
   uint32_t leaves_per_round = 4;      // leaves one tree contributes to a batch
   ChanceMode chance = ChanceMode::kSample;
-  uint32_t node_budget = 200000;      // nodes per tree; search stops expanding when full
+  uint32_t node_budget = 16;          // key node_budget_mb: MiB of nodes per tree; expansion stops when full
   bool reuse_tree = true;
   ewn::PlayoutPolicy policy;          // rollout policy and fixed-point weights
   // Evaluation weights: expectimax scores its horizon with them; MCTS turns them into a prior

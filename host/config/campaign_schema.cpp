@@ -86,8 +86,9 @@ Section<EngineConfig> engine_schema() {
   s.choice("chance", &EngineConfig::chance, ChanceMode::kSample,
            {{"sample", ChanceMode::kSample}, {"round_robin", ChanceMode::kRoundRobin}},
            "die at chance nodes: sampled on each visit, or each face in turn");
-  s.integer("node_budget", &EngineConfig::node_budget, 200000, 1000, 100'000'000,
-            "nodes per tree; the search stops expanding when the tree is full");
+  s.integer("node_budget_mb", &EngineConfig::node_budget, 16, 1, 65536,
+            "MiB of nodes per tree (one tree per mcts engine per concurrent game; an EWN node takes "
+            "48 bytes); the search stops expanding when the tree is full");
   s.boolean("reuse_tree", &EngineConfig::reuse_tree, true,
             "keep the subtree below the played move for the next search");
   s.choice(

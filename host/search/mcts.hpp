@@ -12,8 +12,17 @@
 //
 // Values: every node keeps the sum of rollout results from player 0's view (win 1, draw 1/2) and
 // the number of results. A chance node's value is the expectation over its visited outcome classes,
-// each weighted by its probability (the die is fair), not the visit-weighted mean; a decision node's value is the
-// visit-weighted mean.
+// each weighted by its probability (the die is fair), not the visit-weighted mean; a decision
+// node's value is the visit-weighted mean. Each node caches its value, refreshed when a result
+// passes through it, so selection reads one number per child.
+//
+// Memory: nodes hold statistics and the move (or chance outcome) that leads to them, never a
+// state: only the root's state is kept, and selection recomputes the states along its path by
+// applying the moves and outcomes from the root. A node costs bytes_per_node() bytes whatever the
+// size of the game's state (48 for EWN and for a 400-move game with a 100-byte state), and the
+// arena never holds more than node_budget MiB of nodes (plus one root expansion). The budget
+// decides which nodes exist only once it is full, so records change with the layout only for
+// trees that reach it.
 //
 // Evaluation (optional): an evaluator gives every new non-terminal node a prior, player 0's win
 // probability in [0, 1]. eval_blend b mixes it into each rollout leaf's result, (1 - b) * rollout
@@ -23,14 +32,16 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
-#include <span>
 #include <vector>
 
 #include "games/common/philox.hpp"
@@ -47,7 +58,7 @@ struct MctsParams {
   uint32_t virtual_loss = 1;
   uint32_t leaves_per_round = 4;
   ChanceSelection chance = ChanceSelection::kSample;
-  uint32_t node_budget = 100000;
+  double node_budget = 16;  // MiB of tree nodes per tree (fractions allowed: tests use tiny trees)
   bool reuse_tree = true;
   double eval_blend = 0;        // weight of the evaluator's prior in a leaf's value, 0..1
   double progressive_bias = 0;  // weight of the prior term in UCT selection
@@ -62,12 +73,28 @@ struct SearchIds {
 };
 
 struct MoveStats {
-  uint32_t visits = 0;        // visits of the chosen move
-  float value = 0.5f;         // chosen move's value for the mover, 0..1
-  uint64_t rollouts = 0;      // rollouts spent on this move's search
-  uint32_t tree_nodes = 0;    // nodes in the tree when the move was chosen
-  uint32_t leaves = 0;        // leaves evaluated for this move
+  uint32_t visits = 0;      // visits of the chosen move
+  float value = 0.5f;       // chosen move's value for the mover, 0..1
+  uint64_t rollouts = 0;    // rollouts spent on this move's search
+  uint32_t tree_nodes = 0;  // nodes in the tree when the move was chosen
+  uint32_t leaves = 0;      // leaves evaluated for this move
 };
+
+namespace mcts_detail {
+// log(max(1, n)) for the parent visit counts UCT meets most, computed once by the same std::log the
+// search would call, so a table lookup gives the very bits of the call it replaces.
+inline constexpr uint32_t kLogTableSize = 1u << 16;
+inline const std::array<double, kLogTableSize> kLogTable = [] {
+  std::array<double, kLogTableSize> t{};
+  for (uint32_t n = 0; n < kLogTableSize; ++n)
+    t[n] = std::log(std::max(1.0, static_cast<double>(n)));
+  return t;
+}();
+
+inline double log_visits(uint32_t n) {
+  return n < kLogTableSize ? kLogTable[n] : std::log(static_cast<double>(n));
+}
+}  // namespace mcts_detail
 
 template <sp::Game Game>
 class Mcts {
@@ -81,11 +108,25 @@ class Mcts {
   // The evaluator is needed (and used) only when eval_blend or progressive_bias is above 0.
   Mcts(const MctsParams& params, const Rules& rules, Evaluator evaluator = {})
       : p_(params), rules_(rules), evaluator_(std::move(evaluator)) {
+    if (!(p_.node_budget > 0))
+      throw std::invalid_argument("mcts: node_budget must be above 0 MiB, found " +
+                                  std::to_string(p_.node_budget));
     if ((p_.eval_blend > 0 || p_.progressive_bias > 0) && !evaluator_)
       throw std::invalid_argument("mcts: eval_blend and progressive_bias need an evaluator");
     if (p_.eval_blend == 0 && p_.progressive_bias == 0) evaluator_ = nullptr;
-    nodes_.reserve(std::min<uint32_t>(p_.node_budget, 4096));
+    node_limit_ = nodes_for_budget(p_.node_budget);
   }
+
+  // Bytes one node takes in the arena; the game's state is not among them.
+  static constexpr size_t bytes_per_node() { return sizeof(Node); }
+  // Nodes that fit in a budget of `mib` MiB (at least one).
+  static size_t nodes_for_budget(double mib) {
+    const double nodes = std::floor(mib * 1048576.0 / static_cast<double>(sizeof(Node)));
+    return nodes < 1 ? 1 : nodes > 4e9 ? size_t{4'000'000'000} : static_cast<size_t>(nodes);
+  }
+  size_t node_limit() const { return node_limit_; }
+  // Bytes the node arena holds now (its capacity, not only the nodes in use).
+  size_t node_bytes() const { return nodes_.capacity() * sizeof(Node); }
 
   // Starts the search of a move from root (a decision state: chance outcome known, game not over).
   // Reuses the subtree kept by advance() when it matches root.
@@ -96,17 +137,21 @@ class Mcts {
     in_flight_rollouts_ = 0;
     leaves_evaluated_ = 0;
     sampler_ = WordStream({ids.seed, ids.game, ids.ply, kLeafSearch, 0});
-    if (nodes_.empty() || !same_state(nodes_[0].state, root)) {
+    if (nodes_.empty() || !same_state(root_, root)) {
       nodes_.clear();
+      root_ = root;
+      make_room(1);
       nodes_.push_back(make_node(root, Kind::kDecision, Move{}));
     }
-    expand(0);
+    expand(0, root_);
     // A forced move needs no search.
     single_move_ = nodes_[0].num_children == 1;
   }
 
   // True when the budget is spent and nothing is in flight: best_move() is final.
-  bool finished() const { return (single_move_ || spent_ >= p_.rollouts_per_move) && pending_.empty(); }
+  bool finished() const {
+    return (single_move_ || spent_ >= p_.rollouts_per_move) && pending_.empty();
+  }
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
   bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
 
@@ -119,32 +164,36 @@ class Mcts {
     // with at least one leaf unless the budget runs out.
     for (uint32_t k = 0; k < p_.leaves_per_round && budget_left();) {
       path_.clear();
+      State s = root_;  // the state of `node`, rebuilt move by move
       uint32_t node = 0;
       for (;;) {
         path_.push_back(node);
-        Node& n = nodes_[node];
+        const Node& n = nodes_[node];
         if (n.kind == Kind::kTerminal) break;
         if constexpr (kChance) {
           if (n.kind == Kind::kChance) {
             if (n.visits + n.in_flight == 0) break;  // first visit: evaluate by rollouts
-            if (!expand(node)) break;                // budget full: evaluate again
+            if (!expand(node, s)) break;             // budget full: evaluate again
             node = pick_outcome(node);
+            Game::set_chance(s, nodes_[node].outcome);
             continue;
           }
         } else {
           if (n.visits + n.in_flight == 0 && n.first_child == kNone) break;  // first visit
         }
-        if (!expand(node)) break;
-        node = pick_move(node);
+        if (!expand(node, s)) break;
+        node = pick_move(node, Game::side_to_move(s));
+        Game::apply(s, nodes_[node].move);
       }
-      const uint32_t leaf = path_.back();
-      if (nodes_[leaf].kind == Kind::kTerminal) {
-        const int w = Game::winner(nodes_[leaf].state);
+      if (nodes_[node].kind == Kind::kTerminal) {
+        const int w = Game::winner(s);
         rollout::LeafStats exact;
         exact.rollouts = p_.rollouts_per_leaf;
-        if (w == 0 || w == 1) exact.wins[w] = p_.rollouts_per_leaf;
-        else exact.draws = p_.rollouts_per_leaf;
-        apply_result(path_, exact, false);
+        if (w == 0 || w == 1)
+          exact.wins[w] = p_.rollouts_per_leaf;
+        else
+          exact.draws = p_.rollouts_per_leaf;
+        apply_result(path_, exact, false, 0);
         spent_ += p_.rollouts_per_leaf;
         continue;
       }
@@ -152,8 +201,8 @@ class Mcts {
       pending_paths_.insert(pending_paths_.end(), path_.begin(), path_.end());
       pending_.push_back(static_cast<uint32_t>(pending_paths_.size()));
       in_flight_rollouts_ += p_.rollouts_per_leaf;
-      out.push_back(rollout::Leaf<Game>{nodes_[leaf].state, ids_.game, ids_.ply, next_leaf_++,
-                                        p_.rollouts_per_leaf});
+      out.push_back(
+          rollout::Leaf<Game>{s, ids_.game, ids_.ply, next_leaf_++, p_.rollouts_per_leaf});
       ++k;
     }
   }
@@ -163,11 +212,11 @@ class Mcts {
     if (stats.size() != pending_.size())
       throw std::logic_error("mcts: backup() with " + std::to_string(stats.size()) +
                              " results for " + std::to_string(pending_.size()) + " leaves");
+    const bool blend = p_.eval_blend > 0;
     for (size_t i = 0; i < stats.size(); ++i) {
       const std::span<const uint32_t> path(pending_paths_.data() + (i ? pending_[i - 1] : 0),
                                            pending_paths_.data() + pending_[i]);
-      for (uint32_t n : path) nodes_[n].in_flight -= 1;
-      apply_result(path, stats[i], p_.eval_blend > 0);
+      apply_result(path, stats[i], blend, 1);
       spent_ += stats[i].rollouts;
       ++leaves_evaluated_;
     }
@@ -181,11 +230,12 @@ class Mcts {
   // The most visited root move (ties: higher value for the mover, then generation order).
   Move best_move(MoveStats* stats = nullptr) const {
     const Node& root = nodes_[0];
-    const int mover = Game::side_to_move(root.state);
+    const int mover = Game::side_to_move(root_);
     uint32_t best = root.first_child;
     for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c) {
       const Node &a = nodes_[c], &b = nodes_[best];
-      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover))) best = c;
+      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover)))
+        best = c;
     }
     if (stats) {
       stats->visits = nodes_[best].visits;
@@ -198,7 +248,9 @@ class Mcts {
   }
 
   // Value of root move i (generation order) for the side to move at the root, and its visits.
-  double root_child_value(int i) const { return value(nodes_[0].first_child + i, Game::side_to_move(nodes_[0].state)); }
+  double root_child_value(int i) const {
+    return value(nodes_[0].first_child + i, Game::side_to_move(root_));
+  }
   uint32_t root_child_visits(int i) const { return nodes_[nodes_[0].first_child + i].visits; }
   int root_children() const { return nodes_[0].num_children; }
   size_t tree_size() const { return nodes_.size(); }
@@ -239,28 +291,35 @@ class Mcts {
     const Node& root = nodes_[0];
     for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c)
       if (nodes_[c].move == move) keep = c;
-    if constexpr (kChance) {
-      if (keep != kNone && nodes_[keep].kind == Kind::kChance && nodes_[keep].first_child != kNone) {
-        const Node& chance = nodes_[keep];
-        uint32_t found = kNone;
-        for (uint32_t c = chance.first_child; c < chance.first_child + chance.num_children; ++c)
-          if (Game::same_class(nodes_[c].state, next_root, rules_)) found = c;
-        keep = found;
+    if (keep != kNone) {
+      State after = root_;
+      Game::apply(after, nodes_[keep].move);
+      if constexpr (kChance) {
+        if (nodes_[keep].kind == Kind::kChance && nodes_[keep].first_child != kNone) {
+          const Node& chance = nodes_[keep];
+          uint32_t found = kNone;
+          for (uint32_t c = chance.first_child; c < chance.first_child + chance.num_children; ++c) {
+            State outcome = after;
+            Game::set_chance(outcome, nodes_[c].outcome);
+            if (Game::same_class(outcome, next_root, rules_)) found = c;
+          }
+          keep = found;
+        } else {
+          keep = kNone;
+        }
       } else {
-        keep = kNone;
+        // The move leads straight to the next decision node.
+        if (nodes_[keep].kind != Kind::kDecision || !same_state(after, next_root)) keep = kNone;
       }
-    } else {
-      // The move leads straight to the next decision node.
-      if (keep != kNone &&
-          (nodes_[keep].kind != Kind::kDecision || !same_state(nodes_[keep].state, next_root)))
-        keep = kNone;
     }
     if (keep == kNone) {
       nodes_.clear();
       return;
     }
     compact(keep);
-    nodes_[0].state = next_root;  // the real roll, which may be another die of the same class
+    // The real roll, which may be another outcome of the same class: the states below are the
+    // same, since apply() leaves a chance state whatever outcome allowed the move.
+    root_ = next_root;
   }
 
   void reset() {
@@ -276,18 +335,21 @@ class Mcts {
   // What a move leads to (unless the game ends).
   static constexpr Kind kAfterMove = kChance ? Kind::kChance : Kind::kDecision;
 
+  // No state: a node's state is its parent's with `move` applied (children of decision nodes) or
+  // `outcome` drawn (children of chance nodes).
   struct Node {
-    State state;
-    Move move;  // the move from the parent decision node (decision children: unused)
-    Kind kind;
-    uint8_t weight = 1;  // decision children of a chance node: die values of the class
-    uint16_t num_children = 0;
+    double wins0 = 0;     // sum of results from player 0's view
+    double results = 0;   // number of results
+    double value0 = 0.5;  // player 0's value of the node, as refresh_value() computes it
     uint32_t first_child = kNone;
     uint32_t visits = 0;
     uint32_t in_flight = 0;
-    double wins0 = 0;     // sum of results from player 0's view
-    double results = 0;   // number of results
     float prior0 = 0.5f;  // the evaluator's win probability for player 0 (0.5 without one)
+    Move move{};          // the move from the parent decision node (decision children: unused)
+    uint16_t num_children = 0;
+    Kind kind = Kind::kDecision;
+    uint8_t weight = 1;   // decision children of a chance node: outcomes in the class
+    uint8_t outcome = 0;  // decision children of a chance node: the class's representative
   };
 
   bool budget_left() const { return spent_ + in_flight_rollouts_ < p_.rollouts_per_move; }
@@ -298,28 +360,42 @@ class Mcts {
 
   Node make_node(const State& s, Kind kind, Move m) const {
     Node n;
-    n.state = s;
     n.move = m;
     n.kind = Game::is_over(s) ? Kind::kTerminal : kind;
+    if (n.kind == Kind::kTerminal) {
+      const int w = Game::winner(s);
+      n.value0 = w == 0 ? 1.0 : w == 1 ? 0.0 : 0.5;
+    }
     if (evaluator_ && n.kind != Kind::kTerminal) n.prior0 = static_cast<float>(evaluator_(s));
     return n;
   }
 
-  // Creates the children of a decision or chance node; false when the budget forbids it.
-  bool expand(uint32_t node) {
+  // Grows the arena for `extra` more nodes: doubling, but never past the budget unless the nodes
+  // themselves need it (a root expansion may).
+  void make_room(size_t extra) {
+    const size_t need = nodes_.size() + extra;
+    if (need <= nodes_.capacity()) return;
+    nodes_.reserve(
+        std::max(need, std::min(std::max<size_t>(2 * nodes_.capacity(), 64), node_limit_)));
+  }
+
+  // Creates the children of a decision or chance node whose state is s; false when the budget
+  // forbids it.
+  bool expand(uint32_t node, const State& s) {
     if (nodes_[node].first_child != kNone) return true;
-    const State s = nodes_[node].state;
     if constexpr (kChance) {
       if (nodes_[node].kind == Kind::kChance) {
         int representative[Game::kChanceOutcomes], weight[Game::kChanceOutcomes];
         const int classes = Game::chance_classes(s, rules_, representative, weight);
-        if (nodes_.size() + classes > p_.node_budget) return false;
+        if (nodes_.size() + classes > node_limit_) return false;
+        make_room(static_cast<size_t>(classes));
         const uint32_t first = static_cast<uint32_t>(nodes_.size());
         for (int k = 0; k < classes; ++k) {
           State child = s;
           Game::set_chance(child, representative[k]);
           nodes_.push_back(make_node(child, Kind::kDecision, Move{}));
           nodes_.back().weight = static_cast<uint8_t>(weight[k]);
+          nodes_.back().outcome = static_cast<uint8_t>(representative[k]);
         }
         nodes_[node].first_child = first;
         nodes_[node].num_children = static_cast<uint16_t>(classes);
@@ -328,7 +404,8 @@ class Mcts {
     }
     typename Game::MoveList moves;
     Game::generate_moves(s, rules_, moves);
-    if (nodes_.size() + moves.size > p_.node_budget && node != 0) return false;
+    if (nodes_.size() + moves.size > node_limit_ && node != 0) return false;
+    make_room(static_cast<size_t>(moves.size));
     const uint32_t first = static_cast<uint32_t>(nodes_.size());
     for (int i = 0; i < moves.size; ++i) {
       State child = s;
@@ -342,44 +419,49 @@ class Mcts {
 
   // Mean result for `player` (0..1) of a node; 0.5 when it has none yet.
   double value(uint32_t node, int player) const {
-    const Node& n = nodes_[node];
-    double v0;
-    if (n.kind == Kind::kTerminal) {
-      const int w = Game::winner(n.state);
-      v0 = w == 0 ? 1.0 : w == 1 ? 0.0 : 0.5;
-    } else if (n.kind == Kind::kChance && n.first_child != kNone) {
-      double sum = 0;
-      int seen = 0;
-      for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
-        if (nodes_[c].results > 0) sum += nodes_[c].weight * nodes_[c].wins0 / nodes_[c].results, seen += nodes_[c].weight;
-      v0 = seen ? sum / seen : (n.results > 0 ? n.wins0 / n.results : 0.5);
-    } else {
-      v0 = n.results > 0 ? n.wins0 / n.results : 0.5;
-    }
+    const double v0 = nodes_[node].value0;
     return player == 0 ? v0 : 1.0 - v0;
   }
 
-  uint32_t pick_move(uint32_t node) {
+  // Recomputes the cached value0 of a node after its results (or a child's) changed. A terminal
+  // node keeps its exact value.
+  void refresh_value(uint32_t node) {
+    Node& n = nodes_[node];
+    if (n.kind == Kind::kTerminal) return;
+    if (n.kind == Kind::kChance && n.first_child != kNone) {
+      double sum = 0;
+      int seen = 0;
+      for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+        if (nodes_[c].results > 0)
+          sum += nodes_[c].weight * nodes_[c].wins0 / nodes_[c].results, seen += nodes_[c].weight;
+      n.value0 = seen ? sum / seen : (n.results > 0 ? n.wins0 / n.results : 0.5);
+    } else {
+      n.value0 = n.results > 0 ? n.wins0 / n.results : 0.5;
+    }
+  }
+
+  // The child UCT picks at a decision node where `mover` is to move.
+  uint32_t pick_move(uint32_t node, int mover) const {
     const Node& n = nodes_[node];
-    const int mover = Game::side_to_move(n.state);
-    const double parent = std::max(1.0, static_cast<double>(n.visits + p_.virtual_loss * n.in_flight));
-    const double log_parent = std::log(parent);
-    uint32_t best = n.first_child;
+    const double log_parent = mcts_detail::log_visits(n.visits + p_.virtual_loss * n.in_flight);
+    const double virtual_loss = p_.virtual_loss, exploration = p_.exploration;
+    const Node* children = nodes_.data() + n.first_child;
+    uint32_t best = 0;
     double best_score = -1;
-    for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
-      const Node& ch = nodes_[c];
-      const double visits = ch.visits + static_cast<double>(p_.virtual_loss) * ch.in_flight;
-      if (visits == 0) return c;  // unvisited children first, in generation order
+    for (uint32_t i = 0; i < n.num_children; ++i) {
+      const Node& ch = children[i];
+      const double visits = ch.visits + virtual_loss * ch.in_flight;
+      if (visits == 0) return n.first_child + i;  // unvisited children first, in generation order
       // Virtual loss: in-flight visits count as losses for the mover.
-      const double q = value(c, mover) * ch.visits / visits;
-      double score = q + p_.exploration * std::sqrt(log_parent / visits);
+      const double q = (mover == 0 ? ch.value0 : 1.0 - ch.value0) * ch.visits / visits;
+      double score = q + exploration * std::sqrt(log_parent / visits);
       if (p_.progressive_bias > 0) {
         const double prior = mover == 0 ? ch.prior0 : 1.0 - ch.prior0;
         score += p_.progressive_bias * prior / (visits + 1);
       }
-      if (score > best_score) best_score = score, best = c;
+      if (score > best_score) best_score = score, best = i;
     }
-    return best;
+    return n.first_child + best;
   }
 
   uint32_t pick_outcome(uint32_t node) requires sp::ChanceGame<Game> {
@@ -394,45 +476,64 @@ class Mcts {
     // Round robin: the class furthest behind its share, (visits + in flight) / weight smallest.
     uint32_t best = n.first_child;
     for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
-      const uint64_t load_c = uint64_t{nodes_[c].visits + nodes_[c].in_flight} * nodes_[best].weight;
-      const uint64_t load_best = uint64_t{nodes_[best].visits + nodes_[best].in_flight} * nodes_[c].weight;
+      const uint64_t load_c =
+          uint64_t{nodes_[c].visits + nodes_[c].in_flight} * nodes_[best].weight;
+      const uint64_t load_best =
+          uint64_t{nodes_[best].visits + nodes_[best].in_flight} * nodes_[c].weight;
       if (load_c < load_best) best = c;
     }
     return best;
   }
 
-  // blend: mix the leaf's prior into a rollout result (eval_blend); exact results are kept.
-  void apply_result(std::span<const uint32_t> path, const rollout::LeafStats& s, bool blend) {
+  // Adds one result to every node of path, leaf last, and releases `in_flight` visits. blend: mix
+  // the leaf's prior into a rollout result (eval_blend); exact results are kept. Walks the path
+  // from the leaf up, so a chance node refreshes its value after its child's results changed.
+  void apply_result(std::span<const uint32_t> path, const rollout::LeafStats& s, bool blend,
+                    uint32_t in_flight) {
     double w0 = s.wins[0] + 0.5 * s.draws;
     if (blend) {
       const double b = p_.eval_blend;
       w0 = (1 - b) * w0 + b * nodes_[path.back()].prior0 * static_cast<double>(s.rollouts);
     }
-    for (uint32_t i : path) {
-      Node& n = nodes_[i];
+    for (size_t k = path.size(); k-- > 0;) {
+      Node& n = nodes_[path[k]];
+      n.in_flight -= in_flight;
       n.visits += 1;
       n.wins0 += w0;
       n.results += s.rollouts;
+      refresh_value(path[k]);
     }
   }
 
-  // Rebuilds the arena with the subtree of `keep` as root (breadth-first, children contiguous).
+  // Keeps the subtree of `keep` with keep as the root, in place and in arena order. Children are
+  // always allocated after their parent, so one forward pass reaches every kept node after its
+  // parent and moves it down to the next free slot. in_flight (0 everywhere, since nothing is
+  // pending) carries the marks: 1 on a kept node, 2 + p on the first child of the node now at p.
   void compact(uint32_t keep) {
-    std::vector<Node> fresh;
-    fresh.reserve(nodes_.capacity());
-    fresh.push_back(nodes_[keep]);
-    for (size_t i = 0; i < fresh.size(); ++i) {
-      const uint32_t first = fresh[i].first_child;
-      if (first == kNone) continue;
-      fresh[i].first_child = static_cast<uint32_t>(fresh.size());
-      for (uint32_t c = first; c < first + fresh[i].num_children; ++c) fresh.push_back(nodes_[c]);
+    nodes_[keep].in_flight = 1;
+    uint32_t next = 0;
+    for (uint32_t i = keep; i < nodes_.size(); ++i) {
+      const uint32_t mark = nodes_[i].in_flight;
+      if (mark == 0) continue;
+      if (mark >= 2) nodes_[mark - 2].first_child = next;
+      nodes_[next] = nodes_[i];
+      Node& n = nodes_[next];
+      n.in_flight = 0;
+      if (n.first_child != kNone) {
+        for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+          nodes_[c].in_flight = 1;
+        nodes_[n.first_child].in_flight = 2 + next;
+      }
+      ++next;
     }
-    nodes_.swap(fresh);
+    nodes_.resize(next);
   }
 
   MctsParams p_;
   Rules rules_;
   Evaluator evaluator_;  // null unless eval_blend or progressive_bias is used
+  size_t node_limit_ = 1;
+  State root_{};
   std::vector<Node> nodes_;
   std::vector<uint32_t> pending_paths_;  // node paths of the leaves in flight, concatenated
   std::vector<uint32_t> pending_;        // end offset of each leaf's path in pending_paths_
