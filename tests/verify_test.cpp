@@ -364,8 +364,8 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
     const std::vector<std::string> moves = split(columns[5], ' ');
     ASSERT_EQ(moves.size(), g.plies);
     for (const auto& p : c.plies) {
-      if (p.game_id == g.game_id)
-        EXPECT_EQ(moves[p.ply], std::to_string(p.die) + ":" + std::string(io::text_of(p.move)));
+      if (p.game_id != g.game_id) continue;
+      EXPECT_EQ(moves[p.ply], std::to_string(p.die) + ":" + std::string(io::text_of(p.move)));
     }
   }
 
