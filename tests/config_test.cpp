@@ -470,9 +470,9 @@ TEST(ConfigCli, CheckAndExplain) {
   const std::string shipped = source_path("configs/ewn/campaign.yaml");
   const CliRun check = run_selfplay("config --check '" + shipped + "'");
   EXPECT_EQ(check.status, 0) << check.output;
-  // ok, then the engines' memory: 64 games at once, two MCTS trees of 200000 nodes each.
+  // ok, then the engines' memory: 64 games at once, two MCTS trees of node_budget_mb each.
   EXPECT_EQ(check.output.rfind("ok\nmemory: the engines need about ", 0), 0u) << check.output;
-  EXPECT_NE(check.output.find("engines.player0.node_budget 200000 nodes x "), std::string::npos)
+  EXPECT_NE(check.output.find("engines.player0.node_budget_mb 16 MiB x 64 games"), std::string::npos)
       << check.output;
   EXPECT_NE(check.output.find("; this machine has "), std::string::npos) << check.output;
 
@@ -512,24 +512,21 @@ std::string huge_tables(const std::string& campaign_keys) {
 
 TEST(Memory, EstimateCountsEveryTreeAndTableOfTheGamesAtOnce) {
   CampaignConfig c = load_campaign_config_text(
-      "engines:\n  player0: {node_budget: 1000}\n  player1: {type: random}\n"
+      "engines:\n  player0: {node_budget_mb: 3}\n  player1: {type: random}\n"
       "campaign: {games: 2, concurrency: 3}\n",
       "m.yaml");
-  const uint64_t node = sp::search::Mcts<sp::EwnGame>::node_bytes();
+  const uint64_t tree = uint64_t{3} << 20;
   sp::selfplay::MemoryEstimate m = sp::selfplay::estimate_memory(c);
   EXPECT_EQ(m.games_at_once, 2u);  // only two games exist
-  EXPECT_EQ(m.bytes, 2 * 1000 * node);
+  EXPECT_EQ(m.bytes, 2 * tree);
   ASSERT_EQ(m.parts.size(), 1u);  // a random engine holds nothing
-  EXPECT_EQ(m.parts[0].rfind("engines.player0.node_budget 1000 nodes x " + std::to_string(node) +
-                                 " B x 2 games at once = ",
-                             0),
-            0u)
+  EXPECT_EQ(m.parts[0].rfind("engines.player0.node_budget_mb 3 MiB x 2 games at once = ", 0), 0u)
       << m.parts[0];
   c.games = 10;
   c.engines[1].type = EngineType::kExpectimax;
   c.engines[1].tt_size_mb = 5;
   m = sp::selfplay::estimate_memory(c);
-  EXPECT_EQ(m.bytes, 3 * (1000 * node + (uint64_t{5} << 20)));
+  EXPECT_EQ(m.bytes, 3 * (tree + (uint64_t{5} << 20)));
   // The check: above the machine's memory is an input error naming the keys; 0 = unknown.
   EXPECT_NO_THROW(sp::selfplay::check_memory(c, m.bytes));
   EXPECT_NO_THROW(sp::selfplay::check_memory(c, 0));
@@ -539,14 +536,14 @@ TEST(Memory, EstimateCountsEveryTreeAndTableOfTheGamesAtOnce) {
   } catch (const sp::InputError& e) {
     const std::string what = e.what();
     EXPECT_EQ(what.rfind("m.yaml: the engines would need about ", 0), 0u) << what;
-    for (const char* key : {"engines.player0.node_budget", "engines.player1.tt_size_mb 5 MiB",
+    for (const char* key : {"engines.player0.node_budget_mb", "engines.player1.tt_size_mb 5 MiB",
                             "campaign.concurrency", "memory of this machine"})
       EXPECT_NE(what.find(key), std::string::npos) << key << " missing in " << what;
   }
   // Products beyond 64 bits saturate instead of wrapping to a small number.
   c.concurrency = 65536;
   c.games = 1000000;
-  c.engines[0].node_budget = 100000000;
+  c.engines[0].node_budget = 65536;
   c.engines[1].tt_size_mb = 65536;
   EXPECT_GT(sp::selfplay::estimate_memory(c).bytes, uint64_t{1} << 50);
 }

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "games/ewn/ewn.hpp"
 
@@ -28,6 +29,11 @@ Runner add_demo(CLI::App& app);
 Runner add_config(CLI::App& app);  // campaign YAML: --check FILE, --explain FILE
 Runner add_play(CLI::App& app);    // a human against an engine on stdin/stdout
 Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions (Texel)
+Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or match file
+Runner add_export(CLI::App& app);  // the games of a campaign or match file as text
+
+// Throws sp::InputError when `path` does not exist or is a directory (verify, export).
+void check_input_file(const std::string& path);
 
 // Validators for numeric options, used as option->transform(integer_in(lo, hi)): the text must be
 // an integer (decimal or 0x hex, as in configs) or a finite real in [lo, hi]. NaN, inf, negative

@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
   add("play", "Play EWN against an engine in the terminal", &sp::app::add_play);
   add("tune", "Tune evaluation weights on the positions of campaign HDF5 files (Texel)",
       &sp::app::add_tune);
+  add("verify", "Replay every game of a campaign or match file; report the first bad rows",
+      &sp::app::add_verify);
+  add("export", "Write the games of a campaign or match file as text, one line per game",
+      &sp::app::add_export);
 
   try {
     app.parse(argc, argv);

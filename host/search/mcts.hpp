@@ -254,8 +254,6 @@ class Mcts {
   uint32_t root_child_visits(int i) const { return nodes_[nodes_[0].first_child + i].visits; }
   int root_children() const { return nodes_[0].num_children; }
   size_t tree_size() const { return nodes_.size(); }
-  // Bytes of one tree node: a tree of node_budget nodes holds about node_budget * node_bytes().
-  static constexpr size_t node_bytes() { return sizeof(Node); }
 
   // The raw statistics of one node, for inspection (tests of advance()).
   struct NodeStats {

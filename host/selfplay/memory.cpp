@@ -38,11 +38,10 @@ MemoryEstimate estimate_memory(const config::CampaignConfig& cfg) {
     uint64_t each = 0;
     std::string what;
     if (e.type == config::EngineType::kMcts) {
-      const uint64_t node = search::Mcts<EwnGame>::node_bytes();
-      each = times(e.node_budget, node);
-      what = key + "node_budget " + std::to_string(e.node_budget) + " nodes x " +
-             std::to_string(node) + " B";
-      m.keys.push_back(key + "node_budget");
+      // The tree's arena never grows past its budget (plus one root expansion, negligible).
+      each = uint64_t{e.node_budget} << 20;
+      what = key + "node_budget_mb " + std::to_string(e.node_budget) + " MiB";
+      m.keys.push_back(key + "node_budget_mb");
     } else if (e.type == config::EngineType::kExpectimax) {
       each = uint64_t{e.tt_size_mb} << 20;
       what = key + "tt_size_mb " + std::to_string(e.tt_size_mb) + " MiB";

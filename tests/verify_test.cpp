@@ -1,0 +1,399 @@
+// `selfplay verify` and `selfplay export` end to end: files written by `selfplay run` and
+// `selfplay match` verify OK; copies rewritten with one fault (a move, a die, a setup, a winner, a
+// record, a feature) are reported at the right row with exit code 1; the export lists every game's
+// moves as stored, the same bytes for the same campaign; unreadable files exit with 2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "host/io/campaign_file.hpp"
+#include "host/io/records.hpp"
+#include "tests/test_util.hpp"
+
+namespace sp {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kCampaign = R"(
+game: ewn
+rules: {first_player: alternate, setup: random, substitution: nearest}
+campaign: {games: 6, concurrency: 6, seed: 41, paired: true}
+engines:
+  player0: {type: mcts, rollouts_per_move: 48, rollouts_per_leaf: 4, leaves_per_round: 4}
+  player1: {type: random}
+backend: {name: cpu, threads: 2, batch_rollouts: 1024}
+output: {path: unused.h5, positions_per_game: 0, flush_seconds: 0.05}
+)";
+
+// Everything a campaign file holds that verify reads, to rewrite it with one fault.
+struct Contents {
+  io::FileMeta meta;
+  std::vector<io::GameRow> games;
+  std::vector<io::PlyRow> plies;
+  std::vector<io::PositionRow> positions;
+  std::vector<float> features;  // positions.size() x F
+};
+
+Contents read_all(const std::string& path) {
+  const io::CampaignReader reader(path);
+  return {reader.meta(), reader.games(), reader.plies(), reader.positions(), reader.features()};
+}
+
+// Writes the contents as a new file, game by game in the order of `games`.
+void write_all(const Contents& c, const std::string& path) {
+  io::CampaignWriter writer = io::CampaignWriter::create(path, c.meta);
+  const size_t width = c.meta.feature_names.size();
+  for (const io::GameRow& g : c.games) {
+    std::vector<io::PlyRow> plies;
+    for (const auto& p : c.plies)
+      if (p.game_id == g.game_id) plies.push_back(p);
+    std::vector<io::PositionRow> positions;
+    std::vector<float> features;
+    for (size_t i = 0; i < c.positions.size(); ++i) {
+      if (c.positions[i].game_id != g.game_id) continue;
+      positions.push_back(c.positions[i]);
+      features.insert(features.end(), c.features.begin() + i * width,
+                      c.features.begin() + (i + 1) * width);
+    }
+    writer.append_game(g, std::move(plies), std::move(positions), std::move(features));
+  }
+  writer.close();
+}
+
+// The record of game `id` made again from its plies, as campaign.cpp makes it.
+void rebuild_record(Contents& c, uint64_t id) {
+  std::string record;
+  for (const auto& p : c.plies)
+    if (p.game_id == id)
+      record += (record.empty() ? "" : " ") + std::to_string(p.die) + ":" +
+                std::string(io::text_of(p.move));
+  for (auto& g : c.games)
+    if (g.game_id == id) io::set_record(g, record);
+}
+
+template <class Row>
+uint64_t row_of(const std::vector<Row>& rows, const std::function<bool(const Row&)>& match) {
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (match(rows[i])) return i;
+  ADD_FAILURE() << "no such row";
+  return 0;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  if (!text.empty() && text.back() == sep) out.push_back("");
+  return out;
+}
+
+class Verify : public ::testing::Test {
+ protected:
+  test::CommandResult selfplay(const std::string& args) {
+    return test::run_command(std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>'" +
+                             tmp_.file("stderr") + "'");
+  }
+  std::string stderr_text() const { return test::read_text(tmp_.file("stderr")); }
+
+  // A campaign played by `selfplay run`, once per test fixture.
+  std::string campaign(const std::string& name = "campaign.h5") {
+    tmp_.write("campaign.yaml", kCampaign);
+    const std::string path = tmp_.file(name);
+    const auto r =
+        selfplay("run '" + tmp_.file("campaign.yaml") + "' --out '" + path + "' --quiet");
+    EXPECT_EQ(r.code, 0) << stderr_text();
+    return path;
+  }
+
+  // A game of the campaign with at least `plies` plies.
+  static const io::GameRow& long_game(const Contents& c, uint16_t plies) {
+    for (const auto& g : c.games)
+      if (g.plies >= plies) return g;
+    ADD_FAILURE() << "no game of " << plies << " plies";
+    return c.games.front();
+  }
+
+  // Verifies a copy of `path` with the fault `spoil` makes; returns verify's stdout lines.
+  std::vector<std::string> verify_spoiled(const std::string& path,
+                                          const std::function<void(Contents&)>& spoil,
+                                          Contents* written = nullptr) {
+    Contents c = read_all(path);
+    spoil(c);
+    const std::string bad = tmp_.file("bad.h5");
+    fs::remove(bad);
+    write_all(c, bad);
+    if (written) *written = read_all(bad);
+    const auto r = selfplay("verify '" + bad + "'");
+    EXPECT_EQ(r.code, 1) << r.out << stderr_text();
+    return lines_of(r.out);
+  }
+
+  test::TempDir tmp_;
+};
+
+TEST_F(Verify, CampaignVerifiesOk) {
+  const std::string path = campaign();
+  const Contents c = read_all(path);
+  ASSERT_EQ(c.games.size(), 6u);
+  const auto r = selfplay("verify '" + path + "'");
+  EXPECT_EQ(r.code, 0) << r.out << stderr_text();
+  EXPECT_EQ(r.out, "verified 6 games, " + std::to_string(c.plies.size()) + " plies, " +
+                       std::to_string(c.positions.size()) + " positions: OK\n");
+  EXPECT_EQ(c.positions.size(), c.plies.size());  // positions_per_game 0: every ply
+  EXPECT_EQ(stderr_text(), "");
+  // The rows of a game need not be together: the same games written in another order verify too.
+  Contents reversed = c;
+  std::reverse(reversed.games.begin(), reversed.games.end());
+  write_all(reversed, tmp_.file("reversed.h5"));
+  EXPECT_EQ(selfplay("verify '" + tmp_.file("reversed.h5") + "'").out, r.out);
+}
+
+// A match file, whose engine's weights file is gone by the time it is checked: verify needs only
+// the rules and the random streams of the stored config.
+TEST_F(Verify, MatchVerifiesOkWithoutItsWeightsFile) {
+  fs::copy_file(test::source_path("configs/ewn/weights/survival-distance.yaml"),
+                tmp_.file("weights.yaml"));
+  tmp_.write("match.yaml", R"(
+rules: {first_player: alternate}
+campaign: {concurrency: 4, seed: 5}
+engines:
+  player0: {type: expectimax, depth: 1, weights: ')" +
+                               tmp_.file("weights.yaml") + R"('}
+  player1: {type: random}
+backend: {name: cpu, threads: 2, batch_rollouts: 1024}
+output: {path: unused.h5, positions_per_game: 3, flush_seconds: 0.05}
+match: {pairs: 2, sprt: {enabled: false}}
+)");
+  const std::string path = tmp_.file("match.h5");
+  ASSERT_EQ(selfplay("match '" + tmp_.file("match.yaml") + "' --out '" + path + "' --quiet").code,
+            0)
+      << stderr_text();
+  fs::remove(tmp_.file("weights.yaml"));
+  const Contents c = read_all(path);
+  ASSERT_TRUE(c.meta.match.has_value());
+  const auto r = selfplay("verify '" + path + "'");
+  EXPECT_EQ(r.code, 0) << r.out << stderr_text();
+  EXPECT_EQ(r.out, "verified 4 games, " + std::to_string(c.plies.size()) + " plies, " +
+                       std::to_string(c.positions.size()) + " positions: OK\n");
+
+  // Paired games share their dice: game 1 rolled with game 0's die stream is caught.
+  Contents written;
+  const auto lines = verify_spoiled(
+      path,
+      [](Contents& c) {
+        for (auto& p : c.plies)
+          if (p.game_id == 1 && p.ply == 0) p.die = p.die % 6 + 1;
+        rebuild_record(c, 1);
+      },
+      &written);
+  ASSERT_FALSE(lines.empty());
+  const uint64_t row = row_of<io::PlyRow>(
+      written.plies, [](const io::PlyRow& p) { return p.game_id == 1 && p.ply == 0; });
+  EXPECT_EQ(lines[0].rfind("game 1, ply 0 (/plies row " + std::to_string(row) + "): die ", 0), 0u)
+      << lines[0];
+  EXPECT_NE(lines[0].find("the campaign's dice give"), std::string::npos) << lines[0];
+}
+
+TEST_F(Verify, IllegalMoveIsReportedAtItsPlyRow) {
+  const std::string path = campaign();
+  const uint64_t id = long_game(read_all(path), 4).game_id;
+  Contents written;
+  const auto lines = verify_spoiled(
+      path,
+      [id](Contents& c) {
+        for (auto& p : c.plies)
+          if (p.game_id == id && p.ply == 2) io::set_text(p.move, "a5-a5");
+        rebuild_record(c, id);
+      },
+      &written);
+  const uint64_t row = row_of<io::PlyRow>(
+      written.plies, [id](const io::PlyRow& p) { return p.game_id == id && p.ply == 2; });
+  uint8_t die = 0;
+  for (const auto& p : written.plies)
+    if (p.game_id == id && p.ply == 2) die = p.die;
+  ASSERT_EQ(lines.size(), 1u) << lines[0];
+  EXPECT_EQ(
+      lines[0].rfind("game " + std::to_string(id) + ", ply 2 (/plies row " + std::to_string(row) +
+                         "): move a5-a5 is not legal for die " + std::to_string(die) + " in ",
+                     0),
+      0u)
+      << lines[0];
+}
+
+TEST_F(Verify, WrongDieIsReported) {
+  const std::string path = campaign();
+  const uint64_t id = long_game(read_all(path), 4).game_id;
+  Contents written;
+  const auto lines = verify_spoiled(
+      path,
+      [id](Contents& c) {
+        for (auto& p : c.plies)
+          if (p.game_id == id && p.ply == 3) p.die = p.die % 6 + 1;
+        rebuild_record(c, id);
+      },
+      &written);
+  const uint64_t row = row_of<io::PlyRow>(
+      written.plies, [id](const io::PlyRow& p) { return p.game_id == id && p.ply == 3; });
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0].rfind("game " + std::to_string(id) + ", ply 3 (/plies row " +
+                               std::to_string(row) + "): die ",
+                           0),
+            0u)
+      << lines[0];
+  EXPECT_NE(lines[0].find(", the campaign's dice give "), std::string::npos) << lines[0];
+}
+
+TEST_F(Verify, WrongSetupAndWinnerAreReportedAtTheirGamesRow) {
+  const std::string path = campaign();
+  const Contents c = read_all(path);
+  const uint64_t id = c.games[2].game_id;
+  Contents written;
+  const auto lines = verify_spoiled(
+      path, [&](Contents& c) { c.games[2].winner = static_cast<int8_t>(c.games[2].winner ^ 1); },
+      &written);
+  ASSERT_EQ(lines.size(), 1u);
+  const int winner = c.games[2].winner;
+  EXPECT_EQ(lines[0], "game " + std::to_string(id) + " (/games row 2): winner " +
+                          std::to_string(winner ^ 1) + " recorded, the replay ends with player " +
+                          std::to_string(winner) + " winning");
+
+  // Player 1's arrangement with its first two cubes swapped: a legal setup, not the campaign's.
+  std::string setup(io::text_of(c.games[4].setup));
+  std::swap(setup[7], setup[8]);
+  const auto setup_lines =
+      verify_spoiled(path, [&](Contents& c) { io::set_text(c.games[4].setup, setup); });
+  ASSERT_FALSE(setup_lines.empty());
+  EXPECT_EQ(setup_lines[0], "game " + std::to_string(c.games[4].game_id) +
+                                " (/games row 4): setup " + setup + ", the file's config gives " +
+                                std::string(io::text_of(c.games[4].setup)));
+}
+
+TEST_F(Verify, RecordThatDiffersFromThePliesIsReported) {
+  const std::string path = campaign();
+  const Contents c = read_all(path);
+  const io::GameRow& g = long_game(c, 3);
+  const uint64_t row = row_of<io::PlyRow>(
+      c.plies, [&](const io::PlyRow& p) { return p.game_id == g.game_id && p.ply == 1; });
+  std::vector<std::string> tokens = split(std::string(io::text_of(g.record)), ' ');
+  const std::string stored = tokens[1];
+  tokens[1] = "9:a5-a5";
+  std::string record;
+  for (const auto& t : tokens) record += (record.empty() ? "" : " ") + t;
+  Contents written;
+  const auto lines = verify_spoiled(
+      path,
+      [&](Contents& c) {
+        for (auto& r : c.games)
+          if (r.game_id == g.game_id) io::set_record(r, record);
+      },
+      &written);
+  // verify_spoiled writes the games in the order read: the plies keep their rows.
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "game " + std::to_string(g.game_id) + " (/games row " +
+                          std::to_string(&g - c.games.data()) +
+                          "): the record has 9:a5-a5 at ply " + "1, /plies row " +
+                          std::to_string(row) + " has " + stored);
+}
+
+TEST_F(Verify, WrongFeatureIsReportedAtItsPositionRowAndManyAreCounted) {
+  const std::string path = campaign();
+  const Contents c = read_all(path);
+  const size_t width = c.meta.feature_names.size();
+  ASSERT_EQ(c.meta.feature_names[4], "own_dist_sum");
+  const size_t target = 5;
+  Contents written;
+  const auto lines = verify_spoiled(
+      path, [&](Contents& c) { c.features[target * width + 4] += 1.0f; }, &written);
+  const io::PositionRow& p = c.positions[target];
+  const uint64_t row =
+      row_of<io::PositionRow>(written.positions, [&](const io::PositionRow& q) { return q == p; });
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(
+      lines[0].rfind("game " + std::to_string(p.game_id) + ", ply " + std::to_string(p.ply) +
+                         " (/positions row " + std::to_string(row) + "): feature own_dist_sum is ",
+                     0),
+      0u)
+      << lines[0];
+
+  // Every position wrong: ten lines, then the count of the rest.
+  const auto all = verify_spoiled(path, [&](Contents& c) {
+    for (size_t i = 0; i < c.positions.size(); ++i) c.features[i * width] = -1;
+  });
+  ASSERT_EQ(all.size(), 11u);
+  EXPECT_EQ(all[10], "... and " + std::to_string(c.positions.size() - 10) + " more");
+}
+
+TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
+  const std::string path = campaign("a.h5");
+  const auto r = selfplay("export '" + path + "'");
+  ASSERT_EQ(r.code, 0) << stderr_text();
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_EQ(lines[0], "game_id\tsetup\tfirst_player\twinner\tplies\tmoves");
+  const Contents c = read_all(path);
+  std::vector<io::GameRow> games = c.games;
+  std::sort(games.begin(), games.end(),
+            [](const auto& a, const auto& b) { return a.game_id < b.game_id; });
+  for (size_t i = 0; i < games.size(); ++i) {
+    const io::GameRow& g = games[i];
+    const std::vector<std::string> columns = split(lines[i + 1], '\t');
+    ASSERT_EQ(columns.size(), 6u) << lines[i + 1];
+    EXPECT_EQ(columns[0], std::to_string(g.game_id));
+    EXPECT_EQ(columns[1], io::text_of(g.setup));
+    EXPECT_EQ(columns[2], std::to_string(g.first_player));
+    EXPECT_EQ(columns[3], std::to_string(g.winner));
+    EXPECT_EQ(columns[4], std::to_string(g.plies));
+    ASSERT_FALSE(g.record_truncated);
+    EXPECT_EQ(columns[5], io::text_of(g.record));
+    // The moves parse back to the /plies rows.
+    const std::vector<std::string> moves = split(columns[5], ' ');
+    ASSERT_EQ(moves.size(), g.plies);
+    for (const auto& p : c.plies) {
+      if (p.game_id != g.game_id) continue;
+      EXPECT_EQ(moves[p.ply], std::to_string(p.die) + ":" + std::string(io::text_of(p.move)));
+    }
+  }
+
+  // The same campaign again gives the same bytes; --out writes what stdout gets.
+  const std::string again = campaign("b.h5");
+  const std::string out = tmp_.file("games.tsv");
+  ASSERT_EQ(selfplay("export '" + again + "' --out '" + out + "'").code, 0) << stderr_text();
+  EXPECT_EQ(test::read_text(out), r.out);
+  EXPECT_FALSE(fs::exists(out + ".tmp"));
+}
+
+TEST_F(Verify, UnreadableFilesExitWithTwo) {
+  const std::string missing = tmp_.file("missing.h5");
+  for (const char* command : {"verify", "export"}) {
+    auto r = selfplay(std::string(command) + " '" + missing + "'");
+    EXPECT_EQ(r.code, 2) << command;
+    EXPECT_EQ(stderr_text(), "error: " + missing + ": no such file\n");
+    r = selfplay(std::string(command) + " '" + tmp_.write("text.h5", "not hdf5\n").string() + "'");
+    EXPECT_EQ(r.code, 2) << command << ": " << stderr_text();
+    EXPECT_NE(stderr_text().find("text.h5"), std::string::npos) << stderr_text();
+    EXPECT_EQ(r.out, "");
+  }
+  // An export must not replace the campaign file it reads.
+  const std::string path = campaign();
+  const std::string before = test::read_text(path);
+  EXPECT_EQ(selfplay("export '" + path + "' --out '" + path + "'").code, 2);
+  EXPECT_EQ(test::read_text(path), before);
+}
+
+}  // namespace
+}  // namespace sp
