@@ -18,7 +18,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +34,7 @@ namespace sp::selfplay {
 namespace {
 
 namespace fs = std::filesystem;
+using test::read_text;
 
 // Tiny engines: a game takes about a millisecond. player0 scores leaves with the weights file
 // w.yaml beside the config (eval_blend), so its contents decide the games.
@@ -60,13 +60,6 @@ backend: {name: cpu, threads: 1, batch_rollouts: 4096}
 output: {path: unused.h5, positions_per_game: 2, flush_seconds: 0.05}
 match: {pairs: 4, sprt: {enabled: false}}
 )";
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 uint64_t games_in(const std::string& path) {
   try {
@@ -95,40 +88,16 @@ bool wait_until(const std::function<bool()>& done) {
   return true;
 }
 
-// Starts the CLI with stdout and stderr to `log`; the child gets the default signal dispositions.
-pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    for (const int s : {SIGPIPE, SIGHUP, SIGINT, SIGTERM}) signal(s, SIG_DFL);
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    if (!freopen(log.c_str(), "w", stdout) || dup2(fileno(stdout), STDERR_FILENO) < 0) _exit(126);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-// The exit code, or 128 + the signal that ended the process.
-int wait_exit(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
-}
+// How the tests start the CLI as a child: stdout and stderr to its log file, default signal
+// dispositions.
+const test::ChildOptions kLogged{.stderr_to_log = true, .default_signals = true};
 
 class DataSafety : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sp_safety_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
     fs::create_directories(dir_ / "a");
     write_setup(dir_ / "a");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A campaign config, a match config and the weights file they name, in `where`.
   static void write_setup(const fs::path& where) {
@@ -146,7 +115,8 @@ class DataSafety : public ::testing::Test {
     return test::run_command(std::string("'") + SELFPLAY_BINARY + "' " + args + " 2>&1");
   }
 
-  fs::path dir_;
+  test::TempDir tmp_;
+  const fs::path& dir_ = tmp_.path();
 };
 
 // ---- one writer per file
@@ -193,15 +163,16 @@ TEST_F(DataSafety, SecondWriterIsRefusedWhileTheLockIsHeldAndNamesTheHolder) {
 TEST_F(DataSafety, ResumeWhileAnotherRunWritesIsRefusedAndTheRunKeepsEveryGame) {
   const std::string out = file("f.h5");
   const std::string log = file("first.log");
-  const pid_t first =
-      spawn({SELFPLAY_BINARY, "run", config(), "--games", "1000000", "--quiet", "--out", out}, log);
+  test::Child first(
+      {SELFPLAY_BINARY, "run", config(), "--games", "1000000", "--quiet", "--out", out}, log, {},
+      kLogged);
   ASSERT_TRUE(wait_until([&] { return games_in(out) >= 2; })) << read_text(log);
   const test::CommandResult second =
       selfplay("run " + config() + " --games 3 --quiet --resume --out " + out);
   EXPECT_EQ(second.code, 2) << second.out;
-  EXPECT_NE(second.out.find("pid " + std::to_string(first)), std::string::npos) << second.out;
-  kill(first, SIGTERM);
-  ASSERT_EQ(wait_exit(first), 130) << read_text(log);
+  EXPECT_NE(second.out.find("pid " + std::to_string(first.pid())), std::string::npos) << second.out;
+  first.signal(SIGTERM);
+  ASSERT_EQ(first.wait(), 130) << read_text(log);
   const std::string summary = read_text(log);
   const uint64_t n = games_in(out);
   EXPECT_NE(summary.find(" (this run), " + std::to_string(n) + " in the file"), std::string::npos)
@@ -212,12 +183,12 @@ TEST_F(DataSafety, ResumeWhileAnotherRunWritesIsRefusedAndTheRunKeepsEveryGame) 
 // SIGKILL leaves the lock file behind, but not the lock: the kernel dropped it with the process.
 TEST_F(DataSafety, LockLeftByAKilledRunDoesNotBlockResume) {
   const std::string out = file("f.h5");
-  const pid_t pid =
-      spawn({SELFPLAY_BINARY, "run", config(), "--games", "1000000", "--quiet", "--out", out},
-            file("killed.log"));
+  test::Child child(
+      {SELFPLAY_BINARY, "run", config(), "--games", "1000000", "--quiet", "--out", out},
+      file("killed.log"), {}, kLogged);
   ASSERT_TRUE(wait_until([&] { return games_in(out) >= 1; })) << read_text(file("killed.log"));
-  kill(pid, SIGKILL);
-  ASSERT_EQ(wait_exit(pid), 128 + SIGKILL);
+  child.signal(SIGKILL);
+  ASSERT_EQ(child.wait(), 128 + SIGKILL);
   ASSERT_TRUE(fs::exists(out + ".lock"));
   const test::CommandResult r =
       selfplay("run " + config() + " --games 1 --quiet --resume --out " + out);
@@ -423,18 +394,11 @@ TEST_F(DataSafety, SigpipeOnTheLogDoesNotKillTheCampaign) {
   ASSERT_EQ(pipe(fds), 0);
   close(fds[0]);  // nobody reads: every write to the pipe raises SIGPIPE
   const std::string out = file("f.h5");
-  const std::string binary = SELFPLAY_BINARY, yaml = config();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    signal(SIGPIPE, SIG_DFL);
-    dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
-    execl(binary.c_str(), binary.c_str(), "run", yaml.c_str(), "--games", "6", "--out", out.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  test::Child child(
+      {SELFPLAY_BINARY, "run", config(), "--games", "6", "--out", out}, "", {},
+      test::ChildOptions{.stderr_to_log = true, .output_fd = fds[1], .default_signals = true});
   close(fds[1]);
-  EXPECT_EQ(wait_exit(pid), 0);
+  EXPECT_EQ(child.wait(), 0);
   EXPECT_EQ(games_in(out), 6u);
   EXPECT_TRUE(closed_cleanly(out));
 }
@@ -446,11 +410,11 @@ TEST_F(DataSafety, SighupStopsRunAndMatchCleanlyLikeSigterm) {
     const std::string yaml = config(command == "run" ? "a/c.yaml" : "a/m.yaml");
     const std::string count = command == "run" ? "--games" : "--pairs";
     const std::string log = file(command + ".log");
-    const pid_t pid =
-        spawn({SELFPLAY_BINARY, command, yaml, count, "1000000", "--quiet", "--out", out}, log);
+    test::Child child({SELFPLAY_BINARY, command, yaml, count, "1000000", "--quiet", "--out", out},
+                      log, {}, kLogged);
     ASSERT_TRUE(wait_until([&] { return games_in(out) >= 2; })) << read_text(log);
-    kill(pid, SIGHUP);
-    EXPECT_EQ(wait_exit(pid), 130) << read_text(log);
+    child.signal(SIGHUP);
+    EXPECT_EQ(child.wait(), 130) << read_text(log);
     EXPECT_TRUE(closed_cleanly(out)) << "the final flush and close must have run";
     EXPECT_NE(read_text(log).find("--resume"), std::string::npos) << read_text(log);
   }
@@ -464,13 +428,13 @@ TEST_F(DataSafety, SighupStopsSpsaTuningCleanly) {
   parameters:
     - {name: exploration, start: 0.7, min: 0.1, max: 2, c_end: 0.1, r_end: 0.002}
 )";
-  const pid_t pid = spawn({SELFPLAY_BINARY, "tune", file("tune.yaml")}, file("tune.log"));
+  test::Child child({SELFPLAY_BINARY, "tune", file("tune.yaml")}, file("tune.log"), {}, kLogged);
   // The trajectory file is created after the handlers are installed.
   ASSERT_TRUE(wait_until([&] {
     return fs::exists(file("spsa.h5.partial")) || fs::exists(file("spsa.h5"));
   })) << read_text(file("tune.log"));
-  kill(pid, SIGHUP);
-  EXPECT_EQ(wait_exit(pid), 130) << read_text(file("tune.log"));
+  child.signal(SIGHUP);
+  EXPECT_EQ(child.wait(), 130) << read_text(file("tune.log"));
 }
 
 // ---- counts, links and modes on resume

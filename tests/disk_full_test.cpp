@@ -2,7 +2,6 @@
 // afterwards, what the CLI says and with which exit code, and that --resume then completes the
 // campaign. The disk-full tests mount small tmpfs file systems (root only; skipped otherwise); the
 // file-size-limit tests make writes fail with EFBIG instead and run everywhere.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -22,54 +21,34 @@
 #include <map>
 #include <random>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "host/io/campaign_file.hpp"
 #include "host/io/h5.hpp"
 #include "host/io/records.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::io {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "sp_disk_full_test_XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // A tmpfs of `size` bytes ("32k") mounted on a fresh directory; unmounted and removed by the
 // destructor, so also when the test fails. Mounting needs CAP_SYS_ADMIN (root in CI).
 class Tmpfs {
  public:
   explicit Tmpfs(const std::string& size, unsigned long flags = 0) {
-    std::string pattern = (fs::temp_directory_path() / "sp_tmpfs_XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
     if (::mount("tmpfs", dir_.c_str(), "tmpfs", flags, ("size=" + size).c_str()) == 0) {
       mounted_ = true;
     } else {
       error_ = std::strerror(errno);
     }
   }
+  // Unmounts before the mount point goes with point_.
   ~Tmpfs() {
     if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
-    ::rmdir(dir_.c_str());
   }
   bool mounted() const { return mounted_; }
   const std::string& error() const { return error_; }
@@ -81,7 +60,9 @@ class Tmpfs {
   bool empty() const { return fs::is_empty(dir_); }
 
  private:
-  std::string dir_, error_;
+  test::TempDir point_;
+  const std::string dir_ = point_.path().string();
+  std::string error_;
   bool mounted_ = false;
 };
 
@@ -107,42 +88,22 @@ constexpr const char* kHdf5LeakSuppression = "leak:libhdf5\n";
 // command reads a damaged file (see kHdf5LeakSuppression).
 Outcome run(const std::vector<std::string>& argv, const std::string& log,
             rlim_t file_size_limit = 0, bool hdf5_leaks = false) {
-  const std::string suppressions = log + ".lsan";
-  if (hdf5_leaks) std::ofstream(suppressions) << kHdf5LeakSuppression;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (hdf5_leaks) {
-      const char* options = std::getenv("LSAN_OPTIONS");
-      const std::string value = (options && *options ? std::string(options) + ":" : "") +
-                                "suppressions=" + suppressions + ":print_suppressions=0";
-      setenv("LSAN_OPTIONS", value.c_str(), 1);
-    }
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) _exit(126);
-    ::dup2(fd, STDOUT_FILENO);
-    ::dup2(fd, STDERR_FILENO);
-    ::close(fd);
-    if (file_size_limit > 0) {
-      signal(SIGXFSZ, SIG_IGN);
-      const rlimit limit{file_size_limit, file_size_limit};
-      setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    alarm(60);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
+  std::vector<std::string> env;
+  if (hdf5_leaks) {
+    const std::string suppressions = log + ".lsan";
+    std::ofstream(suppressions) << kHdf5LeakSuppression;
+    const char* options = std::getenv("LSAN_OPTIONS");
+    env.push_back("LSAN_OPTIONS=" + (options && *options ? std::string(options) + ":" : "") +
+                  "suppressions=" + suppressions + ":print_suppressions=0");
   }
+  test::Child child(
+      argv, log, env,
+      {.stderr_to_log = true, .file_size_limit = file_size_limit, .timeout_seconds = 60});
+  const int status = child.wait_status();
   Outcome outcome;
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid) return outcome;
   if (WIFEXITED(status)) outcome.code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  outcome.out = text.str();
+  outcome.out = test::read_text(log);
   return outcome;
 }
 

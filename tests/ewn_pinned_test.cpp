@@ -5,14 +5,12 @@
 // up here. Each is played twice, with different concurrency, batch size and thread count,
 // and both runs must give the pinned hash: records never depend on scheduling.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,18 +22,12 @@ namespace sp {
 namespace {
 
 namespace fs = std::filesystem;
+using test::read_text;
 
 // Computed by this test (it prints the hash it gets on a mismatch) on the code of commit 1272ccf,
 // before any issue-9 change, with the cpu backend on 1 and 2 threads (and the check backend).
 constexpr uint64_t kPinnedCampaign = 0xe97c100f0b0b419cull;
 constexpr uint64_t kPinnedMatch = 0xb237216d26ef1e5eull;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Replaces the one occurrence of `from` in text; fails the test when there is not exactly one.
 void replace_once(std::string& text, const std::string& from, const std::string& to) {
@@ -78,15 +70,6 @@ std::string canonical_records(const std::string& path) {
 
 class EwnPinned : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sp_pinned_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Plays `command` (run or match) on the pinned config with extra CLI arguments; returns the
   // canonical records of the file it wrote.
   std::string play(const std::string& command, const fs::path& config, const std::string& out_name,
@@ -118,7 +101,8 @@ class EwnPinned : public ::testing::Test {
     return fs::path(SELFPLAY_SOURCE_DIR) / "tests/configs/pinned" / name;
   }
 
-  fs::path dir_;
+  test::TempDir tmp_;
+  const fs::path& dir_ = tmp_.path();
 };
 
 TEST_F(EwnPinned, CampaignRecordsMatchThePin) {

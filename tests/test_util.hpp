@@ -7,15 +7,18 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -93,28 +96,56 @@ inline int exit_code(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// How a Child is started, beyond its arguments; the defaults suit a CLI the test only waits for.
+struct ChildOptions {
+  bool stderr_to_log = false;    // stderr to the stdout file (or output_fd) too, not /dev/null
+  int output_fd = -1;            // >= 0: stdout goes to this descriptor instead of a file
+  bool default_signals = false;  // SIGPIPE, SIGHUP, SIGINT and SIGTERM reset to SIG_DFL
+  rlim_t file_size_limit = 0;    // > 0: RLIMIT_FSIZE, SIGXFSZ ignored: writes past it get EFBIG
+  unsigned timeout_seconds = 0;  // > 0: SIGALRM after so long, so a hang fails the test
+};
+
 // A child process: args[0] is the program (SELFPLAY_BINARY), run with the test's environment plus
-// `env` (NAME=value entries), its stdout to stdout_path and its stderr to /dev/null. The
-// destructor kills (SIGKILL) and reaps it if the test did not wait for its end, so a failed
-// assertion never leaves a process behind.
+// `env` (NAME=value entries, which replace a variable of the same name), its stdout to
+// stdout_path and its stderr to /dev/null, unless `options` say otherwise. The destructor kills
+// (SIGKILL) and reaps it if the test did not wait for its end, so a failed assertion never leaves
+// a process behind.
 class Child {
  public:
   explicit Child(const std::vector<std::string>& args, const std::string& stdout_path = "/dev/null",
-                 const std::vector<std::string>& env = {}) {
+                 const std::vector<std::string>& env = {}, const ChildOptions& options = {}) {
     // Everything the child needs is built before fork(): after it only exec-safe calls are made.
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     std::vector<char*> envp;
-    for (char** e = environ; *e; ++e) envp.push_back(*e);
+    for (char** e = environ; *e; ++e) {
+      const std::string_view entry(*e);
+      const auto same_name = [&](const std::string& mine) {
+        return entry.substr(0, entry.find('=') + 1) == mine.substr(0, mine.find('=') + 1);
+      };
+      if (std::none_of(env.begin(), env.end(), same_name)) envp.push_back(*e);
+    }
     for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
-      const int out = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int null = open("/dev/null", O_WRONLY);
-      if (out < 0 || null < 0 || dup2(out, 1) < 0 || dup2(null, 2) < 0) _exit(126);
+      const int out = options.output_fd >= 0
+                          ? options.output_fd
+                          : open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = options.stderr_to_log ? out : open("/dev/null", O_WRONLY);
+      if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
+      if (out > 2) close(out);
+      if (err > 2 && err != out) close(err);
+      if (options.default_signals)
+        for (const int s : {SIGPIPE, SIGHUP, SIGINT, SIGTERM}) ::signal(s, SIG_DFL);
+      if (options.file_size_limit > 0) {
+        ::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{options.file_size_limit, options.file_size_limit};
+        setrlimit(RLIMIT_FSIZE, &limit);
+      }
+      if (options.timeout_seconds > 0) alarm(options.timeout_seconds);
       execve(argv[0], argv.data(), envp.data());
       _exit(127);
     }
@@ -133,11 +164,13 @@ class Child {
   void signal(int sig) const { kill(pid_, sig); }
 
   // Waits for the end; returns exit_code() of it (127: the program could not be started).
-  int wait() {
+  int wait() { return exit_code(wait_status()); }
+  // Waits for the end; returns the wait status, for a test that tells a signal from an exit code.
+  int wait_status() {
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = 0;
-    return exit_code(status);
+    return status;
   }
   // Waits until the child stops (SIGSTOP) or ends; true when it stopped. After an end it is
   // reaped, and wait() must not be called.
