@@ -201,10 +201,14 @@ TEST(CampaignBatches, TargetAutoConcurrencyAndShortfall) {
       << line;
   EXPECT_NE(line.find("the target of 4096"), std::string::npos) << line;
   EXPECT_EQ(line.find("campaign.games"), std::string::npos) << line;
+  EXPECT_NE(line.find("raise campaign.concurrency (or set it to auto)"), std::string::npos) << line;
   c.games = 100;  // fewer games than concurrency: they are the limit
   c.concurrency = 200;
   EXPECT_NE(batch_shortfall(c, 4096).find("100 games in flight"), std::string::npos);
-  EXPECT_NE(batch_shortfall(c, 4096).find("campaign.games"), std::string::npos);
+  EXPECT_NE(batch_shortfall(c, 4096).find("raise campaign.games,"), std::string::npos);
+  EXPECT_EQ(batch_shortfall(c, 4096).find("campaign.concurrency"), std::string::npos);
+  c.concurrency = 100;  // auto resolved to every game: still the games are the limit
+  EXPECT_NE(batch_shortfall(c, 4096).find("raise campaign.games,"), std::string::npos);
   c.engines[0].type = c.engines[1].type = config::EngineType::kRandom;  // no rollouts: no batches
   EXPECT_EQ(batch_shortfall(c, 4096), "");
 }

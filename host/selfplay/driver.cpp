@@ -101,9 +101,10 @@ std::string batch_shortfall(const config::CampaignConfig& cfg, uint64_t target) 
   return "batches reach at most " + std::to_string(games * round / 2) + " rollouts (" +
          std::to_string(games) + " games in flight, half of them in each of 2 batches, x " +
          std::to_string(round) + " rollouts per round), under half the target of " +
-         std::to_string(target) +
-         ": the backend idles part of the time; raise campaign.concurrency (or set it to auto)" +
-         (cfg.games < cfg.concurrency ? " or campaign.games" : "") +
+         std::to_string(target) + ": the backend idles part of the time; raise " +
+         // Every game already in flight: only more games help.
+         (cfg.games <= cfg.concurrency ? std::string("campaign.games")
+                                       : std::string("campaign.concurrency (or set it to auto)")) +
          ", engines.*.leaves_per_round or engines.*.rollouts_per_leaf, or lower "
          "backend.batch_rollouts";
 }
