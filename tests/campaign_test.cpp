@@ -159,10 +159,77 @@ TEST_F(Campaign, SameRecordsWhateverConcurrencyBatchThreadsOrBackend) {
   c = base;
   c.backend.name = "check";
   EXPECT_EQ(read_records(run(c, "check.h5")), reference) << "check backend";
+  c = base;
+  c.concurrency = 0;  // auto: 2 x 4096 / 32 = 256 games wanted, the campaign's 24 started
+  EXPECT_EQ(read_records(run(c, "auto.h5")), reference) << "concurrency auto";
+  c = base;
+  c.concurrency = 0;
+  c.backend.batch_rollouts = 0;  // the cpu backend's preferred size
+  EXPECT_EQ(read_records(run(c, "auto-preferred.h5")), reference)
+      << "concurrency auto, preferred batch";
 
   c = base;
   c.seed = 78;
   EXPECT_NE(read_records(run(c, "seed78.h5")), reference) << "another seed must change the games";
+}
+
+TEST(CampaignBatches, TargetAutoConcurrencyAndShortfall) {
+  config::CampaignConfig c = config::load_campaign_config_text(kConfig, "batches.yaml");
+  // Rounds: player0 4 leaves x 8 rollouts = 32, player1 2 x 4 = 8; the larger counts.
+  ASSERT_EQ(max_round_rollouts(c), 32u);
+  rollout::BackendInfo info;
+  info.preferred_rollouts = 8192;
+  EXPECT_EQ(batch_target(c, info), 4096u);  // batch_rollouts set
+  c.backend.batch_rollouts = 0;
+  EXPECT_EQ(batch_target(c, info), 8192u);  // the backend's size
+
+  c.games = 1000;
+  EXPECT_EQ(auto_concurrency(c, 4096, UINT64_MAX), 256u);  // 2 x 4096 / 32
+  EXPECT_EQ(auto_concurrency(c, 4097, UINT64_MAX), 257u);  // rounded up
+  EXPECT_EQ(auto_concurrency(c, 4096, 100), 100u);         // memory holds 100 games
+  EXPECT_EQ(auto_concurrency(c, 1, UINT64_MAX), 1u);
+  EXPECT_EQ(auto_concurrency(c, uint64_t{1} << 30, UINT64_MAX), 1000u);  // every game
+  c.games = 1'000'000;
+  EXPECT_EQ(auto_concurrency(c, uint64_t{1} << 30, UINT64_MAX), 65536u);
+
+  c.concurrency = 128;  // 128 x 32 = 4096: half the games fill half the target
+  EXPECT_EQ(batch_shortfall(c, 4096), "");
+  c.concurrency = 127;
+  const std::string line = batch_shortfall(c, 4096);
+  EXPECT_NE(line.find("batches reach at most 2032 rollouts (127 games in flight"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("the target of 4096"), std::string::npos) << line;
+  EXPECT_EQ(line.find("campaign.games"), std::string::npos) << line;
+  EXPECT_NE(line.find("raise campaign.concurrency (or set it to auto)"), std::string::npos) << line;
+  c.games = 100;  // fewer games than concurrency: they are the limit
+  c.concurrency = 200;
+  EXPECT_NE(batch_shortfall(c, 4096).find("100 games in flight"), std::string::npos);
+  EXPECT_NE(batch_shortfall(c, 4096).find("raise campaign.games,"), std::string::npos);
+  EXPECT_EQ(batch_shortfall(c, 4096).find("campaign.concurrency"), std::string::npos);
+  c.concurrency = 100;  // auto resolved to every game: still the games are the limit
+  EXPECT_NE(batch_shortfall(c, 4096).find("raise campaign.games,"), std::string::npos);
+  c.engines[0].type = c.engines[1].type = config::EngineType::kRandom;  // no rollouts: no batches
+  EXPECT_EQ(batch_shortfall(c, 4096), "");
+}
+
+TEST(CampaignBatches, AutoConcurrencyIsResolvedWithTheBackend) {
+  config::CampaignConfig c = config::load_campaign_config_text(kConfig, "batches.yaml");
+  c.concurrency = 0;
+  c.backend.batch_rollouts = 256;
+  c.games = 100;
+  auto backend = make_campaign_backend(c);
+  EXPECT_EQ(c.concurrency, 16u);  // 2 x 256 / 32
+  // One cpu thread prefers 4096 rollouts: 256 games, more than the first sizing (4096 leaves)
+  // holds, so the backend is recreated with room for all of them. Small trees: memory is no limit.
+  c.concurrency = 0;
+  c.backend.batch_rollouts = 0;
+  c.backend.threads = 1;
+  c.games = 1000;
+  c.engines[0].node_budget = c.engines[1].node_budget = 1;
+  backend = make_campaign_backend(c);
+  EXPECT_EQ(c.concurrency, 256u);
+  EXPECT_GE(backend->info().max_leaves, size_t{256} * 64);
 }
 
 TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {

@@ -466,6 +466,96 @@ TEST(ConfigErrors, DamagedInputNeverCrashes) {
   EXPECT_GT(rejected, 0);
 }
 
+TEST(ConfigValues, ConcurrencyIsAutoOrOneTo65536) {
+  const auto concurrency = [](const std::string& value) {
+    return load_campaign_config_text("campaign: {concurrency: " + value + "}", "c.yaml")
+        .concurrency;
+  };
+  EXPECT_EQ(concurrency("auto"), 0u);
+  EXPECT_EQ(concurrency("1"), 1u);
+  EXPECT_EQ(concurrency("65536"), 65536u);
+  EXPECT_NE(error_of("campaign: {concurrency: 0}").find("must be in [1, 65536], found 0"),
+            std::string::npos);
+  EXPECT_NE(error_of("campaign: {concurrency: 65537}").find("must be in [1, 65536], found 65537"),
+            std::string::npos);
+  EXPECT_NE(error_of("campaign: {concurrency: atuo}").find("did you mean 'auto'?"),
+            std::string::npos);
+  EXPECT_NE(error_of("campaign: {concurrency: many}").find("expected an integer, found 'many'"),
+            std::string::npos);
+  // auto is written back as auto and reads back; batch_rollouts 0 (the backend's size) is the
+  // default.
+  const CampaignConfig c = load_campaign_config_text("campaign: {concurrency: auto}", "c.yaml");
+  const std::string explained = explain_campaign_config(c);
+  EXPECT_NE(explained.find("\n  concurrency: auto "), std::string::npos) << explained;
+  EXPECT_EQ(load_campaign_config_text(explained, "e.yaml").concurrency, 0u);
+  EXPECT_EQ(c.backend.batch_rollouts, 0u);
+  EXPECT_EQ(
+      load_campaign_config_text("backend: {batch_rollouts: 0}", "b.yaml").backend.batch_rollouts,
+      0u);
+}
+
+TEST(ConfigCli, CheckResolvesConcurrencyAuto) {
+  TempDir tmp;
+  // 2 x 256 / (4 leaves x 8 rollouts) = 16 games, fewer than the 100 of the campaign.
+  const fs::path file = tmp.write("auto.yaml",
+                                  "campaign: {games: 100, concurrency: auto}\nbackend: {name: cpu, "
+                                  "threads: 1, batch_rollouts: 256}\n");
+  const CliRun r = run_selfplay("config --check " + quoted(file));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("concurrency: auto -> 16 games (target 256 rollouts per batch)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("node_budget_mb 16 MiB x 16 games"), std::string::npos) << r.output;
+}
+
+// Occurrences of what in text.
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
+  return n;
+}
+
+TEST(ConfigCli, RunWarnsOnceWhenBatchesCannotReachTheTarget) {
+  TempDir tmp;
+  const std::string rest =
+      "engines: {player0: {rollouts_per_move: 64}, player1: {rollouts_per_move: 64}}\n"
+      "output: {flush_seconds: 0.05}\n";
+  // 4 games x 32 rollouts per round = 128 < 4096: warned once, not once per batch or game.
+  const fs::path small = tmp.write("small.yaml",
+                                   "campaign: {games: 6, concurrency: 4}\nbackend: {name: cpu, "
+                                   "threads: 1, batch_rollouts: 4096}\n" +
+                                       rest);
+  const CliRun r =
+      run_selfplay("run " + quoted(small) + " --out " + quoted(tmp.path() / "small.h5"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(count(r.output, "under half the target"), 1u) << r.output;
+  EXPECT_NE(r.output.find("batches reach at most 64 rollouts (4 games in flight"),
+            std::string::npos)
+      << r.output;
+  for (const char* key : {"campaign.concurrency", "engines.*.leaves_per_round",
+                          "engines.*.rollouts_per_leaf", "backend.batch_rollouts"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << "\n" << r.output;
+
+  // 4 x 32 = 128 reaches a target of 128: no warning; auto resolves to 2 x 128 / 32 = 8 games.
+  const fs::path fits = tmp.write("fits.yaml",
+                                  "campaign: {games: 10, concurrency: auto}\nbackend: {name: cpu, "
+                                  "threads: 1, batch_rollouts: 128}\n" +
+                                      rest);
+  const CliRun ok =
+      run_selfplay("run " + quoted(fits) + " --out " + quoted(tmp.path() / "fits.h5"));
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_EQ(count(ok.output, "under half the target"), 0u) << ok.output;
+  EXPECT_EQ(count(ok.output, " warn "), 0u) << ok.output;
+  EXPECT_EQ(count(ok.output, "concurrency: auto -> 8 games (target 128 rollouts per batch)"), 1u)
+      << ok.output;
+  // --quiet (scripted runs) leaves the advice out.
+  const CliRun quiet =
+      run_selfplay("run --quiet " + quoted(small) + " --out " + quoted(tmp.path() / "quiet.h5"));
+  EXPECT_EQ(quiet.status, 0) << quiet.output;
+  EXPECT_EQ(count(quiet.output, "under half the target"), 0u) << quiet.output;
+}
+
 TEST(ConfigCli, CheckAndExplain) {
   const std::string shipped = source_path("configs/ewn/campaign.yaml");
   const CliRun check = run_selfplay("config --check '" + shipped + "'");

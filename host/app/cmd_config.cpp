@@ -5,6 +5,7 @@
 #include "host/app/commands.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
+#include "host/selfplay/campaign.hpp"
 #include "host/selfplay/memory.hpp"
 
 namespace sp::app {
@@ -27,7 +28,7 @@ Runner add_config(CLI::App& app) {
   app.add_flag("--match", *match, "FILE is a match config (selfplay match)");
   app.require_option(1, 2);
   return [file, explain, match]() {
-    const config::CampaignConfig c =
+    config::CampaignConfig c =
         *match ? config::load_match_config(*file) : config::load_campaign_config(*file);
     if (explain->count()) {
       std::fputs(
@@ -35,7 +36,9 @@ Runner add_config(CLI::App& app) {
           stdout);
       return 0;
     }
-    // What `run` and `match` would refuse, --check refuses too.
+    // What `run` and `match` would refuse, --check refuses too. Concurrency auto is resolved as
+    // a run resolves it, on the backend the config names.
+    if (c.concurrency == 0) selfplay::make_campaign_backend(c);
     const uint64_t machine = usable_memory_bytes();
     selfplay::check_memory(c, machine);
     std::printf("ok\nmemory: the engines need %s; this machine has %s\n",

@@ -55,7 +55,7 @@ struct BackendConfig {
   std::string name = "auto";  // auto | cpu | cuda | check
   int threads = 0;            // the one pool: host search and cpu rollouts, 0 = all cores
   int device = 0;             // cuda device ordinal
-  uint32_t batch_rollouts = 1u << 16;  // target rollouts per batch
+  uint32_t batch_rollouts = 0;  // target rollouts per batch; 0 = the backend's preferred_rollouts
 };
 
 struct OutputConfig {
@@ -82,7 +82,7 @@ struct CampaignConfig {
   EngineConfig engines[2];  // by player: engines[0] plays player 0
   uint64_t seed = 1;
   uint32_t games = 200;
-  uint32_t concurrency = 64;  // games in flight (G)
+  uint32_t concurrency = 64;  // games in flight (G); 0 = auto, resolved by make_campaign_backend
   bool paired = false;        // games 2k, 2k+1 share setup and dice, engines swap seats
   BackendConfig backend;
   OutputConfig output;

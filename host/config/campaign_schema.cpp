@@ -52,8 +52,21 @@ Section<GameConfig> rules_schema() {
 Section<CampaignConfig> campaign_schema_section(bool match) {
   Section<CampaignConfig> s;
   if (!match) s.integer("games", &CampaignConfig::games, 200, 1, 1'000'000'000, "games to play");
-  s.integer("concurrency", &CampaignConfig::concurrency, 64, 1, 65536,
-            "games in flight at once; their searches share rollout batches");
+  s.node(
+      "concurrency", &CampaignConfig::concurrency, 64, "auto or integer in [1, 65536]",
+      [](const YAML::Node& v, Mark at, Document& doc, const std::string& path) -> uint32_t {
+        // A near miss of auto ("Auto", "atuo") gets a did-you-mean; anything else the integer's
+        // message.
+        if (v.IsScalar() &&
+            (v.Scalar() == "auto" || !closest_match(v.Scalar(), {"auto"}).empty())) {
+          detail::read_choice(v, at, doc, path, {"auto"});
+          return 0;
+        }
+        return static_cast<uint32_t>(detail::read_integer(v, at, doc, path, 1, 65536));
+      },
+      [](const uint32_t& n) { return n == 0 ? std::string("auto") : std::to_string(n); },
+      "games in flight at once; their searches share rollout batches; auto: enough to fill the "
+      "backend's batches, as many as memory allows");
   s.seed("seed", &CampaignConfig::seed, 1,
          "campaign seed; with the rest of the config it fixes every game record");
   if (!match)
@@ -181,8 +194,8 @@ Section<BackendConfig> backend_schema() {
   s.integer("threads", &BackendConfig::threads, 0, 0, 4096,
             "threads of the one pool for host search and cpu rollouts; 0 = all cores");
   s.integer("device", &BackendConfig::device, 0, 0, 63, "cuda device ordinal");
-  s.integer("batch_rollouts", &BackendConfig::batch_rollouts, 1 << 16, 1, 1 << 26,
-            "target playouts per batch handed to the backend");
+  s.integer("batch_rollouts", &BackendConfig::batch_rollouts, 0, 0, 1 << 26,
+            "target playouts per batch handed to the backend; 0 = the backend's preferred size");
   return s;
 }
 

@@ -224,15 +224,52 @@ GameRows to_rows(const config::CampaignConfig& cfg, const FinishedGame& game) {
   return rows;
 }
 
-std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(const config::CampaignConfig& cfg) {
+namespace {
+
+rollout::BackendOptions backend_options(const config::CampaignConfig& cfg) {
   rollout::BackendOptions bopts;
   bopts.threads = cfg.backend.threads;
   bopts.device = cfg.backend.device;
   const size_t leaves_per_game = std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
-  bopts.max_leaves = std::max<size_t>(cfg.concurrency * std::max<size_t>(leaves_per_game, 64), 4096);
+  const size_t games = std::max<size_t>(cfg.concurrency, 1);
+  bopts.max_leaves = std::max<size_t>(games * std::max<size_t>(leaves_per_game, 64), 4096);
   bopts.max_rollouts = std::max<size_t>({bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2,
                                          max_round_rollouts(cfg)});
-  return rollout::make_backend<EwnGame>(cfg.backend.name, bopts);
+  return bopts;
+}
+
+// The most games whose engines fit in machine_bytes (0: unknown, no limit).
+uint64_t games_memory_allows(const config::CampaignConfig& cfg, uint64_t machine_bytes) {
+  config::CampaignConfig one = cfg;
+  one.concurrency = 1;
+  one.games = 1;
+  const uint64_t each = estimate_memory(one).bytes;
+  return machine_bytes == 0 || each == 0 ? UINT64_MAX : std::max<uint64_t>(1, machine_bytes / each);
+}
+
+}  // namespace
+
+std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(config::CampaignConfig& cfg) {
+  auto backend = rollout::make_backend<EwnGame>(cfg.backend.name, backend_options(cfg));
+  const uint64_t target = batch_target(cfg, backend->info());
+  if (cfg.concurrency == 0) {
+    cfg.concurrency =
+        auto_concurrency(cfg, target, games_memory_allows(cfg, usable_memory_bytes()));
+    log::info(fmt::format("concurrency: auto -> {} games (target {} rollouts per batch)",
+                          cfg.concurrency, target));
+    check_memory(cfg);  // the games of auto fit unless one does not
+    const rollout::BackendOptions sized = backend_options(cfg);
+    if (sized.max_leaves > backend->info().max_leaves ||
+        sized.max_rollouts > backend->info().max_rollouts) {
+      backend.reset();  // one backend at a time: a device's memory may not hold two
+      backend = rollout::make_backend<EwnGame>(cfg.backend.name, sized);
+    }
+  }
+  // Advice on speed, not on the data: --quiet (scripted runs) leaves it out.
+  if (const std::string shortfall = batch_shortfall(cfg, target);
+      !shortfall.empty() && !log::quiet())
+    log::warn(shortfall);
+  return backend;
 }
 
 io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend,
@@ -279,9 +316,10 @@ std::unique_ptr<Driver> make_driver(const config::CampaignConfig& cfg,
   }
 }
 
-RunResult run_campaign(const config::CampaignConfig& cfg, const RunOptions& options,
+RunResult run_campaign(const config::CampaignConfig& requested, const RunOptions& options,
                        const std::atomic<bool>& stop) {
-  check_memory(cfg);  // before any file or engine exists
+  config::CampaignConfig cfg = requested;  // make_campaign_backend resolves concurrency auto in it
+  check_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
   const std::string& path = cfg.output.path;
   io::check_campaign_path(path);
   if (options.resume && !fs::exists(path))

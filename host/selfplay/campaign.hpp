@@ -71,9 +71,13 @@ GameRows to_rows(const config::CampaignConfig& cfg, const FinishedGame& game);
 // "capture_own=true substitution=next_lower_or_higher" and the like, for file metadata.
 std::string describe_rules(const config::CampaignConfig& cfg);
 
-// Pieces shared by campaigns and matches: the backend named by cfg, sized for its concurrency; the
-// root attributes of its file (config_text: the effective config); a batch as a /perf row.
-std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(const config::CampaignConfig& cfg);
+// Pieces shared by campaigns, matches and SPSA: the backend named by cfg, sized for its
+// concurrency; the root attributes of its file (config_text: the effective config); a batch as a
+// /perf row. make_campaign_backend resolves campaign.concurrency auto (0) in cfg, once the
+// backend's preferred batch is known (auto_concurrency, capped by the machine's memory; logged,
+// then check_memory), and warns once (unless log::quiet) when the games in flight cannot fill half
+// the batch target (batch_shortfall).
+std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(config::CampaignConfig& cfg);
 io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend,
                        std::string config_text);
 io::PerfRow perf_row(const BatchInfo& batch);

@@ -82,6 +82,33 @@ uint64_t max_round_rollouts(const config::CampaignConfig& cfg) {
   return most;
 }
 
+uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend) {
+  return cfg.backend.batch_rollouts ? cfg.backend.batch_rollouts
+                                    : std::max<uint64_t>(1, backend.preferred_rollouts);
+}
+
+uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most) {
+  const uint64_t round = std::max<uint64_t>(1, max_round_rollouts(cfg));
+  const uint64_t wanted = (2 * target + round - 1) / round;
+  return static_cast<uint32_t>(
+      std::clamp<uint64_t>(std::min<uint64_t>({wanted, cfg.games, most}), 1, 65536));
+}
+
+std::string batch_shortfall(const config::CampaignConfig& cfg, uint64_t target) {
+  const uint64_t round = max_round_rollouts(cfg);
+  const uint64_t games = std::min<uint64_t>(cfg.concurrency, cfg.games);
+  if (round == 0 || games * round >= target) return "";
+  return "batches reach at most " + std::to_string(games * round / 2) + " rollouts (" +
+         std::to_string(games) + " games in flight, half of them in each of 2 batches, x " +
+         std::to_string(round) + " rollouts per round), under half the target of " +
+         std::to_string(target) + ": the backend idles part of the time; raise " +
+         // Every game already in flight: only more games help.
+         (cfg.games <= cfg.concurrency ? std::string("campaign.games")
+                                       : std::string("campaign.concurrency (or set it to auto)")) +
+         ", engines.*.leaves_per_round or engines.*.rollouts_per_leaf, or lower "
+         "backend.batch_rollouts";
+}
+
 search::MctsParams mcts_params(const config::EngineConfig& cfg) {
   search::MctsParams p;
   p.rollouts_per_move = cfg.rollouts_per_move;
@@ -162,6 +189,8 @@ Driver::Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& bac
   params_.rules = cfg.game.rules;
   params_.policies[0] = cfg.engines[0].policy;
   params_.policies[1] = cfg.engines[1].policy;
+  if (cfg.concurrency == 0)
+    throw std::invalid_argument("driver: campaign.concurrency auto is not resolved");
   const size_t n = std::min<size_t>(cfg.concurrency, game_ids_.size());
   for (size_t i = 0; i < n; ++i) {
     auto slot = std::make_unique<Slot>();
@@ -256,6 +285,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
   // A batch closes before the next slot could push it past the backend's limits (the one batch
   // rule of rollout::check_batch).
   const rollout::BackendInfo& limits = backend_.info();
+  const uint64_t target = batch_target(cfg_, limits);
   const size_t max_slot_leaves = max_round_leaves(cfg_);
   const uint64_t max_slot_rollouts = std::max<uint64_t>(1, max_round_rollouts(cfg_));
   if (max_slot_leaves > limits.max_leaves || max_slot_rollouts > limits.max_rollouts)
@@ -276,7 +306,7 @@ void Driver::run(const std::function<void(FinishedGame&&)>& on_game, const std::
     while (k < slots_.size()) {
       const size_t by_leaves = (limits.max_leaves - batch.leaves.size()) / max_slot_leaves;
       const size_t by_rollouts = (limits.max_rollouts - rollouts) / max_slot_rollouts;
-      const uint64_t wanted = cfg_.backend.batch_rollouts > rollouts ? cfg_.backend.batch_rollouts - rollouts : 0;
+      const uint64_t wanted = target > rollouts ? target - rollouts : 0;
       const size_t by_target = std::max<size_t>(kMinWave, (wanted + max_slot_rollouts - 1) / max_slot_rollouts);
       const size_t room = std::min({by_leaves, by_rollouts, by_target});
       if (room == 0 || wanted == 0) break;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "games/ewn/ewn.hpp"
@@ -73,9 +74,24 @@ search::Mcts<EwnGame>::Evaluator evaluation_prior(std::shared_ptr<const eval::We
 size_t max_round_leaves(const config::CampaignConfig& cfg);
 uint64_t max_round_rollouts(const config::CampaignConfig& cfg);
 
+// The rollouts per batch the driver fills toward: backend.batch_rollouts, or when that is 0 the
+// backend's preferred_rollouts.
+uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend);
+
+// campaign.concurrency auto: two batches are in flight, so about half the games fill each; enough
+// games that half of them reach `target` with full rounds, ceil(2 * target / max_round_rollouts),
+// but no more than the games, than `most` (what memory allows) and 65536, and at least 1.
+uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most);
+
+// "" when min(concurrency, games) games in flight, half of them in each batch, reach half of
+// `target` rollouts per batch with full rounds (or when no engine plays out); otherwise one line
+// with the numbers and the keys that change them, for a warning at the start of a run.
+std::string batch_shortfall(const config::CampaignConfig& cfg, uint64_t target);
+
 class Driver {
  public:
-  // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight.
+  // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight
+  // (resolved: not auto).
   Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, std::vector<uint32_t> game_ids);
   ~Driver();
 

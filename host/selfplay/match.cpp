@@ -150,9 +150,10 @@ std::vector<PairResult> play_pairs(const config::CampaignConfig& match_cfg, uint
   return out;
 }
 
-MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& options,
+MatchResult run_match(const config::CampaignConfig& requested, const MatchOptions& options,
                       const std::atomic<bool>& stop) {
-  check_memory(cfg);  // before any file or engine exists
+  config::CampaignConfig cfg = requested;  // make_campaign_backend resolves concurrency auto in it
+  check_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
   namespace fs = std::filesystem;
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");

@@ -188,11 +188,8 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
   if (s.parameters.empty()) throw InputError(config_path + ": key 'spsa.parameters': empty");
   config::CampaignConfig cfg = config::load_match_config(s.match);
   if (s.threads > 0) cfg.backend.threads = s.threads;
-  {
-    config::CampaignConfig per_iteration = cfg;  // each iteration plays spsa.pairs pairs
-    per_iteration.games = 2 * s.pairs;
-    selfplay::check_memory(per_iteration);
-  }
+  cfg.games = 2 * s.pairs;  // each iteration plays spsa.pairs pairs (play_pairs sets the same)
+  selfplay::check_memory(cfg);
   const size_t n = s.parameters.size();
   std::vector<std::string> names;
   std::vector<SpsaGains> gains;
