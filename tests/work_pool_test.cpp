@@ -97,7 +97,9 @@ TEST(WorkPool, AnItemsExceptionReachesTheWaiterAndThePoolStaysUsable) {
     EXPECT_TRUE(WorkPool::done(job));
     // The waiter alone runs items in order, so the items after the failure are skipped. (With
     // workers, items claimed before the failure was seen may still run.)
-    if (threads == 1) EXPECT_EQ(ran.load(), 11);
+    if (threads == 1) {
+      EXPECT_EQ(ran.load(), 11);
+    }
     std::atomic<int> again{0};
     pool.run(64, [&](size_t) { again.fetch_add(1); });
     EXPECT_EQ(again.load(), 64);
