@@ -3,8 +3,6 @@
 // run never has more threads than its budget.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <atomic>
 #include <map>
 #include <string>
@@ -14,6 +12,7 @@
 #include "host/config/load.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/driver.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -27,15 +26,6 @@ engines:
   player1: {type: mcts, rollouts_per_move: 64, rollouts_per_leaf: 4, leaves_per_round: 2}
 backend: {name: cpu, threads: 1, batch_rollouts: 256}
 )";
-
-int os_threads() {
-  int n = 0;
-  DIR* dir = opendir("/proc/self/task");
-  if (!dir) return -1;
-  while (const dirent* e = readdir(dir)) n += e->d_name[0] != '.';
-  closedir(dir);
-  return n;
-}
 
 // Each game's moves and winner by game id; the most OS threads seen during the run.
 struct Played {
@@ -60,7 +50,7 @@ Played play(const std::string& backend_name, int threads) {
         for (const PlyInfo& p : g.plies) record += " " + ewn::ply_to_string(p.before.die, p.move);
         out.games[g.game_id] = record;
       },
-      [&](const BatchInfo&) { out.most_threads = std::max(out.most_threads, os_threads()); }, stop);
+      [&](const BatchInfo&) { out.most_threads = std::max(out.most_threads, test::os_threads()); }, stop);
   return out;
 }
 
@@ -76,7 +66,7 @@ TEST(DriverThreads, SameRecordsOnOneTwoAndFiveHostThreads) {
 }
 
 TEST(DriverThreads, SearchAndRolloutsShareOneBudget) {
-  const int before = os_threads();
+  const int before = test::os_threads();
   ASSERT_GT(before, 0);
   for (int threads : {1, 3}) {
     const Played p = play("cpu", threads);

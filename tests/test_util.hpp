@@ -3,6 +3,7 @@
 // child process the test can stop, signal and wait for (Child).
 #pragma once
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -32,6 +33,16 @@ inline std::string source_path(const std::string& relative) {
 }
 
 // The whole file, byte for byte; "" when it cannot be read.
+// Threads of this process now (entries of /proc/self/task); -1 when it cannot be read.
+inline int os_threads() {
+  DIR* dir = opendir("/proc/self/task");
+  if (!dir) return -1;
+  int n = 0;
+  while (const dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+  closedir(dir);
+  return n;
+}
+
 inline std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

@@ -3,8 +3,6 @@
 // T threads starts exactly T - 1 threads.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -12,18 +10,10 @@
 #include <vector>
 
 #include "host/common/work_pool.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp {
 namespace {
-
-int os_threads() {
-  int n = 0;
-  DIR* dir = opendir("/proc/self/task");
-  if (!dir) return -1;
-  while (const dirent* e = readdir(dir)) n += e->d_name[0] != '.';
-  closedir(dir);
-  return n;
-}
 
 TEST(WorkPool, RunsEveryItemOnceOnAtMostItsThreads) {
   for (int threads : {1, 2, 5}) {
@@ -46,15 +36,15 @@ TEST(WorkPool, RunsEveryItemOnceOnAtMostItsThreads) {
 }
 
 TEST(WorkPool, StartsExactlyThreadsMinusOneThreads) {
-  const int before = os_threads();
+  const int before = test::os_threads();
   ASSERT_GT(before, 0);
   {
     WorkPool pool(4);
-    EXPECT_EQ(os_threads(), before + 3);
+    EXPECT_EQ(test::os_threads(), before + 3);
   }
-  EXPECT_EQ(os_threads(), before);
+  EXPECT_EQ(test::os_threads(), before);
   WorkPool single(1);
-  EXPECT_EQ(os_threads(), before);
+  EXPECT_EQ(test::os_threads(), before);
 }
 
 TEST(WorkPool, ASingleThreadPoolRunsJobsOnlyInTheWaiterAndTheWaiterHelpsOtherJobs) {
