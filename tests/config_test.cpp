@@ -560,9 +560,12 @@ TEST(ConfigCli, CheckAndExplain) {
   const std::string shipped = source_path("configs/ewn/campaign.yaml");
   const CliRun check = run_selfplay("config --check '" + shipped + "'");
   EXPECT_EQ(check.status, 0) << check.output;
-  // ok, then the engines' memory: 64 games at once, two MCTS trees of node_budget_mb each.
-  EXPECT_EQ(check.output.rfind("ok\nmemory: the engines need about ", 0), 0u) << check.output;
-  EXPECT_NE(check.output.find("engines.player0.node_budget_mb 16 MiB x 64 games"), std::string::npos)
+  // ok, then the engines' memory: two MCTS trees of node_budget_mb for each of the games that
+  // concurrency auto resolves to on this machine's backend.
+  // (after the log lines of resolving concurrency auto, which go to stderr)
+  EXPECT_NE(check.output.find("concurrency: auto -> "), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("\nok\nmemory: the engines need about "), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("engines.player0.node_budget_mb 16 MiB x "), std::string::npos)
       << check.output;
   EXPECT_NE(check.output.find("; this machine has "), std::string::npos) << check.output;
 
