@@ -288,6 +288,21 @@ io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::Backend
   return meta;
 }
 
+ClaimedOutput claim_output(const std::string& path, bool resume, const std::string& what) {
+  namespace fs = std::filesystem;
+  io::check_campaign_path(path);
+  if (resume && !fs::exists(path)) throw InputError("--resume: output " + path + " does not exist");
+  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);
+  ClaimedOutput out;
+  out.lock = io::lock_for_writing(path);
+  out.unfinished = io::is_unfinished_file(io::write_target(path));
+  if (fs::exists(path) && !resume)
+    throw InputError("output " + path + " exists: continue it with --resume" +
+                     (out.unfinished ? " (it holds no game: the " + what + " starts afresh)" : "") +
+                     ", or choose another --out");
+  return out;
+}
+
 io::PerfRow perf_row(const BatchInfo& b) {
   io::PerfRow row;
   row.batch = b.index;
@@ -321,17 +336,8 @@ RunResult run_campaign(const config::CampaignConfig& requested, const RunOptions
   config::CampaignConfig cfg = requested;  // make_campaign_backend resolves concurrency auto in it
   check_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
   const std::string& path = cfg.output.path;
-  io::check_campaign_path(path);
-  if (options.resume && !fs::exists(path))
-    throw InputError("--resume: output " + path + " does not exist");
-  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);
   // From here on no other writer touches the file: what is read below is what resume() keeps.
-  FileLock lock = io::lock_for_writing(path);
-  const bool unfinished = io::is_unfinished_file(io::write_target(path));
-  if (fs::exists(path) && !options.resume)
-    throw InputError("output " + path + " exists: continue it with --resume" +
-                     (unfinished ? " (it holds no game: the campaign starts afresh)" : "") +
-                     ", or choose another --out");
+  auto [lock, unfinished] = claim_output(path, options.resume, "campaign");
   const std::string identity = run_identity(cfg, false);
   std::set<uint64_t> done;
   if (options.resume && !unfinished) {

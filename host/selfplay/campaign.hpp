@@ -81,6 +81,16 @@ std::unique_ptr<rollout::Backend<EwnGame>> make_campaign_backend(config::Campaig
 io::FileMeta file_meta(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend,
                        std::string config_text);
 io::PerfRow perf_row(const BatchInfo& batch);
+
+// The output file of a campaign or match, claimed for writing: the path checked, its folder
+// created, the lock taken (held as long as the result lives), and an existing file refused unless
+// resuming. unfinished: the file holds nothing a resume keeps, so the run starts afresh. `what`
+// names the run in messages ("campaign", "match"). Throws InputError / io errors.
+struct ClaimedOutput {
+  FileLock lock;
+  bool unfinished = false;
+};
+ClaimedOutput claim_output(const std::string& path, bool resume, const std::string& what);
 // The driver of game_ids with its engines (and their tables) allocated: built before a file is
 // created, so that a config too large for memory leaves no file. Throws std::runtime_error naming
 // campaign.concurrency and tt_size_mb instead of std::bad_alloc.

@@ -158,18 +158,8 @@ MatchResult run_match(const config::CampaignConfig& requested, const MatchOption
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;
-  io::check_campaign_path(path);
-  if (options.resume && !fs::exists(path))
-    throw InputError("--resume: output " + path + " does not exist");
-  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
-    fs::create_directories(parent);
   // From here on no other writer touches the file: what is read below is what resume() keeps.
-  FileLock lock = io::lock_for_writing(path);
-  const bool unfinished = io::is_unfinished_file(io::write_target(path));
-  if (fs::exists(path) && !options.resume)
-    throw InputError("output " + path + " exists: continue it with --resume" +
-                     (unfinished ? " (it holds no game: the match starts afresh)" : "") +
-                     ", or choose another --out");
+  auto [lock, unfinished] = claim_output(path, options.resume, "match");
 
   MatchResult result;
   const bool use_sprt = cfg.match.sprt.enabled;
