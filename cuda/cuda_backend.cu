@@ -16,7 +16,7 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/rollout_kernel.cuh"
-#include "games/ewn/game.hpp"
+#include "games/games.hpp"
 #include "host/rollout/leaf_order.hpp"
 
 namespace sp::cuda {
@@ -260,7 +260,9 @@ std::unique_ptr<rollout::Backend<Game>> make_cuda_backend(const rollout::Backend
   return std::make_unique<CudaBackend<Game>>(options);
 }
 
-template std::unique_ptr<rollout::Backend<EwnGame>> make_cuda_backend<EwnGame>(
-    const rollout::BackendOptions&);
+#define SP_INSTANTIATE(G) \
+  template std::unique_ptr<rollout::Backend<G>> make_cuda_backend<G>(const rollout::BackendOptions&);
+SP_FOR_EACH_GAME(SP_INSTANTIATE)
+#undef SP_INSTANTIATE
 
 }  // namespace sp::cuda

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
@@ -42,11 +43,11 @@ class Campaign : public ::testing::Test {
  protected:
   void SetUp() override { std::ofstream(dir_ / "campaign.yaml") << kConfig; }
 
-  config::CampaignConfig config() const {
-    return config::load_campaign_config((dir_ / "campaign.yaml").string());
+  config::Config<EwnGame> config() const {
+    return config::load_campaign_config<EwnGame>((dir_ / "campaign.yaml").string());
   }
 
-  std::string run(config::CampaignConfig cfg, const std::string& name) {
+  std::string run(config::Config<EwnGame> cfg, const std::string& name) {
     cfg.output.path = (dir_ / name).string();
     std::atomic<bool> stop{false};
     RunOptions options;
@@ -116,7 +117,7 @@ TEST_F(Campaign, WritesEveryGameWithPliesAndPositions) {
 // (first mover: sqrt(0.532 * 0.468 / N) = 0.5 points at N = 10000, so a fair 50% fails; length:
 // the games' own standard deviation over sqrt(N)). The seed is fixed, so the result is too.
 TEST_F(Campaign, FirstMoverWinsAsOftenAsTheReferenceBetweenRandomPlayers) {
-  config::CampaignConfig cfg = config::load_campaign_config_text(R"(
+  config::Config<EwnGame> cfg = config::load_campaign_config_text<EwnGame>(R"(
 rules: {first_player: alternate, setup: random}
 campaign: {games: 10000, concurrency: 64, seed: 5}
 engines: {player0: {type: random}, player1: {type: random}}
@@ -141,11 +142,11 @@ output: {path: unused.h5, positions_per_game: 1, flush_seconds: 1}
 }
 
 TEST_F(Campaign, SameRecordsWhateverConcurrencyBatchThreadsOrBackend) {
-  config::CampaignConfig base = config();
+  config::Config<EwnGame> base = config();
   const Records reference = read_records(run(base, "reference.h5"));
   ASSERT_EQ(reference.games.size(), 24u);
 
-  config::CampaignConfig c = base;
+  config::Config<EwnGame> c = base;
   c.concurrency = 1;
   EXPECT_EQ(read_records(run(c, "g1.h5")), reference) << "concurrency 1";
   c = base;
@@ -174,7 +175,7 @@ TEST_F(Campaign, SameRecordsWhateverConcurrencyBatchThreadsOrBackend) {
 }
 
 TEST(CampaignBatches, TargetAutoConcurrencyAndShortfall) {
-  config::CampaignConfig c = config::load_campaign_config_text(kConfig, "batches.yaml");
+  config::Config<EwnGame> c = config::load_campaign_config_text<EwnGame>(kConfig, "batches.yaml");
   // Rounds: player0 4 leaves x 8 rollouts = 32, player1 2 x 4 = 8; the larger counts.
   ASSERT_EQ(max_round_rollouts(c), 32u);
   rollout::BackendInfo info;
@@ -214,7 +215,7 @@ TEST(CampaignBatches, TargetAutoConcurrencyAndShortfall) {
 }
 
 TEST(CampaignBatches, AutoConcurrencyIsResolvedWithTheBackend) {
-  config::CampaignConfig c = config::load_campaign_config_text(kConfig, "batches.yaml");
+  config::Config<EwnGame> c = config::load_campaign_config_text<EwnGame>(kConfig, "batches.yaml");
   c.concurrency = 0;
   c.backend.batch_rollouts = 256;
   c.games = 100;
@@ -233,7 +234,7 @@ TEST(CampaignBatches, AutoConcurrencyIsResolvedWithTheBackend) {
 }
 
 TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {
-  config::CampaignConfig cfg = config();
+  config::Config<EwnGame> cfg = config();
   cfg.paired = true;
   cfg.games = 16;
   const std::string path = run(cfg, "paired.h5");
@@ -263,7 +264,7 @@ TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {
 }
 
 TEST_F(Campaign, RefusesToOverwriteAndToResumeADifferentCampaign) {
-  config::CampaignConfig cfg = config();
+  config::Config<EwnGame> cfg = config();
   const std::string path = run(cfg, "a.h5");
   const auto size = fs::file_size(path);
   cfg.output.path = path;
@@ -272,7 +273,7 @@ TEST_F(Campaign, RefusesToOverwriteAndToResumeADifferentCampaign) {
   EXPECT_EQ(fs::file_size(path), size);
   RunOptions resume;
   resume.resume = true;
-  config::CampaignConfig other = cfg;
+  config::Config<EwnGame> other = cfg;
   other.seed = 5;
   EXPECT_THROW(run_campaign(other, resume, stop), InputError);
   // The same campaign resumed has nothing left to do.
@@ -297,7 +298,7 @@ std::vector<std::string> stop_after(int games) {
 
 TEST_F(Campaign, KilledAndResumedEqualsUninterrupted) {
   std::ofstream(dir_ / "long.yaml") << kConfig;
-  config::CampaignConfig cfg = config::load_campaign_config((dir_ / "long.yaml").string());
+  config::Config<EwnGame> cfg = config::load_campaign_config<EwnGame>((dir_ / "long.yaml").string());
   cfg.games = 120;
   const Records reference = read_records(run(cfg, "reference.h5"));
   ASSERT_EQ(reference.games.size(), 120u);

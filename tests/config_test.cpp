@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/game.hpp"
@@ -58,14 +59,14 @@ void expect_same(const EngineConfig& a, const EngineConfig& b, const std::string
   EXPECT_EQ(a.star1, b.star1);
 }
 
-void expect_same(const CampaignConfig& a, const CampaignConfig& b) {
+void expect_same(const Config<EwnGame>& a, const Config<EwnGame>& b) {
   EXPECT_EQ(a.game.game, b.game.game);
-  EXPECT_EQ(a.game.rules.capture_own, b.game.rules.capture_own);
-  EXPECT_EQ(a.game.rules.substitution, b.game.rules.substitution);
-  EXPECT_EQ(a.game.setup, b.game.setup);
-  EXPECT_EQ(sp::ewn::to_string(a.game.setup_p0), sp::ewn::to_string(b.game.setup_p0));
-  EXPECT_EQ(sp::ewn::to_string(a.game.setup_p1), sp::ewn::to_string(b.game.setup_p1));
-  EXPECT_EQ(a.game.first_player, b.game.first_player);
+  EXPECT_EQ(a.rules.rules.capture_own, b.rules.rules.capture_own);
+  EXPECT_EQ(a.rules.rules.substitution, b.rules.rules.substitution);
+  EXPECT_EQ(a.rules.setup, b.rules.setup);
+  EXPECT_EQ(sp::ewn::to_string(a.rules.setup_p0), sp::ewn::to_string(b.rules.setup_p0));
+  EXPECT_EQ(sp::ewn::to_string(a.rules.setup_p1), sp::ewn::to_string(b.rules.setup_p1));
+  EXPECT_EQ(a.rules.first_player, b.rules.first_player);
   expect_same(a.engines[0], b.engines[0], "player0");
   expect_same(a.engines[1], b.engines[1], "player1");
   EXPECT_EQ(a.seed, b.seed);
@@ -83,7 +84,7 @@ void expect_same(const CampaignConfig& a, const CampaignConfig& b) {
 
 std::string error_of(const std::string& text, const std::string& name = "t.yaml") {
   try {
-    load_campaign_config_text(text, name);
+    load_campaign_config_text<EwnGame>(text, name);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -184,13 +185,13 @@ output:
 const std::string kEveryKeyName = source_path("configs/ewn/every.yaml");
 
 CampaignConfig every_key_expected() {
-  CampaignConfig c;
-  c.game.rules.capture_own = false;
-  c.game.rules.substitution = sp::ewn::Substitution::kNearest;
-  c.game.first_player = FirstPlayer::kAlternate;
-  c.game.setup = SetupKind::kExplicit;
-  c.game.setup_p0 = sp::ewn::parse_arrangement("654321");
-  c.game.setup_p1 = sp::ewn::parse_arrangement("214365");
+  Config<EwnGame> c;
+  c.rules.rules.capture_own = false;
+  c.rules.rules.substitution = sp::ewn::Substitution::kNearest;
+  c.rules.first_player = FirstPlayer::kAlternate;
+  c.rules.setup = SetupKind::kExplicit;
+  c.rules.setup_p0 = sp::ewn::parse_arrangement("654321");
+  c.rules.setup_p1 = sp::ewn::parse_arrangement("214365");
   c.games = 12;
   c.concurrency = 3;
   c.seed = ~uint64_t{0};
@@ -262,7 +263,7 @@ TEST(ConfigCorpus, EveryMalformedFileFailsWithItsExpectedMessage) {
     // Every expectation names its own file and a position in it.
     ASSERT_EQ(fragment.rfind(file.filename().string() + ":", 0), 0u) << fragment;
     try {
-      load_campaign_config(file.string());
+      load_campaign_config<EwnGame>(file.string());
       ADD_FAILURE() << "loaded without error";
     } catch (const ConfigError& e) {
       const std::string message = e.what();
@@ -277,13 +278,13 @@ TEST(ConfigFile, MissingFileAndDirectoryAreConfigErrors) {
   TempDir tmp;
   const std::string missing = (tmp.path() / "nope.yaml").string();
   try {
-    load_campaign_config(missing);
+    load_campaign_config<EwnGame>(missing);
     ADD_FAILURE() << "loaded a missing file";
   } catch (const sp::InputError& e) {  // ConfigError is an InputError: the CLI exits 2
     EXPECT_EQ(std::string(e.what()), "cannot read " + missing + ": No such file or directory");
   }
   try {
-    load_campaign_config(tmp.path().string());
+    load_campaign_config<EwnGame>(tmp.path().string());
     ADD_FAILURE() << "loaded a directory";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()), "cannot read " + tmp.path().string() + ": Is a directory");
@@ -292,7 +293,7 @@ TEST(ConfigFile, MissingFileAndDirectoryAreConfigErrors) {
 
 TEST(ConfigShipped, DefaultCampaignLoads) {
   const std::string path = source_path("configs/ewn/campaign.yaml");
-  const CampaignConfig c = load_campaign_config(path);
+  const Config<EwnGame> c = load_campaign_config<EwnGame>(path);
   EXPECT_EQ(c.source_path, path);
   EXPECT_EQ(c.source_text, read_text(path));
   // The README's main job: two equal MCTS engines, sized for about a minute on two cores.
@@ -307,7 +308,7 @@ TEST(ConfigShipped, DefaultCampaignWritesEveryKeyWithAComment) {
   const std::string path = source_path("configs/ewn/campaign.yaml");
   std::set<std::string> shipped, declared;
   leaf_paths(YAML::LoadFile(path), "", shipped);
-  leaf_paths(YAML::Load(explain_campaign_config(CampaignConfig{})), "", declared);
+  leaf_paths(YAML::Load(explain_campaign_config(Config<EwnGame>{})), "", declared);
   EXPECT_EQ(shipped, declared);
   std::istringstream lines(read_text(path));
   std::string line;
@@ -318,39 +319,39 @@ TEST(ConfigShipped, DefaultCampaignWritesEveryKeyWithAComment) {
 }
 
 TEST(ConfigDefaults, OmittedKeysTakeTheStructDefaults) {
-  const CampaignConfig c = load_campaign_config_text("game: ewn\n", "min.yaml");
-  expect_same(c, CampaignConfig{});
+  const Config<EwnGame> c = load_campaign_config_text<EwnGame>("game: ewn\n", "min.yaml");
+  expect_same(c, Config<EwnGame>{});
   EXPECT_EQ(c.source_path, "min.yaml");
   EXPECT_EQ(c.source_text, "game: ewn\n");
 
   // Empty sections and a few keys: everything else keeps its default.
-  const CampaignConfig d = load_campaign_config_text(
+  const Config<EwnGame> d = load_campaign_config_text<EwnGame>(
       "rules:\nbackend: {}\nengines:\n  player1:\n    exploration: 1.5\n    policy: heavy\n",
       "partial.yaml");
-  CampaignConfig expected;
+  Config<EwnGame> expected;
   expected.engines[1].exploration = 1.5;
-  expected.engines[1].policy.kind = sp::ewn::PolicyKind::kHeavy;
+  expected.policies[1].kind = sp::ewn::PolicyKind::kHeavy;
   expect_same(d, expected);
 }
 
 TEST(ConfigValues, EveryKeyIsReadIntoItsField) {
-  expect_same(load_campaign_config_text(kEveryKey, kEveryKeyName), every_key_expected());
+  expect_same(load_campaign_config_text<EwnGame>(kEveryKey, kEveryKeyName), every_key_expected());
 }
 
 TEST(ConfigExplain, OutputLoadsBackIdentically) {
-  for (const CampaignConfig& c :
-       {CampaignConfig{}, load_campaign_config_text(kEveryKey, kEveryKeyName),
-        load_campaign_config(source_path("configs/ewn/campaign.yaml"))}) {
+  for (const Config<EwnGame>& c :
+       {Config<EwnGame>{}, load_campaign_config_text<EwnGame>(kEveryKey, kEveryKeyName),
+        load_campaign_config<EwnGame>(source_path("configs/ewn/campaign.yaml"))}) {
     const std::string text = explain_campaign_config(c);
     SCOPED_TRACE(text);
-    const CampaignConfig back = load_campaign_config_text(text, "explained.yaml");
+    const Config<EwnGame> back = load_campaign_config_text<EwnGame>(text, "explained.yaml");
     expect_same(back, c);
     EXPECT_EQ(explain_campaign_config(back), text);
   }
 }
 
 TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
-  const std::string text = explain_campaign_config(CampaignConfig{});
+  const std::string text = explain_campaign_config(Config<EwnGame>{});
   EXPECT_NE(text.find("    rollouts_per_leaf: 8"), std::string::npos) << text;
   EXPECT_NE(text.find("# playouts run for each expanded leaf"), std::string::npos) << text;
   EXPECT_NE(text.find("(integer in [1, 65536])"), std::string::npos) << text;
@@ -369,7 +370,7 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
 
 TEST(ConfigValues, WeightsAreFixedPointRounded) {
   const auto weight = [](const std::string& value) {
-    return load_campaign_config_text("engines: {player0: {goal_weight: " + value + "}}", "w.yaml")
+    return load_campaign_config_text<EwnGame>("engines: {player0: {goal_weight: " + value + "}}", "w.yaml")
         .engines[0]
         .policy.goal_weight;
   };
@@ -385,7 +386,7 @@ TEST(ConfigValues, WeightsAreFixedPointRounded) {
 
 TEST(ConfigValues, IntegersAcceptDecimalAndHexOnly) {
   const auto seed = [](const std::string& value) {
-    return load_campaign_config_text("campaign: {seed: " + value + "}", "s.yaml").seed;
+    return load_campaign_config_text<EwnGame>("campaign: {seed: " + value + "}", "s.yaml").seed;
   };
   EXPECT_EQ(seed("0"), 0u);
   EXPECT_EQ(seed("18446744073709551615"), ~uint64_t{0});
@@ -394,7 +395,7 @@ TEST(ConfigValues, IntegersAcceptDecimalAndHexOnly) {
             std::string::npos);
   EXPECT_NE(error_of("campaign: {games: 1000000001}").find("must be in [1, 1000000000]"),
             std::string::npos);
-  EXPECT_EQ(load_campaign_config_text("campaign: {games: 1000000000}", "g.yaml").games,
+  EXPECT_EQ(load_campaign_config_text<EwnGame>("campaign: {games: 1000000000}", "g.yaml").games,
             1000000000u);
 }
 
@@ -403,7 +404,7 @@ TEST(ConfigErrors, CrossKeyCheckNamesTheKeyAndWhereItIs) {
             "x.yaml:2:32: key 'engines.player1.rollouts_per_leaf': must not exceed "
             "rollouts_per_move (1000), found 2000");
   // A random engine runs no playouts: the budgets are not checked against each other.
-  EXPECT_EQ(load_campaign_config_text("engines:\n  player1: {type: random, rollouts_per_move: 1}\n",
+  EXPECT_EQ(load_campaign_config_text<EwnGame>("engines:\n  player1: {type: random, rollouts_per_move: 1}\n",
                                       "r.yaml")
                 .engines[1]
                 .rollouts_per_move,
@@ -446,7 +447,7 @@ TEST(ConfigErrors, DamagedInputNeverCrashes) {
   int loaded = 0, rejected = 0;
   const auto attempt = [&](const std::string& damaged) {
     try {
-      load_campaign_config_text(damaged, "damaged.yaml");
+      load_campaign_config_text<EwnGame>(damaged, "damaged.yaml");
       ++loaded;
     } catch (const ConfigError&) {
       ++rejected;
@@ -468,7 +469,7 @@ TEST(ConfigErrors, DamagedInputNeverCrashes) {
 
 TEST(ConfigValues, ConcurrencyIsAutoOrOneTo65536) {
   const auto concurrency = [](const std::string& value) {
-    return load_campaign_config_text("campaign: {concurrency: " + value + "}", "c.yaml")
+    return load_campaign_config_text<EwnGame>("campaign: {concurrency: " + value + "}", "c.yaml")
         .concurrency;
   };
   EXPECT_EQ(concurrency("auto"), 0u);
@@ -484,13 +485,13 @@ TEST(ConfigValues, ConcurrencyIsAutoOrOneTo65536) {
             std::string::npos);
   // auto is written back as auto and reads back; batch_rollouts 0 (the backend's size) is the
   // default.
-  const CampaignConfig c = load_campaign_config_text("campaign: {concurrency: auto}", "c.yaml");
+  const Config<EwnGame> c = load_campaign_config_text<EwnGame>("campaign: {concurrency: auto}", "c.yaml");
   const std::string explained = explain_campaign_config(c);
   EXPECT_NE(explained.find("\n  concurrency: auto "), std::string::npos) << explained;
-  EXPECT_EQ(load_campaign_config_text(explained, "e.yaml").concurrency, 0u);
+  EXPECT_EQ(load_campaign_config_text<EwnGame>(explained, "e.yaml").concurrency, 0u);
   EXPECT_EQ(c.backend.batch_rollouts, 0u);
   EXPECT_EQ(
-      load_campaign_config_text("backend: {batch_rollouts: 0}", "b.yaml").backend.batch_rollouts,
+      load_campaign_config_text<EwnGame>("backend: {batch_rollouts: 0}", "b.yaml").backend.batch_rollouts,
       0u);
 }
 
@@ -571,7 +572,7 @@ TEST(ConfigCli, CheckAndExplain) {
 
   const CliRun explain = run_selfplay("config --explain '" + shipped + "'");
   ASSERT_EQ(explain.status, 0) << explain.output;
-  EXPECT_EQ(explain.output, explain_campaign_config(load_campaign_config(shipped)));
+  EXPECT_EQ(explain.output, explain_campaign_config(load_campaign_config<EwnGame>(shipped)));
 }
 
 TEST(ConfigCli, BadOrMissingFileExitsTwo) {
@@ -604,7 +605,7 @@ std::string huge_tables(const std::string& campaign_keys) {
 }
 
 TEST(Memory, EstimateCountsEveryTreeAndTableOfTheGamesAtOnce) {
-  CampaignConfig c = load_campaign_config_text(
+  Config<EwnGame> c = load_campaign_config_text<EwnGame>(
       "engines:\n  player0: {node_budget_mb: 3}\n  player1: {type: random}\n"
       "campaign: {games: 2, concurrency: 3}\n",
       "m.yaml");
@@ -742,7 +743,7 @@ TEST(ConfigErrors, AWeightsPathToAnotherFileSaysSoWithoutQuotingIt) {
 
 TEST(ConfigValues, FlushSecondsHasASaneMinimum) {
   EXPECT_EQ(
-      load_campaign_config_text("output: {flush_seconds: 0.05}\n", "t.yaml").output.flush_seconds,
+      load_campaign_config_text<EwnGame>("output: {flush_seconds: 0.05}\n", "t.yaml").output.flush_seconds,
       0.05);
   for (const char* tiny : {"1e-300", "0.049", "0"})
     EXPECT_EQ(error_of(std::string("output: {flush_seconds: ") + tiny + "}\n"),

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
@@ -143,8 +144,8 @@ TEST_F(DataSafety, SecondWriterIsRefusedWhileTheLockIsHeldAndNamesTheHolder) {
     RunOptions resume;
     resume.output = out;
     resume.resume = true;
-    const config::CampaignConfig cfg =
-        with_overrides(config::load_campaign_config(config()), resume);
+    const config::Config<EwnGame> cfg =
+        with_overrides(config::load_campaign_config<EwnGame>(config()), resume);
     std::atomic<bool> stop{false};
     EXPECT_THROW(run_campaign(cfg, resume, stop), FileLocked);
     const test::CommandResult other =
@@ -348,7 +349,7 @@ TEST_F(DataSafety, MatchResumeComparesWeightsByContent) {
 // Files written before the identity was stored are compared through their stored config.
 TEST_F(DataSafety, FileWithoutAStoredIdentityStillResumes) {
   const std::string out = file("old.h5");
-  const config::CampaignConfig cfg = config::load_campaign_config(config());
+  const config::Config<EwnGame> cfg = config::load_campaign_config<EwnGame>(config());
   {
     rollout::BackendInfo backend{"cpu", "test"};
     io::FileMeta meta = file_meta(cfg, backend, config::explain_campaign_config(cfg));
@@ -372,9 +373,9 @@ TEST(ResumeIdentity, DifferenceNamesTheFirstKeyWithBothValues) {
   EXPECT_EQ(identity_difference("w: ~\n", "w: {x: 1}\n"),
             "w (none in the file, {x: 1} in this run)");
   // What run_identity leaves out may change; what it keeps may not.
-  config::CampaignConfig cfg = config::load_campaign_config_text(
+  config::Config<EwnGame> cfg = config::load_campaign_config_text<EwnGame>(
       "engines: {player0: {type: random}, player1: {type: random}}\n", "x.yaml");
-  config::CampaignConfig other = cfg;
+  config::Config<EwnGame> other = cfg;
   other.games = 7;
   other.concurrency = 3;
   other.backend.threads = 5;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/campaign.hpp"
@@ -34,7 +35,7 @@ struct Played {
 };
 
 Played play(const std::string& backend_name, int threads) {
-  config::CampaignConfig cfg = config::load_campaign_config_text(kConfig, "driver_threads_test");
+  config::Config<EwnGame> cfg = config::load_campaign_config_text<EwnGame>(kConfig, "driver_threads_test");
   cfg.backend.name = backend_name;
   cfg.backend.threads = threads;
   Played out;
@@ -45,7 +46,7 @@ Played play(const std::string& backend_name, int threads) {
   EXPECT_EQ(driver.threads(), threads);
   std::atomic<bool> stop{false};
   driver.run(
-      [&](FinishedGame&& g) {
+      [&](FinishedGame<EwnGame>&& g) {
         std::string record = std::to_string(g.winner) + ":";
         for (const PlyInfo& p : g.plies) record += " " + ewn::ply_to_string(p.before.die, p.move);
         out.games[g.game_id] = record;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"

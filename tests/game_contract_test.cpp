@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"

@@ -61,8 +61,8 @@ Game make_game(uint64_t id, size_t features = 3) {
   Game g;
   g.game.game_id = id;
   g.game.seed = 7;
-  set_text(g.game.setup, id % 2 ? "123456/654321" : "654321/123456");
-  g.game.first_player = static_cast<uint8_t>(id % 2);
+  set_text(g.rules.setup, id % 2 ? "123456/654321" : "654321/123456");
+  g.rules.first_player = static_cast<uint8_t>(id % 2);
   g.game.winner = static_cast<int8_t>(id % 3 == 0 ? -1 : static_cast<int>(id % 2));
   g.game.plies = static_cast<uint16_t>(5 + id % 7);
   g.game.duration_s = 0.25 + static_cast<double>(id);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
@@ -60,12 +61,12 @@ match: {pairs: 500, sprt: {enabled: true, elo0: 0, elo1: 50, alpha: 0.05, beta: 
 
 class Match : public ::testing::Test {
  protected:
-  config::CampaignConfig load(const std::string& text, const std::string& name = "m.yaml") const {
+  config::Config<EwnGame> load(const std::string& text, const std::string& name = "m.yaml") const {
     std::ofstream(dir_ / name) << text;
-    return config::load_match_config((dir_ / name).string());
+    return config::load_match_config<EwnGame>((dir_ / name).string());
   }
 
-  MatchResult play(config::CampaignConfig cfg, const std::string& name) const {
+  MatchResult play(config::Config<EwnGame> cfg, const std::string& name) const {
     cfg.output.path = (dir_ / name).string();
     std::atomic<bool> stop{false};
     return run_match(cfg, MatchOptions{}, stop);
@@ -112,7 +113,7 @@ std::string table(const MatchResult& r) {
 }
 
 TEST_F(Match, SameSeedSameRecordsAndTable) {
-  const config::CampaignConfig cfg = load(mcts_vs_expectimax(6, false));
+  const config::Config<EwnGame> cfg = load(mcts_vs_expectimax(6, false));
   const MatchResult first = play(cfg, "a.h5");
   const MatchResult second = play(cfg, "b.h5");
   ASSERT_EQ(first.counter.penta().pairs(), 6u);
@@ -124,7 +125,7 @@ TEST_F(Match, SameSeedSameRecordsAndTable) {
   EXPECT_EQ(read_records(path("b.h5")), reference);
 
   // Concurrency and batch size change the order games finish in, not the games or the pairs.
-  config::CampaignConfig c = cfg;
+  config::Config<EwnGame> c = cfg;
   c.concurrency = 3;
   c.backend.batch_rollouts = 1;
   EXPECT_EQ(table(play(c, "c.h5")), table(first));
@@ -137,7 +138,7 @@ TEST_F(Match, SameSeedSameRecordsAndTable) {
 }
 
 TEST_F(Match, SprtStopsALopsidedMatchEarlyWithTheLlrOutsideTheBounds) {
-  const config::CampaignConfig cfg = load(kLopsided);
+  const config::Config<EwnGame> cfg = load(kLopsided);
   const MatchResult r = play(cfg, "l.h5");
   ASSERT_TRUE(r.sprt.has_value());
   EXPECT_TRUE(r.sprt_stopped);
@@ -162,7 +163,7 @@ TEST_F(Match, SprtStopsALopsidedMatchEarlyWithTheLlrOutsideTheBounds) {
   EXPECT_EQ(rec.pairs.back().llr, r.sprt->llr);
 
   // The decision point does not depend on how many games run at once.
-  config::CampaignConfig c = cfg;
+  config::Config<EwnGame> c = cfg;
   c.concurrency = 5;
   const MatchResult other = play(c, "l5.h5");
   EXPECT_EQ(table(other), table(r));
@@ -172,7 +173,7 @@ TEST_F(Match, SprtStopsALopsidedMatchEarlyWithTheLlrOutsideTheBounds) {
 // Engines without rollouts finish whole games between two batches (there are none): the SPRT's
 // decision must still stop new games at once, not after the whole planned match.
 TEST_F(Match, SprtStopsAMatchOfEnginesWithoutRollouts) {
-  const config::CampaignConfig cfg = load(R"(
+  const config::Config<EwnGame> cfg = load(R"(
 campaign: {concurrency: 4, seed: 3}
 engines:
   player0: {type: expectimax, depth: 1, weights: ')" + kSurvival + R"('}
@@ -226,7 +227,7 @@ match: {pairs: 2000, sprt: {enabled: true, elo0: 0, elo1: 50, min_pairs: )" +
 }
 
 TEST_F(Match, PairCountsMatchTheGamesInTheFile) {
-  const config::CampaignConfig cfg = load(kLopsided);
+  const config::Config<EwnGame> cfg = load(kLopsided);
   const MatchResult r = play(cfg, "p.h5");
   io::CampaignReader reader(path("p.h5"));
   std::map<uint64_t, io::GameRow> games;
@@ -285,7 +286,7 @@ engines:
 backend: {name: cpu, threads: 2}
 match: {pairs: 4, sprt: {enabled: false}}
 )";
-  const config::CampaignConfig cfg = load(text, "configs/w.yaml");
+  const config::Config<EwnGame> cfg = load(text, "configs/w.yaml");
   for (const config::EngineConfig& e : cfg.engines) {
     EXPECT_EQ(e.weights, (dir_ / "weights" / "sd.yaml").string());
     ASSERT_TRUE(e.evaluation);
@@ -298,7 +299,7 @@ match: {pairs: 4, sprt: {enabled: false}}
   EXPECT_EQ(cfg.games, 8u);
   // The explained config names the resolved file, so it loads back from anywhere.
   const std::string explained = config::explain_match_config(cfg);
-  EXPECT_EQ(config::explain_match_config(config::load_match_config_text(explained, "/x/e.yaml")),
+  EXPECT_EQ(config::explain_match_config(config::load_match_config_text<EwnGame>(explained, "/x/e.yaml")),
             explained);
 
   const MatchResult r = play(cfg, "w.h5");
@@ -337,7 +338,7 @@ TEST_F(Match, EvaluationKeysAtTheirDefaultsLeaveMctsUnchanged) {
 
 std::string error_of(const std::string& text, const std::string& name = "e.yaml") {
   try {
-    config::load_match_config_text(text, name);
+    config::load_match_config_text<EwnGame>(text, name);
   } catch (const config::ConfigError& e) {
     return e.what();
   }
@@ -391,7 +392,7 @@ TEST_F(Match, ConfigErrorsNameTheKey) {
   EXPECT_NE(error_of("campaign: {paired: false}").find("key 'campaign.paired': unknown key"),
             std::string::npos);
   // ...and a campaign config has no match section.
-  EXPECT_THROW(config::load_campaign_config_text("match: {pairs: 3}\n", "c.yaml"),
+  EXPECT_THROW(config::load_campaign_config_text<EwnGame>("match: {pairs: 3}\n", "c.yaml"),
                config::ConfigError);
 }
 
@@ -408,7 +409,7 @@ void leaf_paths(const YAML::Node& node, const std::string& prefix, std::set<std:
 
 TEST_F(Match, ShippedConfigHasEveryKeyWithACommentAndExplainsBack) {
   const std::string shipped = source_path("configs/ewn/match-mcts-vs-expectimax.yaml");
-  const config::CampaignConfig cfg = config::load_match_config(shipped);
+  const config::Config<EwnGame> cfg = config::load_match_config<EwnGame>(shipped);
   EXPECT_EQ(cfg.engines[0].type, config::EngineType::kMcts);
   EXPECT_EQ(cfg.engines[1].type, config::EngineType::kExpectimax);
   EXPECT_EQ(cfg.engines[1].weights, source_path("configs/ewn/weights/survival-distance.yaml"));
@@ -423,7 +424,7 @@ TEST_F(Match, ShippedConfigHasEveryKeyWithACommentAndExplainsBack) {
     EXPECT_NE(line.find(" # "), std::string::npos) << "key without a comment: " << line;
   }
   const std::string text = config::explain_match_config(cfg);
-  EXPECT_EQ(config::explain_match_config(config::load_match_config_text(text, "explained.yaml")),
+  EXPECT_EQ(config::explain_match_config(config::load_match_config_text<EwnGame>(text, "explained.yaml")),
             text);
 }
 
@@ -454,10 +455,10 @@ TEST_F(Match, SchemaIsTheCampaignSchemaPlusTheMatchGroup) {
 }
 
 TEST_F(Match, RefusesToOverwriteAndExtendsByResume) {
-  const config::CampaignConfig cfg = load(mcts_vs_expectimax(8, false));
+  const config::Config<EwnGame> cfg = load(mcts_vs_expectimax(8, false));
   play(cfg, "full.h5");
   const Records full = read_records(path("full.h5"));
-  config::CampaignConfig half = cfg;
+  config::Config<EwnGame> half = cfg;
   half.match.pairs = 4;
   half.games = 8;
   half.output.path = path("grown.h5");
@@ -466,10 +467,10 @@ TEST_F(Match, RefusesToOverwriteAndExtendsByResume) {
   EXPECT_THROW(run_match(half, MatchOptions{}, stop), InputError) << "the output exists";
   MatchOptions resume;
   resume.resume = true;
-  config::CampaignConfig other = half;
+  config::Config<EwnGame> other = half;
   other.seed = 99;
   EXPECT_THROW(run_match(other, resume, stop), InputError) << "another seed";
-  config::CampaignConfig grown = cfg;
+  config::Config<EwnGame> grown = cfg;
   grown.output.path = half.output.path;
   const MatchResult r = run_match(grown, resume, stop);
   EXPECT_EQ(r.games_played, 8u);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/ewn/game.hpp"
 #include "host/search/mcts.hpp"
 

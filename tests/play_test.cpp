@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "tests/test_util.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
@@ -20,9 +21,9 @@
 namespace sp::selfplay {
 namespace {
 
-config::CampaignConfig test_config(const std::string& first_player = "0",
+config::Config<EwnGame> test_config(const std::string& first_player = "0",
                                    const std::string& engine = "mcts") {
-  return config::load_campaign_config_text(
+  return config::load_campaign_config_text<EwnGame>(
       "rules:\n  first_player: " + first_player +
           "\n  setup: random\n"
           "campaign:\n  seed: 7\n"
@@ -65,7 +66,7 @@ struct Session {
   SessionSummary summary;
 };
 
-Session play(const config::CampaignConfig& cfg, bool human_first, std::istream& in,
+Session play(const config::Config<EwnGame>& cfg, bool human_first, std::istream& in,
              std::ostringstream& out) {
   auto backend = rollout::make_backend<EwnGame>("cpu", play_backend_options(cfg));
   HumanGame game(cfg, *backend, human_first, in, out);
@@ -75,13 +76,13 @@ Session play(const config::CampaignConfig& cfg, bool human_first, std::istream& 
   return s;
 }
 
-Session play_script(const config::CampaignConfig& cfg, bool human_first, const std::string& input) {
+Session play_script(const config::Config<EwnGame>& cfg, bool human_first, const std::string& input) {
   std::istringstream in(input);
   std::ostringstream out;
   return play(cfg, human_first, in, out);
 }
 
-Session play_responding(const config::CampaignConfig& cfg, bool human_first,
+Session play_responding(const config::Config<EwnGame>& cfg, bool human_first,
                         Responder::Answer answer) {
   std::ostringstream out;
   Responder buf(out, std::move(answer));
@@ -157,16 +158,17 @@ Responder::Answer first_move_player(std::vector<std::string> again = {}, int max
   };
 }
 
-ewn::State start_of(const config::CampaignConfig& cfg, uint32_t game, int* first) {
-  config::CampaignConfig c = cfg;
+ewn::State start_of(const config::Config<EwnGame>& cfg, uint32_t game, int* first) {
+  config::Config<EwnGame> c = cfg;
   c.paired = false;
-  ewn::Arrangement setup[2];
-  return initial_position(c, game, setup, first);
+  const ewn::State s = selfplay::start_position<EwnGame>(c, game);
+  *first = s.side;
+  return s;
 }
 
 // Replays one printed game (Start and Record lines) through the library and checks its dice, the
 // human's moves (always the first legal one) and the announced winner. Returns the winner.
-int replay_game(const config::CampaignConfig& cfg, uint32_t game, int human_side,
+int replay_game(const config::Config<EwnGame>& cfg, uint32_t game, int human_side,
                 const std::string& start, const std::string& record, const std::string& result) {
   int first = 0;
   EXPECT_EQ(start, ewn::to_string(start_of(cfg, game, &first)));
@@ -179,20 +181,20 @@ int replay_game(const config::CampaignConfig& cfg, uint32_t game, int human_side
     const std::string& p = plies[i];
     EXPECT_FALSE(ewn::is_over(s)) << "ply " << i << " after the end: " << record;
     EXPECT_EQ(p.substr(0, 2),
-              std::to_string(roll_die(cfg.seed, game, static_cast<uint32_t>(i))) + ":")
+              std::to_string(1 + draw_chance<EwnGame>(cfg.seed, game, static_cast<uint32_t>(i))) + ":")
         << p;
     EXPECT_EQ(p.substr(0, 2), std::to_string(s.die) + ":") << p;
-    last = ewn::parse_move(s, cfg.game.rules, p.substr(2));
+    last = ewn::parse_move(s, cfg.rules.rules, p.substr(2));
     if (s.side == human_side) {
       ewn::MoveList legal;
-      ewn::generate_moves(s, cfg.game.rules, legal);
+      ewn::generate_moves(s, cfg.rules.rules, legal);
       EXPECT_EQ(last, legal.moves[0]) << p;
     }
     mover = s.side;
     ewn::apply(s, last);
     EXPECT_TRUE(ewn::state_ok(s));
     if (!ewn::is_over(s))
-      s.die = static_cast<uint8_t>(roll_die(cfg.seed, game, static_cast<uint32_t>(i + 1)));
+      EwnGame::set_chance(s, draw_chance<EwnGame>(cfg.seed, game, static_cast<uint32_t>(i + 1)));
   }
   EXPECT_TRUE(ewn::is_over(s));
   const bool goal = last.to == ewn::goal_square(mover);
@@ -213,7 +215,7 @@ std::vector<std::string> results_of(const std::string& out) {
 }
 
 TEST(Play, GameToTheEndMatchesReplayOfItsRecord) {
-  const config::CampaignConfig cfg = test_config();
+  const config::Config<EwnGame> cfg = test_config();
   for (bool human_first : {true, false}) {
     SCOPED_TRACE(human_first ? "human first" : "engine first");
     const Session s = play_responding(cfg, human_first, first_move_player());
@@ -258,12 +260,12 @@ TEST(Play, GameToTheEndMatchesReplayOfItsRecord) {
 }
 
 TEST(Play, BadInputGetsOneLineMessageAndTheGameContinues) {
-  const config::CampaignConfig cfg = test_config();
+  const config::Config<EwnGame> cfg = test_config();
   int first = 0;
   const ewn::State start = start_of(cfg, 0, &first);
   ASSERT_EQ(first, 0);
   ewn::MoveList legal;
-  ewn::generate_moves(start, cfg.game.rules, legal);
+  ewn::generate_moves(start, cfg.rules.rules, legal);
   std::string upper = "  " + ewn::to_string(legal.moves[0]) + " ";
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   // c3 is empty in every start position; z9 is no square.
@@ -290,7 +292,7 @@ TEST(Play, BadInputGetsOneLineMessageAndTheGameContinues) {
 }
 
 TEST(Play, QuitMidGameEndsTheSession) {
-  const config::CampaignConfig cfg = test_config();
+  const config::Config<EwnGame> cfg = test_config();
   const Session s = play_responding(cfg, true, first_move_player({}, 3));
   EXPECT_TRUE(s.summary.quit);
   EXPECT_EQ(s.summary.games_finished, 0u);
@@ -313,7 +315,7 @@ TEST(Play, EndOfInputEndsTheSession) {
   EXPECT_TRUE(ends_with(s.out, "Bye. Games finished: 0 (you 0, engine 0).\n"));
 
   // At the play-again prompt: the finished game counts, no second game starts.
-  const config::CampaignConfig cfg = test_config();
+  const config::Config<EwnGame> cfg = test_config();
   const Session end =
       play_responding(cfg, true, [inner = first_move_player()](const std::string& out) {
         return ends_with(out, "Play again? [y/n] ") ? std::nullopt : inner(out);
@@ -325,7 +327,7 @@ TEST(Play, EndOfInputEndsTheSession) {
 }
 
 TEST(Play, PlayAgainStartsTheNextGameWithItsOwnDice) {
-  const config::CampaignConfig cfg = test_config("alternate");
+  const config::Config<EwnGame> cfg = test_config("alternate");
   const Session s = play_responding(cfg, true, first_move_player({"maybe", "y", "n"}));
   EXPECT_EQ(s.summary.games_finished, 2u);
   EXPECT_EQ(s.summary.human_wins + s.summary.engine_wins, 2u);

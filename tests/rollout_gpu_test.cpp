@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "tests/rollout_fixtures.hpp"

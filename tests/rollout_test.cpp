@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"

@@ -2,6 +2,7 @@
 #include <memory>
 #include <string>
 
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
@@ -14,8 +15,8 @@ Runner add_config(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   CLI::Option* explain =
       app.add_option("--explain", *file,
-                     "Print the effective configuration of FILE as YAML: every key, defaults "
-                     "filled in, each with its help and range as a comment")
+                     "Print the effective configuration of FILE as YAML: every key that applies, "
+                     "defaults filled in, each with its help and range as a comment")
           ->type_name("FILE");
   CLI::Option* check =
       app.add_option("--check", *file,
@@ -26,25 +27,30 @@ Runner add_config(CLI::App& app) {
   explain->excludes(check);
   auto match = std::make_shared<bool>(false);
   app.add_flag("--match", *match, "FILE is a match config (selfplay match)");
-  app.require_option(1, 2);
-  return [file, explain, match]() {
-    config::CampaignConfig c =
-        *match ? config::load_match_config(*file) : config::load_campaign_config(*file);
-    if (explain->count()) {
-      std::fputs(
-          (*match ? config::explain_match_config(c) : config::explain_campaign_config(c)).c_str(),
-          stdout);
-      return 0;
-    }
+  auto game = std::make_shared<std::string>();
+  add_game_option(app, *game);
+  app.require_option(1, 3);
+  return [file, explain, match, game]() {
+    return with_game(config::config_file_game(*file, *game), [&]<class G>() {
+      config::Config<G> c = *match ? config::load_match_config<G>(*file)
+                                   : config::load_campaign_config<G>(*file);
+      if (explain->count()) {
+        std::fputs((*match ? config::explain_match_config<G>(c)
+                           : config::explain_campaign_config<G>(c))
+                       .c_str(),
+                   stdout);
+        return 0;
+      }
     // What `run` and `match` would refuse, --check refuses too. Concurrency auto is resolved as
     // a run resolves it, on the backend the config names.
-    if (c.concurrency == 0) selfplay::make_campaign_backend(c);
-    const uint64_t machine = usable_memory_bytes();
-    selfplay::check_memory(c, machine);
-    std::printf("ok\nmemory: the engines need %s; this machine has %s\n",
-                selfplay::estimate_memory(c).summary().c_str(),
-                machine ? format_bytes(machine).c_str() : "an unknown amount");
-    return 0;
+      if (c.concurrency == 0) selfplay::make_campaign_backend<G>(c);
+      const uint64_t machine = usable_memory_bytes();
+      selfplay::check_memory(c, machine);
+      std::printf("ok\nmemory: the engines need %s; this machine has %s\n",
+                  selfplay::estimate_memory(c).summary().c_str(),
+                  machine ? format_bytes(machine).c_str() : "an unknown amount");
+      return 0;
+    });
   };
 }
 

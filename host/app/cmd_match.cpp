@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
@@ -16,7 +17,7 @@ Runner add_match(CLI::App& app) {
   struct Opts {
     std::string config;
     uint32_t pairs = 0;
-    std::string out, backend;
+    std::string out, backend, game;
     int threads = -1;
     bool resume = false, quiet = false;
   };
@@ -33,6 +34,7 @@ Runner add_match(CLI::App& app) {
   app.add_option("--threads", o->threads,
                  "CPU backend threads, 0 = all cores (overrides backend.threads)")
       ->transform(integer_in(0, 4096));
+  add_game_option(app, o->game);
   app.add_flag("--resume", o->resume, "Continue the match in the existing output file");
   app.add_flag("--quiet", o->quiet, "No progress output, only the result");
   return [o]() {
@@ -44,13 +46,15 @@ Runner add_match(CLI::App& app) {
     if (o->threads >= 0) options.threads = o->threads;
     options.resume = o->resume;
     options.live = isatty(STDERR_FILENO);
-    const config::CampaignConfig cfg =
-        selfplay::with_overrides(config::load_match_config(o->config), options);
     const std::string resume_command =
         "selfplay match " + o->config + " --resume" + (o->out.empty() ? "" : " --out " + o->out);
     selfplay::MatchResult r;
     try {
-      r = selfplay::run_match(cfg, options, stop_on_signals());
+      r = with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
+        return selfplay::run_match<G>(
+            selfplay::with_overrides(config::load_match_config<G>(o->config), options), options,
+            stop_on_signals());
+      });
     } catch (const io::CampaignWriteError& e) {
       throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
     }

@@ -32,7 +32,7 @@ Runner add_play(CLI::App& app) {
   app.add_option("--backend", o->backend,
                  "Rollout backend: auto, cpu, cuda, check (default: the config's backend.name)");
   return [o, seed]() {
-    config::CampaignConfig cfg = config::load_campaign_config(o->engine);
+    config::Config<EwnGame> cfg = config::load_campaign_config<EwnGame>(o->engine);
     if (seed->count()) cfg.seed = o->seed;
     if (!o->backend.empty()) cfg.backend.name = o->backend;
     auto backend =

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
@@ -16,7 +17,7 @@ Runner add_run(CLI::App& app) {
   struct Opts {
     std::string config;
     uint32_t games = 0;
-    std::string out, backend;
+    std::string out, backend, game;
     int threads = -1;
     bool resume = false, quiet = false;
   };
@@ -29,6 +30,7 @@ Runner add_run(CLI::App& app) {
   app.add_option("--threads", o->threads,
                  "CPU backend threads, 0 = all cores (overrides backend.threads)")
       ->transform(integer_in(0, 4096));
+  add_game_option(app, o->game);
   app.add_flag("--resume", o->resume, "Continue the campaign in the existing output file");
   app.add_flag("--quiet", o->quiet, "No progress output, only the summary");
   return [o]() {
@@ -40,19 +42,23 @@ Runner add_run(CLI::App& app) {
     if (o->threads >= 0) options.threads = o->threads;
     options.resume = o->resume;
     options.live = isatty(STDERR_FILENO);
-    const config::CampaignConfig cfg = selfplay::with_overrides(config::load_campaign_config(o->config), options);
     const std::string resume_command =
         "selfplay run " + o->config + " --resume" + (o->out.empty() ? "" : " --out " + o->out);
+    uint32_t games = 0;
     selfplay::RunResult r;
     try {
-      r = selfplay::run_campaign(cfg, options, stop_on_signals());
+      r = with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
+        const auto cfg = selfplay::with_overrides(config::load_campaign_config<G>(o->config), options);
+        games = cfg.games;
+        return selfplay::run_campaign<G>(cfg, options, stop_on_signals());
+      });
     } catch (const io::CampaignWriteError& e) {
       throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
     }
     std::fputs(r.summary.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted after %llu of %u games; continue with: %s\n",
-                  static_cast<unsigned long long>(r.games_in_file), cfg.games,
+                  static_cast<unsigned long long>(r.games_in_file), games,
                   resume_command.c_str());
       return 130;
     }

@@ -32,6 +32,10 @@ Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions
 Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or match file
 Runner add_export(CLI::App& app);  // the games of a campaign or match file as text
 
+// --game NAME: the game a command plays (games/games.hpp lists them); with a config, the config's
+// `game:` must agree. The help lists the known games.
+CLI::Option* add_game_option(CLI::App& cmd, std::string& game);
+
 // Throws sp::InputError when `path` does not exist or is a directory (verify, export).
 void check_input_file(const std::string& path);
 

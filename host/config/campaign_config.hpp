@@ -1,30 +1,23 @@
 // The effective configuration of a self-play campaign, copied out of YAML into const structs
-// before any hot loop runs. Every key is declared once in campaign_schema.cpp with its type, range,
-// default and help line; this header is the typed result.
+// before any hot loop runs. Every key is declared once (game-neutral keys in campaign_schema.cpp,
+// a game's rules and playout keys by its GameHost) with its type, range, default and help line;
+// this header is the typed result: CampaignConfig holds what every game has, Config<G> adds the
+// game's rules section and playout policies.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "games/ewn/ewn.hpp"
-#include "games/ewn/playout.hpp"
+#include "games/common/game.hpp"
+#include "games/common/game_host.hpp"
 #include "host/eval/weights.hpp"
 
 namespace sp::config {
 
-enum class SetupKind { kRandom, kMirrored, kFixed, kExplicit };
-enum class FirstPlayer { kPlayer0, kPlayer1, kAlternate };
-enum class EngineType { kMcts, kFlat, kRandom, kExpectimax };
+// expectimax: games with chance; alphabeta: games without.
+enum class EngineType { kMcts, kFlat, kRandom, kExpectimax, kAlphaBeta };
 enum class ChanceMode { kSample, kRoundRobin };
-
-struct GameConfig {
-  std::string game = "ewn";
-  ewn::Rules rules;
-  SetupKind setup = SetupKind::kRandom;
-  ewn::Arrangement setup_p0, setup_p1;  // used when setup is kExplicit (kFixed: 123456 both)
-  FirstPlayer first_player = FirstPlayer::kPlayer0;
-};
 
 struct EngineConfig {
   EngineType type = EngineType::kMcts;
@@ -36,7 +29,6 @@ struct EngineConfig {
   ChanceMode chance = ChanceMode::kSample;
   uint32_t node_budget = 16;          // key node_budget_mb: MiB of nodes per tree; expansion stops when full
   bool reuse_tree = true;
-  ewn::PlayoutPolicy policy;          // rollout policy and fixed-point weights
   // Evaluation weights: expectimax scores its horizon with them; MCTS turns them into a prior
   // p = sigmoid(eval_scale * eval), player 0's win probability, used by eval_blend and
   // progressive_bias.
@@ -45,9 +37,9 @@ struct EngineConfig {
   double eval_blend = 0;        // MCTS leaf value: (1 - b) * rollout mean + b * prior
   double eval_scale = 1;        // k in sigmoid(k * eval), per evaluation unit
   double progressive_bias = 0;  // MCTS: adds progressive_bias * prior / (visits + 1) to UCT
-  uint32_t depth = 4;           // expectimax: decision plies; 0 = as deep as time_ms allows
-  uint32_t time_ms = 0;         // expectimax: time per move; 0 = none (fixed depth, deterministic)
-  uint32_t tt_size_mb = 4;      // expectimax: transposition table per engine instance
+  uint32_t depth = 4;           // expectimax, alphabeta: plies; 0 = as deep as time_ms allows
+  uint32_t time_ms = 0;         // expectimax, alphabeta: time per move; 0 = none (deterministic)
+  uint32_t tt_size_mb = 4;      // expectimax, alphabeta: transposition table per engine instance
   bool star1 = true;            // expectimax: Star1 pruning at chance nodes
 };
 
@@ -59,7 +51,7 @@ struct BackendConfig {
 };
 
 struct OutputConfig {
-  std::string path = "out/ewn-campaign.h5";
+  std::string path = "out/campaign.h5";  // Config<G>: out/<game>-campaign.h5
   uint32_t positions_per_game = 4;  // positions sampled per game for /positions (0 = every ply)
   double flush_seconds = 2.0;
 };
@@ -77,8 +69,9 @@ struct MatchSettings {
   SprtSettings sprt;
 };
 
+// What every game's campaign has; Config<G> adds the game's parts.
 struct CampaignConfig {
-  GameConfig game;
+  std::string game;         // the `game:` key, the game's GameHost name
   EngineConfig engines[2];  // by player: engines[0] plays player 0
   uint64_t seed = 1;
   uint32_t games = 200;
@@ -89,6 +82,20 @@ struct CampaignConfig {
   MatchSettings match;      // match configs only: engines[0] is engine A, engines[1] engine B
   std::string source_path;  // the YAML file it came from
   std::string source_text;  // its full text, stored in the HDF5 root attributes
+  int max_moves = 0;        // not a key: the game's G::kMaxMoves, set by Config<G>
+};
+
+// A campaign of game G: the neutral keys, the `rules:` section (rules variant and openings, as the
+// game declares them) and each engine's playout policy keys.
+template <Game G>
+struct Config : CampaignConfig {
+  Config() {
+    game = G::kName;
+    max_moves = G::kMaxMoves;
+    output.path = std::string("out/") + G::kName + "-campaign.h5";
+  }
+  typename GameHost<G>::Settings rules{};
+  typename G::Policy policies[2]{};  // engines.playerN's playout keys
 };
 
 }  // namespace sp::config

@@ -1,55 +1,24 @@
-// Every key of a campaign config, declared once. Defaults equal the initializers in
-// campaign_config.hpp (config_test checks that an empty config loads as CampaignConfig{}).
+// Every game-neutral key of a campaign config, declared once; game_schema.hpp adds the game's keys
+// and assembles them. Defaults equal the initializers in campaign_config.hpp (config_test checks
+// that an empty config loads as Config<G>{}).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <memory>
+#include <utility>
+#include <vector>
 
-#include "games/ewn/notation.hpp"
+#include "games/hosts.hpp"
+#include "host/config/campaign_schema.hpp"
 #include "host/config/load.hpp"
 #include "host/eval/weights.hpp"
 
 namespace sp::config {
-namespace {
-
-using ewn::Arrangement;
-
-constexpr Range kWeightRange{0, ewn::kMaxWeight / double(ewn::kWeightOne), true, false};
-
-Section<GameConfig> rules_schema() {
-  Section<GameConfig> s;
-  s.boolean(
-      "capture_own", [](GameConfig& g) -> bool& { return g.rules.capture_own; }, true,
-      "a cube may move onto a cube of its own side, removing it; false forbids that");
-  s.choice(
-      "substitution", [](GameConfig& g) -> ewn::Substitution& { return g.rules.substitution; },
-      ewn::Substitution::kNextLowerOrHigher,
-      {{"next_lower_or_higher", ewn::Substitution::kNextLowerOrHigher},
-       {"nearest", ewn::Substitution::kNearest}},
-      "which cube may move when the rolled one is gone");
-  s.choice("first_player", &GameConfig::first_player, FirstPlayer::kPlayer0,
-           {{"0", FirstPlayer::kPlayer0},
-            {"1", FirstPlayer::kPlayer1},
-            {"alternate", FirstPlayer::kAlternate}},
-           "who moves first; alternate switches from game to game");
-  s.choice("setup", &GameConfig::setup, SetupKind::kRandom,
-           {{"random", SetupKind::kRandom},
-            {"mirrored", SetupKind::kMirrored},
-            {"fixed", SetupKind::kFixed},
-            {"explicit", SetupKind::kExplicit}},
-           "start arrangements: random per game, mirrored, fixed (123456 both), explicit (below)");
-  const auto parse = [](std::string_view text) { return ewn::parse_arrangement(text); };
-  const auto format = [](const Arrangement& a) { return ewn::to_string(a); };
-  s.custom("setup_p0", &GameConfig::setup_p0, "123456", "six digits 1-6, each once", parse, format,
-           "player 0's cube number on each start square; used only with setup: explicit");
-  s.custom("setup_p1", &GameConfig::setup_p1, "123456", "six digits 1-6, each once", parse, format,
-           "player 1's cube number on each start square; used only with setup: explicit");
-  return s;
-}
 
 // A match (selfplay match) plays 2 x match.pairs games, always in pairs: it has no games and no
 // paired key.
-Section<CampaignConfig> campaign_schema_section(bool match) {
+Section<CampaignConfig> campaign_keys(bool match) {
   Section<CampaignConfig> s;
   if (!match) s.integer("games", &CampaignConfig::games, 200, 1, 1'000'000'000, "games to play");
   s.node(
@@ -76,18 +45,39 @@ Section<CampaignConfig> campaign_schema_section(bool match) {
   return s;
 }
 
-Section<EngineConfig> engine_schema() {
+namespace {
+
+bool is_type(const EngineConfig& e, std::initializer_list<EngineType> types) {
+  return std::find(types.begin(), types.end(), e.type) != types.end();
+}
+
+}  // namespace
+
+bool applies_to_rollout_engines(const EngineConfig& e) {
+  return is_type(e, {EngineType::kMcts, EngineType::kFlat});
+}
+
+Section<EngineConfig> engine_type_key(bool chance_game) {
   Section<EngineConfig> s;
-  s.choice(
-      "type", &EngineConfig::type, EngineType::kMcts,
-      {{"mcts", EngineType::kMcts},
-       {"flat", EngineType::kFlat},
-       {"random", EngineType::kRandom},
-       {"expectimax", EngineType::kExpectimax}},
-      "mcts: UCT tree search; flat: playouts from the root moves only; random: random moves; "
-      "expectimax: depth-limited expectiminimax over the weights' evaluation");
+  std::vector<std::pair<std::string, EngineType>> types = {
+      {"mcts", EngineType::kMcts}, {"flat", EngineType::kFlat}, {"random", EngineType::kRandom}};
+  types.emplace_back(chance_game ? "expectimax" : "alphabeta",
+                     chance_game ? EngineType::kExpectimax : EngineType::kAlphaBeta);
+  s.choice("type", &EngineConfig::type, EngineType::kMcts, types,
+           std::string("mcts: UCT tree search; flat: playouts from the root moves only; random: "
+                       "random moves; ") +
+               (chance_game ? "expectimax: depth-limited expectiminimax over the weights' evaluation"
+                            : "alphabeta: negamax alpha-beta (PVS, transposition table) over the "
+                              "weights' evaluation"));
+  return s;
+}
+
+Section<EngineConfig> engine_search_keys(bool chance_game) {
+  Section<EngineConfig> s;
+  s.only_if(applies_to_rollout_engines, "for type mcts and flat");
   s.integer("rollouts_per_move", &EngineConfig::rollouts_per_move, 1000, 1, 100'000'000,
             "search budget per move decision, in playouts summed over all leaves");
+  s.only_if([](const EngineConfig& e) { return e.type == EngineType::kMcts; }, "for type mcts");
   s.integer("rollouts_per_leaf", &EngineConfig::rollouts_per_leaf, 8, 1, 65536,
             "playouts run for each expanded leaf; at most rollouts_per_move");
   s.real("exploration", &EngineConfig::exploration, 0.7, Range{0, 100},
@@ -96,36 +86,38 @@ Section<EngineConfig> engine_schema() {
             "visits added on the path while a leaf is in flight, to spread a round's leaves");
   s.integer("leaves_per_round", &EngineConfig::leaves_per_round, 4, 1, 4096,
             "leaves one tree contributes to each rollout batch");
-  s.choice("chance", &EngineConfig::chance, ChanceMode::kSample,
-           {{"sample", ChanceMode::kSample}, {"round_robin", ChanceMode::kRoundRobin}},
-           "die at chance nodes: sampled on each visit, or each face in turn");
+  if (chance_game)
+    s.choice("chance", &EngineConfig::chance, ChanceMode::kSample,
+             {{"sample", ChanceMode::kSample}, {"round_robin", ChanceMode::kRoundRobin}},
+             "chance outcome (die) at chance nodes: sampled on each visit, or each in turn");
   s.integer("node_budget_mb", &EngineConfig::node_budget, 16, 1, 65536,
-            "MiB of nodes per tree (one tree per mcts engine per concurrent game; an EWN node takes "
+            "MiB of nodes per tree (one tree per mcts engine per concurrent game; a node takes "
             "48 bytes); the search stops expanding when the tree is full");
   s.boolean("reuse_tree", &EngineConfig::reuse_tree, true,
             "keep the subtree below the played move for the next search");
-  s.choice(
-      "policy", [](EngineConfig& e) -> ewn::PolicyKind& { return e.policy.kind; },
-      ewn::PolicyKind::kUniform,
-      {{"uniform", ewn::PolicyKind::kUniform}, {"heavy", ewn::PolicyKind::kHeavy}},
-      "playouts: uniform random moves, or heavy (wins first, then weighted moves)");
-  s.fixed_point(
-      "goal_weight", [](EngineConfig& e) -> uint32_t& { return e.policy.goal_weight; }, 2.0,
-      kWeightRange, ewn::kWeightOne,
-      "heavy playouts: weight of a move that brings its cube nearer the goal");
-  s.fixed_point(
-      "capture_weight", [](EngineConfig& e) -> uint32_t& { return e.policy.capture_weight; }, 2.0,
-      kWeightRange, ewn::kWeightOne,
-      "heavy playouts: weight factor of a move that captures an enemy cube");
+  s.only_if({}, "");
+  return s;
+}
+
+Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& load,
+                                       const std::string& weights_example) {
+  const char* deep = chance_game ? "expectimax" : "alphabeta";
+  const auto deep_engine = [](const EngineConfig& e) {
+    return is_type(e, {EngineType::kExpectimax, EngineType::kAlphaBeta});
+  };
+  Section<EngineConfig> s;
+  s.only_if([](const EngineConfig& e) { return e.type != EngineType::kFlat && e.type != EngineType::kRandom; },
+            std::string("for type mcts and ") + deep);
   s.file(
       "weights", &EngineConfig::weights,
-      "evaluation weights (YAML, see configs/ewn/weights/): expectimax needs them, mcts uses them "
-      "for eval_blend and progressive_bias",
-      [](EngineConfig& e, const std::string& file) {
+      std::string("evaluation weights (YAML, see ") + weights_example + "): " + deep +
+          (chance_game ? " needs them" : " scores its horizon with them (none: 0)") +
+          ", mcts uses them for eval_blend and progressive_bias",
+      [load](EngineConfig& e, const std::string& file) {
         e.evaluation = nullptr;
-        if (!file.empty())
-          e.evaluation = std::make_shared<const eval::Weights>(eval::load_weights(file));
+        if (!file.empty()) e.evaluation = load(file);
       });
+  s.only_if([](const EngineConfig& e) { return e.type == EngineType::kMcts; }, "for type mcts");
   s.real("eval_blend", &EngineConfig::eval_blend, 0, Range{0, 1},
          "mcts: leaf value = (1 - b) * rollout mean + b * sigmoid(eval_scale * eval); needs "
          "weights");
@@ -134,20 +126,28 @@ Section<EngineConfig> engine_schema() {
   s.real("progressive_bias", &EngineConfig::progressive_bias, 0, Range{0, 100},
          "mcts: adds progressive_bias * sigmoid(eval_scale * eval) / (visits + 1) to a move's UCT "
          "score; needs weights");
+  s.only_if(deep_engine, std::string("for type ") + deep);
   s.integer("depth", &EngineConfig::depth, 4, 0, 64,
-            "expectimax: search depth in decision plies; 0 = as deep as time_ms allows");
+            std::string(deep) + ": search depth in " + (chance_game ? "decision plies" : "plies") +
+                "; 0 = as deep as time_ms allows");
   s.integer("time_ms", &EngineConfig::time_ms, 0, 0, 3'600'000,
-            "expectimax: time per move in ms, 0 = none; a time limit makes games depend on speed");
+            std::string(deep) +
+                ": time per move in ms, 0 = none; a time limit makes games depend on speed");
   s.integer("tt_size_mb", &EngineConfig::tt_size_mb, 4, 1, 65536,
-            "expectimax: transposition table MiB, one table per concurrent game");
-  s.boolean("star1", &EngineConfig::star1, true, "expectimax: Star1 pruning at chance nodes");
-  s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
+            std::string(deep) + ": transposition table MiB, one table per concurrent game");
+  if (chance_game) {
+    s.only_if([](const EngineConfig& e) { return e.type == EngineType::kExpectimax; },
+              "for type expectimax");
+    s.boolean("star1", &EngineConfig::star1, true, "expectimax: Star1 pruning at chance nodes");
+  }
+  s.only_if({}, "");
+  s.check([chance_game, weights_example](const EngineConfig& e, const Document& doc,
+                                         const std::string& path) {
     const auto key = [&](const char* name) { return path + "." + name; };
-    if (e.type == EngineType::kExpectimax) {
-      if (e.weights.empty())
+    if (e.type == EngineType::kExpectimax || e.type == EngineType::kAlphaBeta) {
+      if (chance_game && e.weights.empty())
         doc.fail_key(key("weights"),
-                     "required for type expectimax: a weights file such as "
-                     "configs/ewn/weights/survival-distance.yaml");
+                     "required for type expectimax: a weights file such as " + weights_example);
       if (e.depth == 0 && e.time_ms == 0)
         doc.fail_key(key("depth"), "0 (no depth limit) needs a time limit: set time_ms");
       return;
@@ -159,9 +159,7 @@ Section<EngineConfig> engine_schema() {
     }
   });
   s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
-    if (e.type == EngineType::kRandom || e.type == EngineType::kExpectimax ||
-        e.rollouts_per_leaf <= e.rollouts_per_move)
-      return;
+    if (e.type != EngineType::kMcts || e.rollouts_per_leaf <= e.rollouts_per_move) return;
     // Blame the key the file wrote: a small rollouts_per_move under the default per-leaf count
     // is reported there.
     const std::string leaf = path + ".rollouts_per_leaf", move = path + ".rollouts_per_move";
@@ -174,18 +172,7 @@ Section<EngineConfig> engine_schema() {
   return s;
 }
 
-Section<CampaignConfig> engines_schema() {
-  Section<CampaignConfig> s;
-  s.section(
-      "player0", [](CampaignConfig& c) -> EngineConfig& { return c.engines[0]; }, engine_schema(),
-      "the engine playing player 0");
-  s.section(
-      "player1", [](CampaignConfig& c) -> EngineConfig& { return c.engines[1]; }, engine_schema(),
-      "the engine playing player 1");
-  return s;
-}
-
-Section<BackendConfig> backend_schema() {
+Section<BackendConfig> backend_keys() {
   Section<BackendConfig> s;
   s.choice("name", &BackendConfig::name, std::string("auto"),
            {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}, {"null", "null"}},
@@ -199,9 +186,9 @@ Section<BackendConfig> backend_schema() {
   return s;
 }
 
-Section<OutputConfig> output_schema() {
+Section<OutputConfig> output_keys(const std::string& default_path) {
   Section<OutputConfig> s;
-  s.string("path", &OutputConfig::path, "out/ewn-campaign.h5", false,
+  s.string("path", &OutputConfig::path, default_path, false,
            "HDF5 file the game records are written to");
   s.integer("positions_per_game", &OutputConfig::positions_per_game, 4, 0, 4096,
             "positions sampled per game for /positions; 0 = every ply");
@@ -212,7 +199,9 @@ Section<OutputConfig> output_schema() {
   return s;
 }
 
-Section<SprtSettings> sprt_schema() {
+namespace {
+
+Section<SprtSettings> sprt_keys() {
   Section<SprtSettings> s;
   s.boolean("enabled", &SprtSettings::enabled, true,
             "stop the match as soon as the GSPRT accepts H0 or H1");
@@ -233,77 +222,42 @@ Section<SprtSettings> sprt_schema() {
   return s;
 }
 
-Section<MatchSettings> match_schema() {
+}  // namespace
+
+Section<MatchSettings> match_keys() {
   Section<MatchSettings> s;
   s.integer("pairs", &MatchSettings::pairs, 1000, 1, 500'000'000,
             "game pairs to play (fewer when the SPRT decides); each pair shares setup and dice");
-  s.section("sprt", &MatchSettings::sprt, sprt_schema(),
+  s.section("sprt", &MatchSettings::sprt, sprt_keys(),
             "sequential test on the pairs, counted in pair order");
   return s;
 }
 
-// The campaign keys; a match config has the match section too and no campaign.games/paired.
-Section<CampaignConfig> build_schema(bool match) {
-  const auto self = [](CampaignConfig& c) -> CampaignConfig& { return c; };
-  Section<CampaignConfig> s;
-  s.choice(
-      "game", [](CampaignConfig& c) -> std::string& { return c.game.game; }, std::string("ewn"),
-      {{"ewn", "ewn"}}, "the game: EinStein wuerfelt nicht");
-  s.section("rules", &CampaignConfig::game, rules_schema(), "rules variant and starting setup");
-  s.section("campaign", self, campaign_schema_section(match),
-            match ? "games at once and seed" : "how many games, how many at once, seed");
-  s.section("engines", self, engines_schema(),
-            match ? "engine A (player0) and engine B (player1)" : "one engine per player");
-  s.section("backend", &CampaignConfig::backend, backend_schema(), "where playouts run");
-  s.section("output", &CampaignConfig::output, output_schema(), "where game records go");
-  if (match) s.section("match", &CampaignConfig::match, match_schema(), "game pairs and the SPRT");
-  return s;
+std::string config_game(const std::string& text, const std::string& name,
+                        const std::string& requested) {
+  if (!requested.empty() && !is_game(requested))
+    throw InputError("--game: unknown game '" + requested + "'; known games: " +
+                     game_names_text());
+  Document doc(name);
+  const YAML::Node root = doc.parse(text);
+  const YAML::Node key = root["game"];
+  if (!key.IsDefined() || key.IsNull())
+    return requested.empty() ? Games::names().front() : requested;
+  const Mark at = detail::mark_of(key);
+  const std::string game = detail::read_string(key, at, doc, "game", false);
+  if (!is_game(game)) {
+    const std::string hint = closest_match(game, Games::names());
+    doc.fail(at, "game",
+             "unknown game '" + game + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                 "; known games: " + game_names_text());
+  }
+  if (!requested.empty() && requested != game)
+    doc.fail(at, "game", "the config is for " + game + ", --game asks for " + requested);
+  return game;
 }
 
-const Section<CampaignConfig>& schema() {
-  static const Section<CampaignConfig> s = build_schema(false);
-  return s;
-}
-
-const Section<CampaignConfig>& match_config_schema() {
-  static const Section<CampaignConfig> s = build_schema(true);
-  return s;
-}
-
-}  // namespace
-
-CampaignConfig load_campaign_config_text(const std::string& text, const std::string& name) {
-  CampaignConfig c = schema().load(text, name);
-  c.source_path = name;
-  c.source_text = text;
-  return c;
-}
-
-CampaignConfig load_campaign_config(const std::string& path) {
-  return load_campaign_config_text(read_config_file(path), path);
-}
-
-std::string explain_campaign_config(const CampaignConfig& config) {
-  return "# Effective selfplay campaign configuration: every key, defaults filled in.\n" +
-         schema().explain(config);
-}
-
-CampaignConfig load_match_config_text(const std::string& text, const std::string& name) {
-  CampaignConfig c = match_config_schema().load(text, name);
-  c.paired = true;
-  c.games = 2 * c.match.pairs;
-  c.source_path = name;
-  c.source_text = text;
-  return c;
-}
-
-CampaignConfig load_match_config(const std::string& path) {
-  return load_match_config_text(read_config_file(path), path);
-}
-
-std::string explain_match_config(const CampaignConfig& config) {
-  return "# Effective selfplay match configuration: every key, defaults filled in.\n" +
-         match_config_schema().explain(config);
+std::string config_file_game(const std::string& path, const std::string& requested) {
+  return config_game(read_config_file(path), path, requested);
 }
 
 }  // namespace sp::config

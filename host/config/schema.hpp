@@ -65,11 +65,16 @@ class Document {
   [[noreturn]] void fail_key(std::string_view path, std::string_view what) const;
 
   void record(const std::string& path, Mark at) { marks_[path] = at; }
+  // Lenient documents accept keys that do not apply (only_if): configs stored by older versions,
+  // which wrote every key of every engine type.
+  void set_lenient(bool lenient) { lenient_ = lenient; }
+  bool lenient() const { return lenient_; }
   bool was_set(std::string_view path) const { return marks_.find(path) != marks_.end(); }
 
  private:
   std::string name_;
   std::map<std::string, Mark, std::less<>> marks_;
+  bool lenient_ = false;
 };
 
 namespace detail {
@@ -341,10 +346,47 @@ class Section {
                         const std::string& path) {
       sub.read(std::invoke(get, t), v, at, doc, path);
     };
-    k.write = [get, sub](const T& t, std::string& out, int indent) {
-      sub.write(view(get, t), out, indent);
+    k.write = [get, sub](const T& t, std::string& out, int indent, bool all) {
+      sub.write(view(get, t), out, indent, all);
     };
     return add(std::move(k));
+  }
+
+  // The keys and checks of sub at this level, bound to the struct U reached through get: one YAML
+  // map whose keys live in two structs (an engine's search keys and its game's playout keys).
+  template <class Get, class U>
+  Section& include(Get get, const Section<U>& sub) {
+    static_assert(std::is_same_v<Field<Get>, U>);
+    for (const auto& u : sub.keys_) {
+      Key k{u.name, u.help, u.type};
+      k.reset = [get, f = u.reset](T& t) { f(std::invoke(get, t)); };
+      k.read = [get, f = u.read](T& t, const YAML::Node& v, Mark at, Document& doc,
+                                 const std::string& path) { f(std::invoke(get, t), v, at, doc, path); };
+      if (u.format) k.format = [get, f = u.format](const T& t) { return f(view(get, t)); };
+      if (u.write)
+        k.write = [get, f = u.write](const T& t, std::string& out, int indent, bool all) {
+          f(view(get, t), out, indent, all);
+        };
+      if (u.applies) {
+        k.applies = [get, f = u.applies](const T& t) { return f(view(get, t)); };
+        k.applies_text = u.applies_text;
+      }
+      add(std::move(k));
+    }
+    for (const auto& c : sub.checks_)
+      checks_.push_back([get, c](const T& t, const Document& doc, const std::string& path) {
+        c(view(get, t), doc, path);
+      });
+    return *this;
+  }
+
+  // Keys declared after this call apply only where `applies` holds (an engine type's keys):
+  // explain() leaves them out elsewhere, and a file that sets one elsewhere gets an error that
+  // quotes `text` ("for type expectimax"). only_if({}, "") ends the run of such keys.
+  Section& only_if(std::function<bool(const T&)> applies, std::string text) {
+    applies_ = std::move(applies);
+    applies_text_ = std::move(text);
+    return *this;
   }
 
   // A check that spans keys, run after the section is read; fails through Document::fail_key
@@ -361,20 +403,28 @@ class Section {
   // Reads a map node into t over whatever t holds (call apply_defaults first), then runs checks.
   void read(T& t, const YAML::Node& node, Mark at, Document& doc, const std::string& path) const {
     doc.record(path, at);
+    std::vector<size_t> conditional;
     detail::read_map(node, at, doc, path, names_,
                      [&](size_t i, const YAML::Node& v, Mark vat, const std::string& key_path) {
                        keys_[i].read(t, v, vat, doc, key_path);
+                       if (keys_[i].applies && !doc.lenient()) conditional.push_back(i);
                      });
+    for (const size_t i : conditional)  // after the whole map: `type` may follow the key
+      if (!keys_[i].applies(t))
+        doc.fail_key(detail::join(path, keys_[i].name),
+                     "applies only " + keys_[i].applies_text + "; remove it");
     for (const auto& c : checks_) c(t, doc, path);
   }
 
   // Writes t as YAML lines at the given indent, each key with its help and type as a comment.
-  void write(const T& t, std::string& out, int indent) const {
+  // Keys that do not apply to t (only_if) are left out unless `all`.
+  void write(const T& t, std::string& out, int indent, bool all = false) const {
     std::vector<detail::Entry> entries;
     for (const Key& k : keys_) {
+      if (!all && k.applies && !k.applies(t)) continue;
       detail::Entry e{k.name, {}, k.type.empty() ? k.help : k.help + " (" + k.type + ")", {}};
       if (k.write)
-        e.children = [&k, &t](std::string& o, int in) { k.write(t, o, in); };
+        e.children = [&k, &t, all](std::string& o, int in) { k.write(t, o, in, all); };
       else
         e.value = k.format(t);
       entries.push_back(std::move(e));
@@ -383,8 +433,9 @@ class Section {
   }
 
   // Loads one YAML document: defaults, then the file's keys, then the checks.
-  T load(const std::string& text, const std::string& name) const {
+  T load(const std::string& text, const std::string& name, bool lenient = false) const {
     Document doc(name);
+    doc.set_lenient(lenient);
     const YAML::Node root = doc.parse(text);
     T t{};
     apply_defaults(t);
@@ -396,9 +447,10 @@ class Section {
     return t;
   }
 
-  std::string explain(const T& t) const {
+  // t as YAML; all: with the keys that do not apply to t (what identities compare).
+  std::string explain(const T& t, bool all = false) const {
     std::string out;
-    write(t, out, 0);
+    write(t, out, 0, all);
     return out;
   }
 
@@ -421,18 +473,29 @@ class Section {
     std::function<void(T&)> reset;
     std::function<void(T&, const YAML::Node&, Mark, Document&, const std::string&)> read;
     std::function<std::string(const T&)> format;             // scalars
-    std::function<void(const T&, std::string&, int)> write;  // sections
+    std::function<void(const T&, std::string&, int, bool)> write;  // sections
+    std::function<bool(const T&)> applies;  // only_if: empty when the key always applies
+    std::string applies_text;
   };
 
   Section& add(Key k) {
     assert(std::find(names_.begin(), names_.end(), k.name) == names_.end() && "declared twice");
     names_.push_back(k.name);
+    if (applies_ && !k.applies) {
+      k.applies = applies_;
+      k.applies_text = applies_text_;
+    }
     keys_.push_back(std::move(k));
     return *this;
   }
 
+  template <class>
+  friend class Section;
+
   std::vector<Key> keys_;
   std::vector<std::string> names_;
+  std::function<bool(const T&)> applies_;
+  std::string applies_text_;
   std::vector<std::function<void(const T&, const Document&, const std::string&)>> checks_;
 };
 

@@ -1,40 +1,51 @@
-// Plays many EWN games at once, each with its two engines, and feeds all their leaves to one rollout
-// backend in double-buffered batches: while one batch runs, the host applies the previous batch's
-// results and selects the next one. A game's moves depend only on (seed, game id), never on which
-// batch its leaves travelled in, so records are identical for any concurrency, batch size, thread
-// count or backend.
+// Plays many games of one game G at once, each with its two engines, and feeds all their leaves to
+// one rollout backend in double-buffered batches: while one batch runs, the host applies the
+// previous batch's results and selects the next one. A game's moves depend only on (seed, game id),
+// never on which batch its leaves travelled in, so records are identical for any concurrency,
+// batch size, thread count or backend. Chance (dice) is drawn only in games that have it.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "games/ewn/ewn.hpp"
-#include "games/ewn/game.hpp"
+#include "games/common/errors.hpp"
+#include "games/common/game_host.hpp"
 #include "host/common/work_pool.hpp"
 #include "host/config/campaign_config.hpp"
+#include "host/eval/weights.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/search/alphabeta.hpp"
 #include "host/search/engine.hpp"
+#include "host/search/expectimax.hpp"
 
 namespace sp::selfplay {
 
+template <Game G>
 struct PlyInfo {
-  ewn::State before;  // decision state: side to move and rolled die
-  ewn::Move move;
+  typename G::State before;  // decision state: side to move (and the drawn chance outcome)
+  typename G::Move move;
   search::MoveStats stats;
   float time_ms = 0;  // wall time from the move's first leaf to its decision
 };
 
+template <Game G>
 struct FinishedGame {
   uint32_t game_id = 0;
-  ewn::Arrangement setup[2];
+  std::string opening;  // GameHost<G>::start's text ("123456/654321" in EWN)
   int first_player = 0;
   int engine_of_player[2] = {0, 1};  // engine config index playing each player
-  int winner = 0;
-  std::vector<PlyInfo> plies;
+  int winner = 0;                    // 0, 1, or G::kNoWinner for a draw
+  std::vector<PlyInfo<G>> plies;
   double duration_s = 0;
 };
 
@@ -48,29 +59,105 @@ struct BatchInfo {
   double wait_ms = 0;      // time the host blocked waiting for it
 };
 
-// The start position of game `game_id` under the config (setup, first player), and its die roll at
-// each ply: functions of (seed, game id, ply) only.
-ewn::State initial_position(const config::CampaignConfig& cfg, uint32_t game_id, ewn::Arrangement setup[2],
-                            int* first_player);
-int roll_die(uint64_t seed, uint32_t game_id, uint32_t ply);
-
-// Paired campaigns: games 2k and 2k+1 draw setup and dice from stream game k, and the engine
-// configured for player p plays player p ^ 1 in odd games. Unpaired: the game id, and p.
+// Paired campaigns: games 2k and 2k+1 draw their opening and chance from stream game k, and the
+// engine configured for player p plays player p ^ 1 in odd games. Unpaired: the game id, and p.
 uint32_t stream_game(const config::CampaignConfig& cfg, uint32_t game_id);
 int engine_for_player(const config::CampaignConfig& cfg, uint32_t game_id, int player);
 
-// Engine of one player built from its config; policy_slot is its index into the batch's policies.
-std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig& cfg, const ewn::Rules& rules,
-                                                     uint32_t policy_slot);
+// The decision state game `game_id` starts from: the game's opening (GameHost::start) for its
+// stream game, and in a chance game the outcome of ply 0 drawn. *opening gets the opening text.
+template <HostGame G>
+typename G::State start_position(const config::Config<G>& cfg, uint32_t game_id,
+                                 std::string* opening = nullptr) {
+  const uint32_t stream = stream_game(cfg, game_id);
+  typename G::State s = GameHost<G>::start(cfg.rules, cfg.seed, stream, opening);
+  if constexpr (ChanceGame<G>)
+    if (!G::is_over(s) && G::needs_chance(s)) G::set_chance(s, draw_chance<G>(cfg.seed, stream, 0));
+  return s;
+}
+
 search::MctsParams mcts_params(const config::EngineConfig& cfg);
+
 // The MCTS prior of a weights file: player 0's win probability sigmoid(scale * eval), eval turned
 // to player 0's view. Throws InputError without weights.
-search::Mcts<EwnGame>::Evaluator evaluation_prior(std::shared_ptr<const eval::Weights> weights,
-                                                  const ewn::Rules& rules, double scale);
+template <HostGame G>
+typename search::Mcts<G>::Evaluator evaluation_prior(std::shared_ptr<const eval::Weights> weights,
+                                                     const typename G::Rules& rules, double scale) {
+  if (!weights) throw InputError("an evaluation needs weights");
+  if constexpr (FeatureGame<G>) {
+    return [weights = std::move(weights), rules, scale](const typename G::State& s) {
+      const double e = eval::evaluate<G>(*weights, s, rules);  // for the side to move
+      const double e0 = G::side_to_move(s) == 0 ? e : -e;
+      return 1 / (1 + std::exp(-scale * e0));
+    };
+  } else {
+    throw InputError(std::string(G::kName) + " has no evaluation features");
+  }
+}
+
+// Engine of one player built from its config; policy_slot is its index into the batch's policies.
+template <HostGame G>
+std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
+                                               const typename G::Rules& rules,
+                                               uint32_t policy_slot) {
+  switch (cfg.type) {
+    case config::EngineType::kMcts: {
+      const search::MctsParams params = mcts_params(cfg);
+      if (params.eval_blend == 0 && params.progressive_bias == 0)
+        return std::make_unique<search::MctsEngine<G>>(params, rules, policy_slot);
+      return std::make_unique<search::MctsEngine<G>>(
+          params, rules, policy_slot, evaluation_prior<G>(cfg.evaluation, rules, cfg.eval_scale),
+          cfg.evaluation ? cfg.evaluation->name : "");
+    }
+    case config::EngineType::kFlat:
+      return std::make_unique<search::FlatEngine<G>>(cfg.rollouts_per_move, rules, policy_slot);
+    case config::EngineType::kRandom:
+      return std::make_unique<search::RandomEngine<G>>(rules);
+    case config::EngineType::kExpectimax:
+      if constexpr (ChanceGame<G>) {
+        if (!cfg.evaluation) throw InputError("an expectimax engine needs weights");
+        search::ExpectimaxOptions options;
+        options.depth = static_cast<int>(cfg.depth);
+        options.time_ms = cfg.time_ms;
+        options.tt_size_mb = cfg.tt_size_mb;
+        options.use_star1 = cfg.star1;
+        return std::make_unique<search::ExpectimaxEngine<G>>(*cfg.evaluation, rules, options);
+      }
+      throw InputError(std::string("expectimax needs a game with chance; ") + G::kName +
+                       " has none: use alphabeta");
+    case config::EngineType::kAlphaBeta:
+      if constexpr (DeterministicGame<G>) {
+        search::AlphaBetaOptions options;
+        options.depth = static_cast<int>(cfg.depth);
+        options.time_ms = cfg.time_ms;
+        options.tt_size_mb = cfg.tt_size_mb;
+        using Search = search::AlphaBeta<G>;
+        typename Search::Evaluator evaluate = [](const typename G::State&) { return 0; };
+        std::string name = "no evaluation";
+        if constexpr (FeatureGame<G>) {
+          if (cfg.evaluation) {
+          // Evaluation units scaled to the search's integer scores (1/1000 of a unit).
+            evaluate = [weights = cfg.evaluation, rules](const typename G::State& s) {
+              const double v = std::round(1000 * eval::evaluate<G>(*weights, s, rules));
+              return static_cast<typename Search::Score>(
+                  std::clamp<double>(v, -Search::kMaxEval, Search::kMaxEval));
+            };
+            name = cfg.evaluation->name;
+          }
+        }
+        return std::make_unique<search::AlphaBetaEngine<G>>(std::move(evaluate), rules, options,
+                                                             name);
+      }
+      throw InputError(std::string("alphabeta is for games without chance; ") + G::kName +
+                       " has chance: use expectimax");
+  }
+  throw std::logic_error("unknown engine type");
+}
 
 // The most leaves and rollouts one game adds to a batch at once: an MCTS round
 // (leaves_per_round leaves of rollouts_per_leaf), or a flat engine's root moves sharing its
-// budget. Backends are sized so that one game always fits a batch.
+// budget (cfg.max_moves of the game at most). Backends are sized so that one game always fits a
+// batch.
 size_t max_round_leaves(const config::CampaignConfig& cfg);
 uint64_t max_round_rollouts(const config::CampaignConfig& cfg);
 
@@ -88,39 +175,277 @@ uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, ui
 // with the numbers and the keys that change them, for a warning at the start of a run.
 std::string batch_shortfall(const config::CampaignConfig& cfg, uint64_t target);
 
+// Slots are stepped in waves of at least this many (more when the batch target needs them), a
+// number independent of the thread count so that batches are the same on any thread count.
+inline constexpr size_t kMinWave = 16;
+
+template <HostGame G>
 class Driver {
  public:
+  using State = typename G::State;
+  using Leaf = rollout::Leaf<G>;
+
   // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight
   // (resolved: not auto).
-  Driver(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, std::vector<uint32_t> game_ids);
-  ~Driver();
+  Driver(const config::Config<G>& cfg, rollout::Backend<G>& backend, std::vector<uint32_t> game_ids)
+      : cfg_(cfg),
+        backend_(backend),
+        game_ids_(std::move(game_ids)),
+        pool_(backend.work_pool() ? backend.work_pool()
+                                  : std::make_shared<WorkPool>(cfg.backend.threads)) {
+    params_.seed = cfg.seed;
+    params_.rules = GameHost<G>::rules_of(cfg.rules);
+    params_.policies[0] = cfg.policies[0];
+    params_.policies[1] = cfg.policies[1];
+    if (cfg.concurrency == 0)
+      throw std::invalid_argument("driver: campaign.concurrency auto is not resolved");
+    const size_t n = std::min<size_t>(cfg.concurrency, game_ids_.size());
+    for (size_t i = 0; i < n; ++i) {
+      auto slot = std::make_unique<Slot>();
+      for (int p = 0; p < 2; ++p)
+        slot->engines[p] = make_engine<G>(cfg.engines[p], params_.rules, static_cast<uint32_t>(p));
+      slots_.push_back(std::move(slot));
+    }
+  }
 
   // Runs until every game is finished or stop becomes true (then in-flight batches are drained and
   // unfinished games are dropped). on_game gets each finished game, on_batch each batch.
-  void run(const std::function<void(FinishedGame&&)>& on_game, const std::function<void(const BatchInfo&)>& on_batch,
-           const std::atomic<bool>& stop);
+  void run(const std::function<void(FinishedGame<G>&&)>& on_game,
+           const std::function<void(const BatchInfo&)>& on_batch, const std::atomic<bool>& stop);
   // Starts no further game: run() returns when the games already started are finished. For use
   // from on_game or on_batch.
   void stop_starting() { next_game_ = game_ids_.size(); }
   // Threads of the pool that steps the games (the cpu backend's pool when it is one, so search
   // and rollouts share one thread budget; else a pool of cfg.backend.threads).
-  int threads() const;
+  int threads() const { return pool_->threads(); }
 
  private:
-  struct Slot;
-  // Slots are stepped in waves of at least this many (more when the batch target needs them), a
-  // number independent of the thread count so that batches are the same on any thread count.
-  static constexpr size_t kMinWave = 16;
-  void start_next_game(Slot& slot);
+  using Clock = std::chrono::steady_clock;
+  static double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  }
+
+  struct Slot {
+    bool active = false;
+    bool searching = false;
+    bool waiting = false;  // its leaves are in a batch that has not been waited for
+    State state{};
+    FinishedGame<G> game;
+    std::unique_ptr<search::Engine<G>> engines[2];
+    Clock::time_point game_start, move_start;
+    size_t batch_first = 0, batch_count = 0;  // its leaves in the batch in flight
+    // Written by step() on any pool thread, read by the driver thread after the step job:
+    std::vector<Leaf> leaves;                 // the leaves it wants in the next batch
+    std::optional<FinishedGame<G>> finished;  // a game that ended in the step
+    // Written by the driver thread when its batch was waited for; absorbed by the next step.
+    std::vector<rollout::LeafStats> results;
+    bool has_results = false;
+  };
+
+  // In a chance game, draws the outcome of `ply` into s (a function of seed, stream game, ply).
+  void draw_chance_at(State& s, uint32_t game_id, uint32_t ply) const {
+    if constexpr (ChanceGame<G>)
+      if (G::needs_chance(s)) G::set_chance(s, draw_chance<G>(cfg_.seed, stream_game(cfg_, game_id), ply));
+  }
+
+  void start_next_game(Slot& slot) {
+    if (next_game_ >= game_ids_.size()) {
+      slot.active = false;
+      return;
+    }
+    const uint32_t id = game_ids_[next_game_++];
+    slot.active = true;
+    slot.searching = false;
+    slot.waiting = false;
+    slot.game = FinishedGame<G>{};
+    slot.game.game_id = id;
+    slot.state = start_position<G>(cfg_, id, &slot.game.opening);
+    slot.game.first_player = G::side_to_move(slot.state);
+    for (int p = 0; p < 2; ++p) slot.game.engine_of_player[p] = engine_for_player(cfg_, id, p);
+    slot.game_start = Clock::now();
+    for (auto& e : slot.engines) e->new_game();
+  }
+
+  // Steps one slot as far as it goes without rollouts: absorbs the statistics of its last batch,
+  // plays the moves its engines decide, and leaves in slot.leaves what it needs next, or in
+  // slot.finished a game that ended (the slot then yields: engines that need no rollouts would
+  // otherwise play every remaining game in one step). Touches nothing but the slot (and its
+  // engines), so slots step in parallel on the pool.
   void step(Slot& slot);
 
-  const config::CampaignConfig& cfg_;
-  rollout::Backend<EwnGame>& backend_;
+  const config::Config<G>& cfg_;
+  rollout::Backend<G>& backend_;
   std::vector<uint32_t> game_ids_;
   size_t next_game_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
-  rollout::PlayoutParams<EwnGame> params_;
+  rollout::PlayoutParams<G> params_;
   std::shared_ptr<WorkPool> pool_;
 };
+
+template <HostGame G>
+void Driver<G>::step(Slot& slot) {
+  slot.leaves.clear();
+  if (slot.has_results) {
+    slot.engines[engine_for_player(cfg_, slot.game.game_id, G::side_to_move(slot.state))]->absorb(
+        slot.results);
+    slot.has_results = false;
+  }
+  while (slot.active) {
+    State& s = slot.state;
+    auto& engine = *slot.engines[engine_for_player(cfg_, slot.game.game_id, G::side_to_move(s))];
+    const uint32_t ply = static_cast<uint32_t>(slot.game.plies.size());
+    if (!slot.searching) {
+      slot.move_start = Clock::now();  // before begin(): engines without rollouts decide in it
+      engine.begin(s, search::SearchIds{slot.game.game_id, ply, cfg_.seed});
+      slot.searching = true;
+    }
+    if (engine.decided()) {
+      PlyInfo<G> info;
+      info.before = s;
+      info.move = engine.decision(&info.stats);
+      info.time_ms = static_cast<float>(ms_since(slot.move_start));
+      slot.game.plies.push_back(info);
+      slot.searching = false;
+      G::apply(s, info.move);
+      if (G::is_over(s)) {
+        slot.game.winner = G::winner(s);
+        slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
+        slot.finished = std::move(slot.game);
+        slot.active = false;
+        return;
+      }
+      draw_chance_at(s, slot.game.game_id, ply + 1);
+      for (auto& e : slot.engines) e->observe(info.move, s);
+      continue;
+    }
+    engine.collect(slot.leaves);
+    if (!slot.leaves.empty()) return;
+    // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
+    if (!engine.decided()) throw std::logic_error("engine neither decided nor asked for leaves");
+  }
+}
+
+
+template <HostGame G>
+void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
+                    const std::function<void(const BatchInfo&)>& on_batch, const std::atomic<bool>& stop) {
+  const auto start = Clock::now();
+  for (auto& slot : slots_) start_next_game(*slot);
+
+  struct Batch {
+    std::vector<Leaf> leaves;
+    std::vector<rollout::LeafStats> stats;
+    std::vector<Slot*> slots;
+    rollout::Ticket ticket = 0;
+    double host_ms = 0;
+  };
+  const int depth = std::max(1, std::min(2, backend_.info().max_in_flight));
+  std::vector<Batch> batches(depth);
+  std::deque<int> in_flight;
+  uint64_t batch_index = 0;
+  // A batch closes before the next slot could push it past the backend's limits (the one batch
+  // rule of rollout::check_batch).
+  const rollout::BackendInfo& limits = backend_.info();
+  const uint64_t target = batch_target(cfg_, limits);
+  const size_t max_slot_leaves = max_round_leaves(cfg_);
+  const uint64_t max_slot_rollouts = std::max<uint64_t>(1, max_round_rollouts(cfg_));
+  if (max_slot_leaves > limits.max_leaves || max_slot_rollouts > limits.max_rollouts)
+    throw std::invalid_argument("driver: one game's round needs up to " + std::to_string(max_slot_leaves) +
+                                " leaves and " + std::to_string(max_slot_rollouts) + " rollouts; backend " +
+                                limits.name + " takes at most " + std::to_string(limits.max_leaves) +
+                                " leaves and " + std::to_string(limits.max_rollouts) + " rollouts per batch");
+  size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
+  std::vector<Slot*> wave;
+
+  // Fills `batch` from the slots not waiting for results, in waves stepped in parallel on the
+  // pool. The waves and their order depend only on the config and the slots' states, never on the
+  // thread count or timing: games start, end and enter batches in the same order on any number
+  // of threads.
+  auto fill = [&](Batch& batch) {
+    uint64_t rollouts = 0;
+    size_t k = 0;
+    while (k < slots_.size()) {
+      const size_t by_leaves = (limits.max_leaves - batch.leaves.size()) / max_slot_leaves;
+      const size_t by_rollouts = (limits.max_rollouts - rollouts) / max_slot_rollouts;
+      const uint64_t wanted = target > rollouts ? target - rollouts : 0;
+      const size_t by_target = std::max<size_t>(kMinWave, (wanted + max_slot_rollouts - 1) / max_slot_rollouts);
+      const size_t room = std::min({by_leaves, by_rollouts, by_target});
+      if (room == 0 || wanted == 0) break;
+      wave.clear();
+      for (; k < slots_.size() && wave.size() < room; ++k) {
+        Slot& slot = *slots_[(cursor + k) % slots_.size()];
+        if (slot.active && !slot.waiting) wave.push_back(&slot);
+      }
+      if (wave.empty()) break;
+      pool_->run(wave.size(), [&](size_t i) { step(*wave[i]); });
+      for (Slot* slot : wave) {
+        if (slot->finished) {
+          on_game(std::move(*slot->finished));
+          slot->finished.reset();
+          if (!stop.load()) start_next_game(*slot);  // a stop (a signal) starts no new game
+        }
+        if (slot->leaves.empty()) continue;
+        slot->waiting = true;
+        slot->batch_first = batch.leaves.size();
+        slot->batch_count = slot->leaves.size();
+        batch.leaves.insert(batch.leaves.end(), slot->leaves.begin(), slot->leaves.end());
+        for (const Leaf& leaf : slot->leaves) rollouts += leaf.rollouts;
+        batch.slots.push_back(slot);
+      }
+    }
+    cursor = (cursor + k) % std::max<size_t>(1, slots_.size());
+  };
+
+  for (;;) {
+    bool submitted = false;
+    if (!stop.load() && static_cast<int>(in_flight.size()) < depth) {
+      int b = 0;
+      while (std::find(in_flight.begin(), in_flight.end(), b) != in_flight.end()) ++b;
+      Batch& batch = batches[b];
+      const auto t0 = Clock::now();
+      batch.leaves.clear();
+      batch.slots.clear();
+      fill(batch);
+      if (!batch.leaves.empty()) {
+        batch.stats.resize(batch.leaves.size());
+        batch.ticket = backend_.submit(batch.leaves, params_);
+        in_flight.push_back(b);
+        submitted = true;
+      }
+      batch.host_ms = ms_since(t0);
+    }
+    if (in_flight.empty()) {
+      bool any_active = false;
+      for (auto& slot : slots_) any_active |= slot->active;
+      if (stop.load() || !any_active) break;
+      continue;
+    }
+    if (submitted && static_cast<int>(in_flight.size()) < depth && !stop.load()) continue;
+
+    Batch& batch = batches[in_flight.front()];
+    in_flight.pop_front();
+    const auto tw = Clock::now();
+    const rollout::BatchTiming timing = backend_.wait(batch.ticket, batch.stats);
+    const double wait_ms = ms_since(tw);
+    const auto t1 = Clock::now();
+    BatchInfo info;
+    info.index = batch_index++;
+    info.leaves = static_cast<uint32_t>(batch.leaves.size());
+    for (const auto& st : batch.stats) info.rollouts += st.rollouts;
+    for (Slot* slot : batch.slots) {
+      const auto first = batch.stats.begin() + static_cast<std::ptrdiff_t>(slot->batch_first);
+      slot->results.assign(first, first + static_cast<std::ptrdiff_t>(slot->batch_count));
+      slot->has_results = true;
+      slot->waiting = false;
+    }
+    info.host_ms = batch.host_ms + ms_since(t1);
+    info.backend_ms = timing.compute_ms;
+    info.wait_ms = wait_ms;
+    info.time_s = std::chrono::duration<double>(Clock::now() - start).count();
+    on_batch(info);
+  }
+  // A stop leaves results of the last batches unabsorbed: the engines are not used again.
+}
+
 
 }  // namespace sp::selfplay

@@ -51,14 +51,14 @@ rollout::BackendOptions play_backend_options(const config::CampaignConfig& cfg) 
   return o;
 }
 
-HumanGame::HumanGame(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend,
+HumanGame::HumanGame(const config::Config<EwnGame>& cfg, rollout::Backend<EwnGame>& backend,
                      bool human_first, std::istream& in, std::ostream& out)
     : cfg_(cfg), backend_(backend), human_first_(human_first), in_(in), out_(out) {
   cfg_.paired = false;  // game counter g draws the setup and dice of stream g
-  engine_ = make_engine(cfg_.engines[0], cfg_.game.rules, 0);
+  engine_ = make_engine<EwnGame>(cfg_.engines[0], cfg_.rules.rules, 0);
   params_.seed = cfg_.seed;
-  params_.rules = cfg_.game.rules;
-  params_.policies[0] = cfg_.engines[0].policy;
+  params_.rules = cfg_.rules.rules;
+  params_.policies[0] = cfg_.policies[0];
 }
 
 HumanGame::~HumanGame() = default;
@@ -66,9 +66,9 @@ HumanGame::~HumanGame() = default;
 SessionSummary HumanGame::run() {
   summary_ = SessionSummary{};
   out_ << "EinStein wuerfelt nicht: you against the engine " << engine_->describe() << "\n"
-       << "Rules: capture_own=" << (cfg_.game.rules.capture_own ? "true" : "false")
+       << "Rules: capture_own=" << (cfg_.rules.rules.capture_own ? "true" : "false")
        << " substitution="
-       << (cfg_.game.rules.substitution == ewn::Substitution::kNearest ? "nearest"
+       << (cfg_.rules.rules.substitution == ewn::Substitution::kNearest ? "nearest"
                                                                        : "next_lower_or_higher")
        << "; backend " << backend_.info().name << "; seed " << cfg_.seed << "\n"
        << "Enter moves such as b4-c3; type help for the commands.\n";
@@ -86,9 +86,8 @@ SessionSummary HumanGame::run() {
 }
 
 HumanGame::End HumanGame::play_game(uint32_t game) {
-  ewn::Arrangement setup[2];
-  int first = 0;
-  ewn::State s = initial_position(cfg_, game, setup, &first);
+  ewn::State s = start_position<EwnGame>(cfg_, game);
+  const int first = s.side;
   const ewn::State start = s;
   human_side_ = human_first_ ? first : first ^ 1;
   engine_->new_game();
@@ -138,7 +137,7 @@ HumanGame::End HumanGame::play_game(uint32_t game) {
       out_ << "\nScore: you " << summary_.human_wins << ", engine " << summary_.engine_wins << "\n";
       return End::kFinished;
     }
-    s.die = static_cast<uint8_t>(roll_die(cfg_.seed, game, ply + 1));
+    EwnGame::set_chance(s, draw_chance<EwnGame>(cfg_.seed, game, ply + 1));
     engine_->observe(m, s);
   }
 }
@@ -152,7 +151,7 @@ void HumanGame::show_position(const ewn::State& s, uint32_t ply) const {
 
 void HumanGame::show_moves(const ewn::State& s) const {
   ewn::MoveList legal;
-  ewn::generate_moves(s, cfg_.game.rules, legal);
+  ewn::generate_moves(s, cfg_.rules.rules, legal);
   out_ << "Legal moves:";
   for (int k = 0; k < legal.size; ++k) out_ << (k ? ", " : " ") << ewn::to_string(legal.moves[k]);
   out_ << "\n";
@@ -198,7 +197,7 @@ std::optional<ewn::Move> HumanGame::read_human_move(const ewn::State& s) {
       out_ << "Empty input: enter a move such as b4-c3, or help.\n";
     } else {
       try {
-        return ewn::parse_move(s, cfg_.game.rules, text);
+        return ewn::parse_move(s, cfg_.rules.rules, text);
       } catch (const InputError& e) {
         out_ << "Invalid " << e.what() << " (help lists the commands)\n";
       }
@@ -226,7 +225,7 @@ ewn::Move HumanGame::engine_move(const ewn::State& s, uint32_t game, uint32_t pl
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   ewn::MoveList legal;
-  ewn::generate_moves(s, cfg_.game.rules, legal);
+  ewn::generate_moves(s, cfg_.rules.rules, legal);
   out_ << "Engine plays " << ewn::ply_to_string(s.die, m);
   if (legal.size == 1) {
     out_ << " (its only legal move)\n";

@@ -13,6 +13,7 @@
 
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"
@@ -34,7 +35,7 @@ class HumanGame {
   // The engine is cfg.engines[0]; the rules, setup, first player and seed come from cfg (game
   // counter g uses the setup and dice of game g, unpaired). When human_first, the human takes the
   // side that moves first, otherwise the other one. backend, in and out must outlive this object.
-  HumanGame(const config::CampaignConfig& cfg, rollout::Backend<EwnGame>& backend, bool human_first,
+  HumanGame(const config::Config<EwnGame>& cfg, rollout::Backend<EwnGame>& backend, bool human_first,
             std::istream& in, std::ostream& out);
   ~HumanGame();
 
@@ -54,7 +55,7 @@ class HumanGame {
   void show_moves(const ewn::State& s) const;
   void show_help() const;
 
-  config::CampaignConfig cfg_;
+  config::Config<EwnGame> cfg_;
   rollout::Backend<EwnGame>& backend_;
   bool human_first_;
   std::istream& in_;

@@ -17,9 +17,21 @@
 #include <string>
 #include <vector>
 
-#include "games/ewn/game.hpp"
+#include <chrono>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "games/common/game_host.hpp"
+#include "host/common/log.hpp"
 #include "host/config/campaign_config.hpp"
+#include "host/config/load.hpp"
+#include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/selfplay/campaign.hpp"
+#include "host/selfplay/driver.hpp"
+#include "host/selfplay/memory.hpp"
 #include "host/stats/match_stats.hpp"
 
 namespace sp::selfplay {
@@ -32,6 +44,32 @@ struct MatchOptions {
   bool resume = false;                 // continue the match in an existing output file
   bool live = false;                   // rewrite one status line in place (a terminal)
 };
+
+struct MatchResult;
+
+namespace match_detail {
+float score_of(stats::GameResult r);
+std::string sprt_line(const MatchResult& r);
+// The status line: a terminal gets it rewritten in place every half second, a log every 10 s.
+class MatchProgress {
+ public:
+  MatchProgress(uint64_t pairs, bool live, bool quiet)
+      : pairs_(pairs), live_(live), quiet_(quiet) {}
+
+  void game_finished() { ++games_; }
+  void tick(const MatchResult& r, bool force = false);
+  void end() {
+    if (live_ && !quiet_) std::fputc('\n', stderr);
+  }
+  double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+ private:
+  uint64_t pairs_;
+  bool live_, quiet_;
+  uint64_t games_ = 0;
+  Clock::time_point start_ = Clock::now(), last_ = start_;
+};
+}  // namespace match_detail
 
 struct MatchResult {
   stats::PairCounter counter;            // pairs 0..n-1, engine A's results
@@ -46,7 +84,12 @@ struct MatchResult {
 };
 
 // Applies the overrides (games = 2 x pairs); throws sp::InputError for bad values.
-config::CampaignConfig with_overrides(config::CampaignConfig cfg, const MatchOptions& options);
+void apply_overrides(config::CampaignConfig& cfg, const MatchOptions& options);
+template <HostGame G>
+config::Config<G> with_overrides(config::Config<G> cfg, const MatchOptions& options) {
+  apply_overrides(cfg, options);
+  return cfg;
+}
 
 // The GSPRT a match runs on its pairs after each counted pair: the settings' hypotheses and error
 // rates, the default regularisation (stats::kSprtPriorSamples) and min_pairs as min_samples.
@@ -64,9 +107,27 @@ struct PairResult {
 // writing nothing; for tuners that need many short matches. Returns every pair in pair order, or
 // fewer when stop was set (only complete pairs before the first missing one). Throws
 // std::invalid_argument unless cfg is paired.
-std::vector<PairResult> play_pairs(const config::CampaignConfig& cfg, uint32_t pairs,
-                                   rollout::Backend<EwnGame>& backend,
-                                   const std::atomic<bool>& stop);
+template <HostGame G>
+std::vector<PairResult> play_pairs(const config::Config<G>& match_cfg, uint32_t pairs,
+                                   rollout::Backend<G>& backend, const std::atomic<bool>& stop) {
+  if (!match_cfg.paired) throw std::invalid_argument("play_pairs: not a paired config");
+  config::Config<G> cfg = match_cfg;
+  cfg.match.pairs = pairs;
+  cfg.games = 2 * uint64_t{pairs};
+  std::vector<uint32_t> ids(cfg.games);
+  for (uint32_t g = 0; g < cfg.games; ++g) ids[g] = g;
+  std::vector<std::optional<stats::GameResult>> results(cfg.games);
+  Driver<G> driver(cfg, backend, std::move(ids));
+  driver.run(
+      [&](FinishedGame<G>&& game) {
+        results[game.game_id] = result_for_a(cfg, game.game_id, game.winner);
+      },
+      [](const BatchInfo&) {}, stop);
+  std::vector<PairResult> out;
+  for (uint32_t k = 0; k < pairs && results[2 * k] && results[2 * k + 1]; ++k)
+    out.push_back({*results[2 * k], *results[2 * k + 1]});
+  return out;
+}
 
 // Plays the match of a match config (config::load_match_config). stop (SIGINT/SIGTERM/SIGHUP)
 // ends it like a campaign: in-flight batches drain, unfinished games are dropped, the file is
@@ -74,7 +135,168 @@ std::vector<PairResult> play_pairs(const config::CampaignConfig& cfg, uint32_t p
 // sp::InputError for an existing output without resume (and the reverse), for one another process
 // writes, and for a resume of a file written with another identity (run_identity: game, seed,
 // engines with their weights' values, positions_per_game, SPRT).
-MatchResult run_match(const config::CampaignConfig& cfg, const MatchOptions& options,
-                      const std::atomic<bool>& stop);
+template <HostGame G>
+MatchResult run_match(const config::Config<G>& requested, const MatchOptions& options,
+                      const std::atomic<bool>& stop) {
+  using namespace match_detail;
+  using stats::GameResult;
+  config::Config<G> cfg = requested;  // make_campaign_backend resolves concurrency auto in it
+  check_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
+  if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
+    throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
+  const std::string& path = cfg.output.path;
+  // From here on no other writer touches the file: what is read below is what resume() keeps.
+  auto [lock, unfinished] = claim_output(path, options.resume, "match");
+
+  MatchResult result;
+  const bool use_sprt = cfg.match.sprt.enabled;
+  const config::SprtSettings& sprt = cfg.match.sprt;
+  result.sprt_config = sprt_config_of(sprt);
+  if (use_sprt) stats::validate(result.sprt_config);
+
+  // Results of the games already in the file, by game id (resume).
+  const std::string identity = run_identity<G>(cfg, true);
+  std::map<uint32_t, GameResult> waiting;
+  uint64_t in_file = 0;  // complete games, those outside this run's game ids included
+  if (options.resume && !unfinished) {
+    check_resume_identity<G>(path, identity, true);
+    io::CampaignReader reader(path);
+    std::set<uint64_t> ids;
+    for (const io::GameRow& g : reader.games()) {
+      if (g.game_id == io::kNoGame || !ids.insert(g.game_id).second) continue;
+      if (g.game_id < cfg.games)
+        waiting[static_cast<uint32_t>(g.game_id)] =
+            result_for_a(cfg, static_cast<uint32_t>(g.game_id), g.winner);
+    }
+    in_file = ids.size();
+  }
+
+  auto backend = make_campaign_backend(cfg);
+  // Counts the pairs that are complete in pair order; stops at the SPRT's decision. The rows of
+  // newly counted pairs wait in `new_rows` until they are handed to the writer.
+  uint64_t next_pair = 0;
+  bool decided = false;
+  std::vector<io::MatchPairRow> new_rows;
+  const auto advance = [&] {
+    while (!decided && next_pair < cfg.match.pairs) {
+      const uint32_t first = static_cast<uint32_t>(2 * next_pair);
+      const auto a = waiting.find(first), b = waiting.find(first + 1);
+      if (a == waiting.end() || b == waiting.end()) return;
+      result.counter.add_pair(a->second, b->second);
+      io::MatchPairRow row;
+      row.pair_id = next_pair;
+      row.result_1 = score_of(a->second);
+      row.result_2 = score_of(b->second);
+      if (use_sprt) {
+        result.sprt = stats::sprt(result.counter.penta(), result.sprt_config);
+        row.llr = result.sprt->llr;
+        decided = result.sprt->decision != stats::SprtState::kContinue;
+      }
+      new_rows.push_back(row);
+      waiting.erase(a);
+      waiting.erase(b);
+      ++next_pair;
+    }
+  };
+  advance();  // the pairs already in the file
+
+  std::vector<uint32_t> todo;
+  if (!decided)
+    for (uint32_t g = 0; g < cfg.games; ++g)
+      if (g / 2 >= next_pair && !waiting.count(g)) todo.push_back(g);
+  // The driver, its engines and their tables exist before the file is touched: a config too large
+  // for memory leaves no file.
+  std::unique_ptr<Driver<G>> driver = make_driver<G>(cfg, *backend, todo);
+  io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_match_config<G>(cfg));
+  meta.identity = identity;
+  const auto& rules = GameHost<G>::rules_of(cfg.rules);
+  result.engine_a = make_engine<G>(cfg.engines[0], rules, 0)->describe();
+  result.engine_b = make_engine<G>(cfg.engines[1], rules, 1)->describe();
+  io::MatchMeta match;
+  match.engine_a = result.engine_a;
+  match.engine_b = result.engine_b;
+  match.pairs = cfg.match.pairs;
+  match.sprt_enabled = use_sprt;
+  match.sprt_elo0 = sprt.elo0;
+  match.sprt_elo1 = sprt.elo1;
+  match.sprt_alpha = sprt.alpha;
+  match.sprt_beta = sprt.beta;
+  if (use_sprt) {
+    const stats::SprtState bounds = stats::sprt_bounds(result.sprt_config);
+    match.sprt_lower = bounds.lower;
+    match.sprt_upper = bounds.upper;
+  }
+  meta.match = match;
+  io::WriterOptions wopts;
+  wopts.flush_seconds = cfg.output.flush_seconds;
+  io::CampaignWriter writer = options.resume
+                                  ? io::CampaignWriter::resume(std::move(lock), path, meta, wopts)
+                                  : io::CampaignWriter::create(std::move(lock), path, meta, wopts);
+  if (writer.resume_report().started_afresh)
+    log::info("resume: " + path +
+              " held no complete game (a run killed while creating it): starting afresh");
+  const uint64_t rows_in_file = options.resume ? writer.resume_report().match_pairs : 0;
+  for (const io::MatchPairRow& row : new_rows)
+    if (row.pair_id >= rows_in_file) writer.append_match_pair(row);
+  new_rows.clear();
+  log::info(
+      fmt::format("match: engine A {} against engine B {}, {} pairs{}, backend {} ({}), output {}",
+                  result.engine_a, result.engine_b, cfg.match.pairs,
+                  in_file ? fmt::format(" ({} games already in the file)", in_file) : "",
+                  backend->info().name, backend->info().device, path));
+
+  MatchProgress progress(cfg.match.pairs, options.live, log::quiet());
+  uint64_t rollouts = 0, after_decision = 0;
+  driver->run(
+      [&](FinishedGame<G>&& game) {
+        GameRows rows = to_rows<G>(cfg, game);
+        writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
+                           std::move(rows.features));
+        ++result.games_played;
+        progress.game_finished();
+        if (decided) {
+          ++after_decision;
+        } else {
+          waiting[game.game_id] = result_for_a(cfg, game.game_id, game.winner);
+          advance();
+          for (const io::MatchPairRow& row : new_rows) writer.append_match_pair(row);
+          new_rows.clear();
+          if (decided) driver->stop_starting();
+        }
+        progress.tick(result);
+      },
+      [&](const BatchInfo& b) {
+        writer.append_perf(perf_row(b));
+        rollouts += b.rollouts;
+        progress.tick(result);
+      },
+      stop);
+  writer.close();
+  progress.tick(result, true);
+  progress.end();
+
+  const uint64_t counted = result.counter.penta().pairs();
+  result.games_in_file = in_file + result.games_played;
+  result.sprt_stopped = decided && counted < cfg.match.pairs;
+  result.interrupted = !decided && counted < cfg.match.pairs;
+  const double t = progress.elapsed_s();
+  std::string& s = result.report;
+  s += fmt::format("engine A  {}  (engines.player0)\n", result.engine_a);
+  s += fmt::format("engine B  {}  (engines.player1)\n", result.engine_b);
+  s += stats::format_match_table(result.counter, use_sprt ? &result.sprt_config : nullptr);
+  s += sprt_line(result);
+  s += fmt::format("pairs counted       {} of {} (in pair order{})\n", counted, cfg.match.pairs,
+                   after_decision ? fmt::format("; {} games that were running at the decision were "
+                                                "finished and written but are not counted",
+                                                after_decision)
+                                  : "");
+  s += fmt::format("games played        {} (this run), {} in the file\n", result.games_played,
+                   result.games_in_file);
+  s += fmt::format("throughput          {:.3f} games/s, {:.3g} rollouts/s over {:.1f} s\n",
+                   t > 0 ? result.games_played / t : 0.0, t > 0 ? rollouts / t : 0.0, t);
+  s += fmt::format("backend             {} ({})\n", backend->info().name, backend->info().device);
+  s += fmt::format("output              {}\n", path);
+  return result;
+}
 
 }  // namespace sp::selfplay

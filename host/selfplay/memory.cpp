@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "games/common/errors.hpp"
-#include "games/ewn/game.hpp"
 #include "host/common/system.hpp"
 #include "host/search/mcts.hpp"
 

@@ -169,14 +169,15 @@ std::vector<double> spsa_update(const std::vector<double>& theta, const std::vec
   return out;
 }
 
-void apply_spsa_param(config::EngineConfig& e, SpsaParam param, double value) {
+void apply_spsa_param(config::EngineConfig& e, ewn::PlayoutPolicy& policy, SpsaParam param,
+                      double value) {
   const auto fixed = [](double v) {
     return static_cast<uint32_t>(std::max(1.0, std::round(v * ewn::kWeightOne)));
   };
   switch (param) {
     case SpsaParam::kExploration: e.exploration = value; break;
-    case SpsaParam::kGoalWeight: e.policy.goal_weight = fixed(value); break;
-    case SpsaParam::kCaptureWeight: e.policy.capture_weight = fixed(value); break;
+    case SpsaParam::kGoalWeight: policy.goal_weight = fixed(value); break;
+    case SpsaParam::kCaptureWeight: policy.capture_weight = fixed(value); break;
     case SpsaParam::kEvalBlend: e.eval_blend = value; break;
     case SpsaParam::kProgressiveBias: e.progressive_bias = value; break;
     case SpsaParam::kEvalScale: e.eval_scale = value; break;
@@ -186,7 +187,7 @@ void apply_spsa_param(config::EngineConfig& e, SpsaParam param, double value) {
 SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& config_path,
                     std::FILE* out, const std::atomic<bool>& stop) {
   if (s.parameters.empty()) throw InputError(config_path + ": key 'spsa.parameters': empty");
-  config::CampaignConfig cfg = config::load_match_config(s.match);
+  config::Config<EwnGame> cfg = config::load_match_config<EwnGame>(s.match);
   if (s.threads > 0) cfg.backend.threads = s.threads;
   cfg.games = 2 * s.pairs;  // each iteration plays spsa.pairs pairs (play_pairs sets the same)
   selfplay::check_memory(cfg);
@@ -198,10 +199,10 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
     names.push_back(spsa_param_names()[static_cast<size_t>(p.param)]);
     gains.push_back(spsa_gains(p, s.iterations, big_a, s.alpha, s.gamma));
     const bool needs_heavy = p.param == SpsaParam::kGoalWeight || p.param == SpsaParam::kCaptureWeight;
-    if (needs_heavy && cfg.engines[0].policy.kind != ewn::PolicyKind::kHeavy)
+    if (needs_heavy && cfg.policies[0].kind != ewn::PolicyKind::kHeavy)
       fmt::print(out, "note        {} has no effect: engine A's policy is not heavy\n", names.back());
   }
-  auto backend = selfplay::make_campaign_backend(cfg);
+  auto backend = selfplay::make_campaign_backend<EwnGame>(cfg);
   TrajectoryFile file(s.output, names, cfg.source_text, seed);
 
   SpsaResult result;
@@ -213,16 +214,16 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
     const std::vector<int> delta = spsa_delta(seed, k, n);
     const auto plus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, +1);
     const auto minus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, -1);
-    config::CampaignConfig it = cfg;
+    config::Config<EwnGame> it = cfg;
     it.seed = splitmix64(splitmix64(seed) ^ k);
     const auto play = [&](const std::vector<double>& a, const std::vector<double>* b,
                           int64_t* w, int64_t* l) {
-      config::CampaignConfig c = it;
+      config::Config<EwnGame> c = it;
       for (size_t i = 0; i < n; ++i) {
-        apply_spsa_param(c.engines[0], s.parameters[i].param, a[i]);
-        if (b) apply_spsa_param(c.engines[1], s.parameters[i].param, (*b)[i]);
+        apply_spsa_param(c.engines[0], c.policies[0], s.parameters[i].param, a[i]);
+        if (b) apply_spsa_param(c.engines[1], c.policies[1], s.parameters[i].param, (*b)[i]);
       }
-      const auto pairs = selfplay::play_pairs(c, s.pairs, *backend, stop);
+      const auto pairs = selfplay::play_pairs<EwnGame>(c, s.pairs, *backend, stop);
       if (pairs.size() < s.pairs) return false;
       *w = *l = 0;
       for (const auto& p : pairs)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/host.hpp"
 #include "host/config/campaign_config.hpp"
 
 namespace sp::tune {
@@ -56,7 +57,8 @@ std::vector<double> spsa_perturb(const std::vector<double>& theta, const std::ve
 
 // Sets one parameter in an engine config (goal/capture weights rounded to their 1/256 steps, at
 // least one step).
-void apply_spsa_param(config::EngineConfig& engine, SpsaParam param, double value);
+void apply_spsa_param(config::EngineConfig& engine, ewn::PlayoutPolicy& policy, SpsaParam param,
+                      double value);
 
 struct SpsaSettings {
   std::string match;  // match config: engine A (player0) is tuned, B (player1) is the opponent

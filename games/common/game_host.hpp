@@ -1,0 +1,83 @@
+// The host-side part of a game: what campaigns, matches, records and human play need beyond the
+// rules that rollouts and kernels share (games/common/game.hpp). Each game specializes
+// GameHost<G> in games/<game>/host.hpp; host code is templated on HostGame and never names a
+// game's types. Host only (g++): it declares the game's config keys with host/config's schema
+// library, the one piece of host/ a game's folder uses.
+//
+// What a specialization provides (checked by HostGame):
+//   kTitle                    "EinStein wuerfelt nicht": the game's name in help and summaries
+//   Settings                  the `rules:` section: rules variant and how openings are chosen;
+//                             default-constructed = the declared defaults
+//   settings_section()        Section<Settings> declaring those keys
+//   policy_section()          Section<G::Policy>: an engine's playout keys
+//   rules_of(settings)        the G::Rules inside the settings
+//   start(settings, seed, stream_game, opening)
+//                             the position game `stream_game` starts from (chance not yet drawn),
+//                             a function of its arguments only; *opening gets its text as /games
+//                             stores it ("123456/654321"; "" for the usual start)
+//   describe_rules(rules)     the rules as one line of text ("capture_own=true ...")
+//   move_text(before, move)   a move in the game's notation
+//   parse_move(s, rules, text) a legal move of s from its text; throws InputError otherwise
+//   position_text(s), parse_position(text)
+//   chance_value(s)           chance games: the drawn outcome of decision state s as its
+//                             notation and the /plies `chance` column write it (EWN: the die 1..6)
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "games/common/game.hpp"
+#include "host/config/schema.hpp"
+
+namespace sp {
+
+template <class G>
+struct GameHost;
+
+// clang-format off
+template <class G>
+concept HostGame =
+    Game<G> &&
+    requires(const typename GameHost<G>::Settings& settings, const typename G::State& s,
+             const typename G::Rules& rules, typename G::Move m, std::string* text,
+             std::string_view view) {
+      { GameHost<G>::kTitle } -> std::convertible_to<const char*>;
+      { GameHost<G>::settings_section() } ->
+          std::same_as<config::Section<typename GameHost<G>::Settings>>;
+      { GameHost<G>::policy_section() } -> std::same_as<config::Section<typename G::Policy>>;
+      { GameHost<G>::rules_of(settings) } -> std::convertible_to<const typename G::Rules&>;
+      { GameHost<G>::start(settings, uint64_t{}, uint32_t{}, text) } ->
+          std::same_as<typename G::State>;
+      { GameHost<G>::describe_rules(rules) } -> std::same_as<std::string>;
+      { GameHost<G>::move_text(s, m) } -> std::same_as<std::string>;
+      { GameHost<G>::parse_move(s, rules, view) } -> std::same_as<typename G::Move>;
+      { GameHost<G>::position_text(s) } -> std::same_as<std::string>;
+      { GameHost<G>::parse_position(view) } -> std::same_as<typename G::State>;
+    } &&
+    (!ChanceGame<G> || requires(const typename G::State& s) {
+      { GameHost<G>::chance_value(s) } -> std::convertible_to<int>;
+    });
+// clang-format on
+
+// One ply as records and `selfplay export` write it: "<chance>:<move>" in a chance game ("3:b4-c3"),
+// the move alone otherwise.
+template <HostGame G>
+std::string ply_text(const typename G::State& before, typename G::Move move) {
+  if constexpr (ChanceGame<G>)
+    return std::to_string(GameHost<G>::chance_value(before)) + ":" +
+           GameHost<G>::move_text(before, move);
+  else
+    return GameHost<G>::move_text(before, move);
+}
+
+// The chance outcome drawn at `ply` of game `stream_game`: a function of (seed, stream_game, ply)
+// only, so paired games and resumed runs roll the same. 0-based, for G::set_chance.
+template <ChanceGame G>
+int draw_chance(uint64_t seed, uint32_t stream_game, uint32_t ply) {
+  WordStream rng({seed, stream_game, ply, kLeafDice, 0});
+  return static_cast<int>(rng.below(G::kChanceOutcomes));
+}
+
+}  // namespace sp

@@ -1,0 +1,90 @@
+#include "games/ewn/host.hpp"
+
+namespace sp {
+
+using ewn::Arrangement;
+using ewn::FirstPlayer;
+using ewn::SetupKind;
+
+config::Section<ewn::Settings> GameHost<EwnGame>::settings_section() {
+  using S = ewn::Settings;
+  config::Section<S> s;
+  s.boolean(
+      "capture_own", [](S& g) -> bool& { return g.rules.capture_own; }, true,
+      "a cube may move onto a cube of its own side, removing it; false forbids that");
+  s.choice(
+      "substitution", [](S& g) -> ewn::Substitution& { return g.rules.substitution; },
+      ewn::Substitution::kNextLowerOrHigher,
+      {{"next_lower_or_higher", ewn::Substitution::kNextLowerOrHigher},
+       {"nearest", ewn::Substitution::kNearest}},
+      "which cube may move when the rolled one is gone");
+  s.choice("first_player", &S::first_player, FirstPlayer::kPlayer0,
+           {{"0", FirstPlayer::kPlayer0},
+            {"1", FirstPlayer::kPlayer1},
+            {"alternate", FirstPlayer::kAlternate}},
+           "who moves first; alternate switches from game to game");
+  s.choice("setup", &S::setup, SetupKind::kRandom,
+           {{"random", SetupKind::kRandom},
+            {"mirrored", SetupKind::kMirrored},
+            {"fixed", SetupKind::kFixed},
+            {"explicit", SetupKind::kExplicit}},
+           "start arrangements: random per game, mirrored, fixed (123456 both), explicit (below)");
+  const auto parse = [](std::string_view text) { return ewn::parse_arrangement(text); };
+  const auto format = [](const Arrangement& a) { return ewn::to_string(a); };
+  s.custom("setup_p0", &S::setup_p0, "123456", "six digits 1-6, each once", parse, format,
+           "player 0's cube number on each start square; used only with setup: explicit");
+  s.custom("setup_p1", &S::setup_p1, "123456", "six digits 1-6, each once", parse, format,
+           "player 1's cube number on each start square; used only with setup: explicit");
+  return s;
+}
+
+config::Section<ewn::PlayoutPolicy> GameHost<EwnGame>::policy_section() {
+  using P = ewn::PlayoutPolicy;
+  constexpr config::Range kWeightRange{0, ewn::kMaxWeight / double(ewn::kWeightOne), true, false};
+  config::Section<P> s;
+  s.choice("policy", &P::kind, ewn::PolicyKind::kUniform,
+           {{"uniform", ewn::PolicyKind::kUniform}, {"heavy", ewn::PolicyKind::kHeavy}},
+           "playouts: uniform random moves, or heavy (wins first, then weighted moves)");
+  s.fixed_point("goal_weight", &P::goal_weight, 2.0, kWeightRange, ewn::kWeightOne,
+                "heavy playouts: weight of a move that brings its cube nearer the goal");
+  s.fixed_point("capture_weight", &P::capture_weight, 2.0, kWeightRange, ewn::kWeightOne,
+                "heavy playouts: weight factor of a move that captures an enemy cube");
+  return s;
+}
+
+ewn::State GameHost<EwnGame>::start(const ewn::Settings& settings, uint64_t seed,
+                                    uint32_t stream_game, std::string* opening) {
+  Arrangement setup[2];
+  WordStream rng({seed, stream_game, 0, kLeafSetup, 0});
+  switch (settings.setup) {
+    case SetupKind::kRandom:
+      setup[0] = ewn::random_arrangement(rng);
+      setup[1] = ewn::random_arrangement(rng);
+      break;
+    case SetupKind::kMirrored:
+      setup[0] = setup[1] = ewn::random_arrangement(rng);
+      break;
+    case SetupKind::kFixed:
+      setup[0] = setup[1] = Arrangement{};
+      break;
+    case SetupKind::kExplicit:
+      setup[0] = settings.setup_p0;
+      setup[1] = settings.setup_p1;
+      break;
+  }
+  int first = 0;
+  switch (settings.first_player) {
+    case FirstPlayer::kPlayer0: first = 0; break;
+    case FirstPlayer::kPlayer1: first = 1; break;
+    case FirstPlayer::kAlternate: first = static_cast<int>(stream_game & 1u); break;
+  }
+  if (opening) *opening = ewn::to_string(setup[0]) + "/" + ewn::to_string(setup[1]);
+  return ewn::initial_state(setup[0], setup[1], first);
+}
+
+std::string GameHost<EwnGame>::describe_rules(const ewn::Rules& r) {
+  return std::string("capture_own=") + (r.capture_own ? "true" : "false") + " substitution=" +
+         (r.substitution == ewn::Substitution::kNearest ? "nearest" : "next_lower_or_higher");
+}
+
+}  // namespace sp

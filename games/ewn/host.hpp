@@ -1,0 +1,56 @@
+// EWN's host-side part (games/common/game_host.hpp): the `rules:` section (rules variant, start
+// arrangements, first player), the heavy-playout keys of an engine, openings, notation.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "games/common/game_host.hpp"
+#include "games/ewn/ewn.hpp"
+#include "games/ewn/game.hpp"
+#include "games/ewn/notation.hpp"
+#include "games/ewn/playout.hpp"
+
+namespace sp {
+namespace ewn {
+
+enum class SetupKind { kRandom, kMirrored, kFixed, kExplicit };
+enum class FirstPlayer { kPlayer0, kPlayer1, kAlternate };
+
+struct Settings {
+  Rules rules;
+  SetupKind setup = SetupKind::kRandom;
+  Arrangement setup_p0, setup_p1;  // used when setup is kExplicit (kFixed: 123456 both)
+  FirstPlayer first_player = FirstPlayer::kPlayer0;
+};
+
+}  // namespace ewn
+
+template <>
+struct GameHost<EwnGame> {
+  using Settings = ewn::Settings;
+  static constexpr const char* kTitle = "EinStein wuerfelt nicht";
+
+  static config::Section<Settings> settings_section();
+  static config::Section<ewn::PlayoutPolicy> policy_section();
+  static const ewn::Rules& rules_of(const Settings& s) { return s.rules; }
+
+  // The start arrangements (random ones from the stream (seed, stream_game, 0, kLeafSetup, 0)),
+  // the first player (alternate: stream_game's parity), the die not rolled. Opening text:
+  // player 0's arrangement, '/', player 1's ("123456/654321").
+  static ewn::State start(const Settings& settings, uint64_t seed, uint32_t stream_game,
+                          std::string* opening);
+
+  static std::string describe_rules(const ewn::Rules& rules);
+  static std::string move_text(const ewn::State&, ewn::Move m) { return ewn::to_string(m); }
+  static ewn::Move parse_move(const ewn::State& s, const ewn::Rules& rules, std::string_view text) {
+    return ewn::parse_move(s, rules, text);
+  }
+  static std::string position_text(const ewn::State& s) { return ewn::to_string(s); }
+  static ewn::State parse_position(std::string_view text) { return ewn::parse_position(text); }
+  static int chance_value(const ewn::State& s) { return s.die; }
+};
+
+static_assert(HostGame<EwnGame>);
+
+}  // namespace sp

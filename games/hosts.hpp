@@ -1,0 +1,6 @@
+// Every game of games/games.hpp with its host-side part (GameHost specialization), for host code
+// that dispatches on the game (commands, config loading).
+#pragma once
+
+#include "games/games.hpp"
+#include "games/ewn/host.hpp"

@@ -1,0 +1,36 @@
+// The game-neutral keys of campaign and match configs (campaign_schema.cpp), as sections that
+// game_schema.hpp assembles with a game's own keys (its GameHost's rules and playout sections).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "host/config/campaign_config.hpp"
+#include "host/config/schema.hpp"
+#include "host/eval/weights.hpp"
+
+namespace sp::config {
+
+// Reads a weights file for the game being configured (its features); throws InputError.
+using WeightsLoader = std::function<std::shared_ptr<const eval::Weights>(const std::string& file)>;
+
+// campaign.games (campaigns only), concurrency, seed, paired (campaigns only).
+Section<CampaignConfig> campaign_keys(bool match);
+
+// An engine's keys in three runs, around the game's playout keys: its type (expectimax in a game
+// with chance, alphabeta in one without), the rollout and tree keys, then the evaluation and
+// depth-search keys with the cross-key checks. Each key is declared for the engine types it
+// applies to (Section::only_if): explain() shows only those, a file setting another is refused.
+Section<EngineConfig> engine_type_key(bool chance_game);
+Section<EngineConfig> engine_search_keys(bool chance_game);
+Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& load,
+                                       const std::string& weights_example);
+// True for the engine types that run playouts (mcts, flat): where the game's playout keys apply.
+bool applies_to_rollout_engines(const EngineConfig& e);
+
+Section<BackendConfig> backend_keys();
+Section<OutputConfig> output_keys(const std::string& default_path);
+Section<MatchSettings> match_keys();
+
+}  // namespace sp::config
