@@ -1,13 +1,16 @@
-// `selfplay verify` and `selfplay export` end to end: files written by `selfplay run` and
-// `selfplay match` verify OK; copies rewritten with one fault (a move, a die, a setup, a winner, a
-// record, a feature) are reported at the right row with exit code 1; the export lists every game's
-// moves as stored, the same bytes for the same campaign; unreadable files exit with 2.
+// `selfplay verify`, `selfplay export` and `selfplay convert` end to end: files written by
+// `selfplay run` and `selfplay match` verify OK; copies rewritten with one fault (a move, a die,
+// a setup, a winner, a record, a feature) are reported at the right row with exit code 1; the
+// export lists every game's moves as stored, the same bytes for the same campaign; format-1 files
+// verify, export and convert to format-2 copies that give the same text; unreadable files exit
+// with 2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -72,7 +75,7 @@ void rebuild_record(Contents& c, uint64_t id) {
   std::string record;
   for (const auto& p : c.plies)
     if (p.game_id == id)
-      record += (record.empty() ? "" : " ") + std::to_string(p.die) + ":" +
+      record += (record.empty() ? "" : " ") + std::to_string(p.chance) + ":" +
                 std::string(io::text_of(p.move));
   for (auto& g : c.games)
     if (g.game_id == id) io::set_record(g, record);
@@ -197,7 +200,7 @@ match: {pairs: 2, sprt: {enabled: false}}
       path,
       [](Contents& c) {
         for (auto& p : c.plies)
-          if (p.game_id == 1 && p.ply == 0) p.die = p.die % 6 + 1;
+          if (p.game_id == 1 && p.ply == 0) p.chance = static_cast<int8_t>(p.chance % 6 + 1);
         rebuild_record(c, 1);
       },
       &written);
@@ -223,9 +226,9 @@ TEST_F(Verify, IllegalMoveIsReportedAtItsPlyRow) {
       &written);
   const uint64_t row = row_of<io::PlyRow>(
       written.plies, [id](const io::PlyRow& p) { return p.game_id == id && p.ply == 2; });
-  uint8_t die = 0;
+  int die = 0;
   for (const auto& p : written.plies)
-    if (p.game_id == id && p.ply == 2) die = p.die;
+    if (p.game_id == id && p.ply == 2) die = p.chance;
   ASSERT_EQ(lines.size(), 1u) << lines[0];
   EXPECT_EQ(
       lines[0].rfind("game " + std::to_string(id) + ", ply 2 (/plies row " + std::to_string(row) +
@@ -243,7 +246,7 @@ TEST_F(Verify, WrongDieIsReported) {
       path,
       [id](Contents& c) {
         for (auto& p : c.plies)
-          if (p.game_id == id && p.ply == 3) p.die = p.die % 6 + 1;
+          if (p.game_id == id && p.ply == 3) p.chance = static_cast<int8_t>(p.chance % 6 + 1);
         rebuild_record(c, id);
       },
       &written);
@@ -273,14 +276,14 @@ TEST_F(Verify, WrongSetupAndWinnerAreReportedAtTheirGamesRow) {
                           std::to_string(winner) + " winning");
 
   // Player 1's arrangement with its first two cubes swapped: a legal setup, not the campaign's.
-  std::string setup(io::text_of(c.games[4].setup));
+  std::string setup(io::text_of(c.games[4].opening));
   std::swap(setup[7], setup[8]);
   const auto setup_lines =
-      verify_spoiled(path, [&](Contents& c) { io::set_text(c.games[4].setup, setup); });
+      verify_spoiled(path, [&](Contents& c) { io::set_text(c.games[4].opening, setup); });
   ASSERT_FALSE(setup_lines.empty());
   EXPECT_EQ(setup_lines[0], "game " + std::to_string(c.games[4].game_id) +
-                                " (/games row 4): setup " + setup + ", the file's config gives " +
-                                std::string(io::text_of(c.games[4].setup)));
+                                " (/games row 4): opening " + setup + ", the file's config gives " +
+                                std::string(io::text_of(c.games[4].opening)));
 }
 
 TEST_F(Verify, RecordThatDiffersFromThePliesIsReported) {
@@ -344,7 +347,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
   ASSERT_EQ(r.code, 0) << stderr_text();
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 7u);
-  EXPECT_EQ(lines[0], "game_id\tsetup\tfirst_player\twinner\tplies\tmoves");
+  EXPECT_EQ(lines[0], "game_id\topening\tfirst_player\twinner\tplies\tmoves");
   const Contents c = read_all(path);
   std::vector<io::GameRow> games = c.games;
   std::sort(games.begin(), games.end(),
@@ -354,7 +357,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
     const std::vector<std::string> columns = split(lines[i + 1], '\t');
     ASSERT_EQ(columns.size(), 6u) << lines[i + 1];
     EXPECT_EQ(columns[0], std::to_string(g.game_id));
-    EXPECT_EQ(columns[1], io::text_of(g.setup));
+    EXPECT_EQ(columns[1], io::text_of(g.opening));
     EXPECT_EQ(columns[2], std::to_string(g.first_player));
     EXPECT_EQ(columns[3], std::to_string(g.winner));
     EXPECT_EQ(columns[4], std::to_string(g.plies));
@@ -365,7 +368,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
     ASSERT_EQ(moves.size(), g.plies);
     for (const auto& p : c.plies) {
       if (p.game_id != g.game_id) continue;
-      EXPECT_EQ(moves[p.ply], std::to_string(p.die) + ":" + std::string(io::text_of(p.move)));
+      EXPECT_EQ(moves[p.ply], std::to_string(p.chance) + ":" + std::string(io::text_of(p.move)));
     }
   }
 

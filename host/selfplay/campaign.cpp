@@ -171,7 +171,7 @@ GameRows to_rows(const config::CampaignConfig& cfg, const FinishedGame& game) {
   io::GameRow& g = rows.game;
   g.game_id = game.game_id;
   g.seed = cfg.seed;
-  io::set_text(g.setup, ewn::to_string(game.setup[0]) + "/" + ewn::to_string(game.setup[1]));
+  io::set_text(g.opening, ewn::to_string(game.setup[0]) + "/" + ewn::to_string(game.setup[1]));
   g.first_player = static_cast<uint8_t>(game.first_player);
   g.winner = static_cast<int8_t>(game.winner == 0 || game.winner == 1 ? game.winner : -1);
   g.plies = static_cast<uint16_t>(game.plies.size());
@@ -189,7 +189,7 @@ GameRows to_rows(const config::CampaignConfig& cfg, const FinishedGame& game) {
     r.game_id = game.game_id;
     r.ply = static_cast<uint16_t>(i);
     r.player = p.before.side;
-    r.die = p.before.die;
+    r.chance = static_cast<int8_t>(p.before.die);
     io::set_text(r.move, ewn::to_string(p.move));
     r.visits = p.stats.visits;
     r.root_value = p.stats.value;
