@@ -345,6 +345,19 @@ void expect_golden(const std::string& dump, const std::string& golden_name) {
       << golden_name << ": regenerate with SELFPLAY_UPDATE_GOLDEN=1 after review";
 }
 
+// Every row and attribute a reader presents, for comparing a file with its conversion.
+void expect_same_contents(const CampaignReader& a, const CampaignReader& b) {
+  expect_meta(a.meta(), b.meta());
+  EXPECT_EQ(a.meta().identity, b.meta().identity);
+  EXPECT_EQ(a.meta().match, b.meta().match);
+  EXPECT_EQ(a.games(), b.games());
+  EXPECT_EQ(a.plies(), b.plies());
+  EXPECT_EQ(a.positions(), b.positions());
+  EXPECT_EQ(a.features(), b.features());
+  EXPECT_EQ(a.perf(), b.perf());
+  EXPECT_EQ(a.match_pairs(), b.match_pairs());
+}
+
 // The fixtures were written by format-1 code; their layout must stay readable exactly as it is.
 TEST(H5Format1, FixtureLayoutsMatchTheirGoldenDumps) {
   expect_golden(schema_dump(fixture("format1-campaign.h5")), "format1_campaign_schema.txt");
@@ -410,6 +423,127 @@ TEST(H5Format1, ResumeRefusesAFormat1FileAndLeavesItAlone) {
   EXPECT_EQ(read_text(path), before);
   EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
   EXPECT_FALSE(fs::exists(path + ".lock"));
+}
+
+TEST(H5Format1, ConvertCopiesEveryRowAndAttributeIntoFormat2) {
+  TempDir dir;
+  for (const char* name : {"format1-campaign.h5", "format1-match.h5"}) {
+    SCOPED_TRACE(name);
+    const std::string out = dir.file(std::string("new-") + name);
+    const ConvertReport report = convert_to_current(fixture(name), out);
+    const CampaignReader old(fixture(name));
+    const CampaignReader converted(out);
+    EXPECT_EQ(converted.format_version(), kCampaignFormatVersion);
+    expect_same_contents(old, converted);
+    EXPECT_EQ(report.from_version, 1u);
+    EXPECT_EQ(report.games, old.games_count());
+    EXPECT_EQ(report.plies, old.plies_count());
+    EXPECT_EQ(report.positions, old.positions_count());
+    EXPECT_EQ(report.perf, old.perf_count());
+    EXPECT_EQ(report.match_pairs, old.match_pairs_count());
+    EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
+    EXPECT_FALSE(fs::exists(out + ".lock"));
+  }
+  EXPECT_TRUE(CampaignReader(dir.file("new-format1-match.h5")).meta().match.has_value());
+  EXPECT_EQ(CampaignReader(dir.file("new-format1-match.h5")).match_pairs_count(), 1u);
+  // Exactly the layout a format-2 writer makes (the row counts are the fixture's).
+  expect_golden(schema_dump(dir.file("new-format1-campaign.h5")),
+                "format1_campaign_converted_schema.txt");
+
+  // The copy is a campaign like any other: a resume continues it.
+  const std::string path = dir.file("new-format1-campaign.h5");
+  CampaignWriter writer = CampaignWriter::resume(path, CampaignReader(path).meta());
+  EXPECT_EQ(writer.resume_report().completed_games, (std::set<uint64_t>{0, 1, 2}));
+  writer.close();
+}
+
+TEST(H5Format1, ConvertRefusesWhatItCannotCopyWholeAndWritesNothing) {
+  TempDir dir;
+  const std::string out = dir.file("out.h5");
+  const auto refused = [&](const std::string& from) -> std::string {
+    try {
+      convert_to_current(from, out);
+    } catch (const CampaignError& e) {
+      EXPECT_FALSE(fs::exists(out)) << from;
+      EXPECT_FALSE(fs::exists(out + ".convert.tmp")) << from;
+      return e.what();
+    }
+    ADD_FAILURE() << from << ": converted";
+    return {};
+  };
+  // An attribute or object format 1 does not define would be lost: refused.
+  const std::string noted = dir.file("noted.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), noted);
+  {
+    const File file(H5Fopen(noted.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    write_attribute(open_dataset(file.get(), "plies").get(), "note", std::string_view("by hand"));
+  }
+  EXPECT_EQ(refused(noted), "cannot convert '" + noted +
+                                "': /plies has the attribute note, which format 1 does not define "
+                                "and convert would not copy: remove it, convert, and add it to "
+                                "the new file by hand");
+  const std::string extra = dir.file("extra.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), extra);
+  {
+    const File file(H5Fopen(extra.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    create_group(file.get(), "analysis");
+  }
+  EXPECT_EQ(refused(extra).rfind("cannot convert '" + extra + "': it holds /analysis, which", 0),
+            0u);
+  // A format-2 file has nothing to convert; an unknown version is not read at all.
+  const std::string current = dir.file("current.h5");
+  convert_to_current(fixture("format1-campaign.h5"), current);
+  EXPECT_EQ(refused(current), "'" + current + "' is already campaign format 2: nothing to convert");
+  const std::string future = dir.file("future.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), future);
+  {
+    const File file(H5Fopen(future.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    ASSERT_GE(H5Adelete(file.get(), "format_version"), 0);
+    write_attribute(file.get(), "format_version", uint32_t{3});
+  }
+  EXPECT_EQ(refused(future),
+            "'" + future + "' has campaign format_version 3; this build reads 1 and 2");
+
+  // An existing output is never replaced.
+  std::ofstream(out) << "precious";
+  EXPECT_THROW(convert_to_current(fixture("format1-campaign.h5"), out), H5FileError);
+  EXPECT_EQ(read_text(out), "precious");
+  EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
+}
+
+// A conversion that runs out of space (a file size limit here) fails as a runtime error and
+// leaves neither the output nor its temporary file.
+TEST(H5Format1, ConvertThatRunsOutOfSpaceLeavesNothing) {
+  TempDir dir;
+  const std::string out = dir.file("out.h5");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int code = 1;
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{16 * 1024, 16 * 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      convert_to_current(fixture("format1-campaign.h5"), out);
+      code = 3;
+    } catch (const H5FileError&) {
+      code = 4;  // would be bad input (exit 2), but the input is fine
+    } catch (const H5Error& e) {
+      code = std::string(e.what()).find("; nothing was written") != std::string::npos ? 10 : 5;
+    } catch (...) {
+      code = 2;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 10);
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
 }
 
 TEST(H5Campaign, H5pyReadsTheWritersFile) {

@@ -380,6 +380,87 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
   EXPECT_FALSE(fs::exists(out + ".tmp"));
 }
 
+// Format-1 files (tests/data/, written before format 2) verify and export as they did, and the
+// format-2 copy `selfplay convert` makes verifies and exports to the same text.
+TEST_F(Verify, Format1FilesVerifyExportAndConvertToTheSameGames) {
+  const std::map<std::string, std::string> verified = {
+      {"format1-campaign", "verified 3 games, 55 plies, 55 positions: OK\n"},
+      {"format1-match", "verified 2 games, 39 plies, 4 positions: OK\n"}};
+  for (const auto& [name, report] : verified) {
+    SCOPED_TRACE(name);
+    const std::string old = test::source_path("tests/data/" + name + ".h5");
+    const auto r = selfplay("verify '" + old + "'");
+    EXPECT_EQ(r.code, 0) << stderr_text();
+    EXPECT_EQ(r.out, report);
+    EXPECT_EQ(stderr_text(), "");
+    const auto exported = selfplay("export '" + old + "'");
+    ASSERT_EQ(exported.code, 0) << stderr_text();
+    const std::string copy = tmp_.file(name + ".h5");
+    const auto converted = selfplay("convert '" + old + "' '" + copy + "'");
+    EXPECT_EQ(converted.code, 0) << stderr_text();
+    EXPECT_EQ(
+        converted.out.rfind("converted " + old + " (format 1) to " + copy + " (format 2): ", 0), 0u)
+        << converted.out;
+    EXPECT_EQ(stderr_text(), "");
+    EXPECT_EQ(selfplay("verify '" + copy + "'").out, report);
+    EXPECT_EQ(selfplay("export '" + copy + "'").out, exported.out);
+  }
+  const std::vector<std::string> lines =
+      lines_of(selfplay("export '" + tmp_.file("format1-campaign.h5") + "'").out);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[1].rfind("0\t216435/162453\t0\t1\t18\t4:a4-a3 6:d1-c1 1:b5-c4 ", 0), 0u)
+      << lines[1];
+}
+
+// Each refusal is one line on stderr, exit code 2, and no output file.
+TEST_F(Verify, ConvertRefusesBadInputWithOneLineAndExitTwo) {
+  const std::string old = test::source_path("tests/data/format1-campaign.h5");
+  const std::string out = tmp_.file("out.h5");
+  const auto refused = [&](const std::string& in, const std::string& to,
+                           const std::string& message) {
+    const auto r = selfplay("convert '" + in + "' '" + to + "'");
+    EXPECT_EQ(r.code, 2) << in << " -> " << to;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(stderr_text(), "error: " + message + "\n");
+    EXPECT_FALSE(fs::exists(to + ".convert.tmp"));
+  };
+  refused(tmp_.file("missing.h5"), out, tmp_.file("missing.h5") + ": no such file");
+  EXPECT_FALSE(fs::exists(out));
+  refused(tmp_.path().string(), out,
+          tmp_.path().string() + ": is a directory, not a campaign file");
+  const std::string text = tmp_.write("text.h5", "not hdf5\n").string();
+  refused(text, out, "cannot open '" + text + "': file signature not found");
+  EXPECT_FALSE(fs::exists(out));
+  refused(old, tmp_.file("no/such/dir/out.h5"),
+          "cannot write '" + tmp_.file("no/such/dir/out.h5") + "': cannot create lock file '" +
+              tmp_.file("no/such/dir/out.h5") + ".lock': No such file or directory");
+  std::ofstream(out) << "precious";
+  refused(old, out, "cannot write '" + out + "': it exists (convert writes a new file)");
+  EXPECT_EQ(test::read_text(out), "precious");
+  const std::string current = tmp_.file("current.h5");
+  ASSERT_EQ(selfplay("convert '" + old + "' '" + current + "'").code, 0) << stderr_text();
+  refused(current, tmp_.file("again.h5"),
+          "'" + current + "' is already campaign format 2: nothing to convert");
+  EXPECT_FALSE(fs::exists(tmp_.file("again.h5")));
+}
+
+// `selfplay run --resume` on a format-1 file stops before touching it and names the way on.
+TEST_F(Verify, ResumeOfAFormat1FileSaysToConvertIt) {
+  const std::string path = tmp_.file("old.h5");
+  fs::copy_file(test::source_path("tests/data/format1-campaign.h5"), path);
+  const std::string before = test::read_text(path);
+  const auto r = selfplay("run '" + test::source_path("tests/data/format1-campaign.yaml") +
+                          "' --out '" + path + "' --resume --games 4 --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(stderr_text().find("error: cannot resume '" + path +
+                               "': it is a format-1 campaign file, which this build reads but "
+                               "does not extend; run `selfplay convert " +
+                               path + " NEW` and resume NEW\n"),
+            std::string::npos)
+      << stderr_text();
+  EXPECT_EQ(test::read_text(path), before);
+}
+
 TEST_F(Verify, UnreadableFilesExitWithTwo) {
   const std::string missing = tmp_.file("missing.h5");
   for (const char* command : {"verify", "export"}) {

@@ -268,6 +268,23 @@ class CampaignReader {
   std::unique_ptr<Impl> impl_;
 };
 
+// What convert_to_current() copied: row counts of the new file.
+struct ConvertReport {
+  uint32_t from_version = 0;
+  uint64_t games = 0, plies = 0, positions = 0, perf = 0, match_pairs = 0;
+};
+
+// Writes a format-2 copy of the format-1 campaign or match file `from` to the new file `to`:
+// the root, /positions/features and /match attributes, and every row of /games, /plies, /perf
+// and /match/pairs as it is (rows of unfinished games and unwritten fill rows included: a resume
+// of `to` drops them as it would have from `from`), and the /positions rows up to the shortest
+// column. `from` is only read. `to` is built as `<target>.convert.tmp` under the lock of a writer
+// on `to` and renamed when complete, so a crash leaves no partial `to`. Throws CampaignError for
+// a `from` already in format 2 or one that holds objects or attributes format 1 does not define
+// (which the copy would lose), H5FileError (bad input) for an unreadable `from` or a `to` that
+// exists or cannot be created, H5Error when writing fails (a full disk; nothing is left behind).
+ConvertReport convert_to_current(const std::string& from, const std::string& to);
+
 // A stable text listing of every object in the file, one per line in name order: path, kind,
 // datatype (compound members with their types), dims and max dims, chunking and filters for
 // datasets, attribute names with types (string lengths left out: they follow the values). Row
