@@ -1,7 +1,9 @@
-"""Loads selfplay campaign files (HDF5, format version 1) and bench sweep CSVs into pandas.
+"""Loads selfplay campaign files (HDF5, format version 2 and the older 1) and bench sweep CSVs into
+pandas.
 
 Run with Debian's /usr/bin/python3 (python3-h5py, -numpy, -pandas from scripts/setup.sh). The layout
-read here is the one in README.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump.
+read here is the one in README.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump
+(format 2), tests/golden/format1_campaign_schema.txt that of a format-1 file.
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ import h5py
 import numpy as np
 import pandas as pd
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Every format this loader reads. Format 1 (files written before format 2, EWN only) named two
+# columns differently; load_campaign renames them, so both formats give the same DataFrames.
+READABLE_VERSIONS = (1, 2)
+FORMAT1_GAMES_COLUMNS = {"setup": "opening"}
+FORMAT1_PLIES_COLUMNS = {"die": "chance"}
+# plies["chance"] of a game without chance (no dice).
+NO_CHANCE = -1
 # game_id of rows the writer reserved but never filled (a killed campaign may leave some).
 FILL_GAME_ID = np.uint64(2**64 - 1)
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,9 +124,12 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
     or killed campaign is readable) into a Campaign.
 
     - games: one row per finished game, sorted by game_id; adds `first_mover_won` (bool) and
-      `draw` (winner < 0).
-    - plies: one row per move, sorted by (game_id, ply); when the game is in `games`, adds
-      `outcome`, the mover's result (1 win, 0 loss, 0.5 draw), which `root_value` predicts.
+      `draw` (winner < 0). `opening` is how the game started (EWN: the setup, "123456/654321");
+      `record` is only a summary of the moves, shortened when `record_truncated` is set:
+      full_records(plies) rebuilds every game's moves from /plies.
+    - plies: one row per move, sorted by (game_id, ply); `chance` is the chance outcome the move
+      was chosen for (EWN: the die), -1 in games without chance. When the game is in `games`,
+      adds `outcome`, the mover's result (1 win, 0 loss, 0.5 draw), which `root_value` predicts.
     - positions: game_id, ply, side_to_move, result and one column per feature.
     - perf: one row per rollout batch, in file order; adds `rollouts_per_s`, the backend's rate
       for that batch (rollouts / backend_ms), and `elapsed_s`: time_s counts from the start of
@@ -126,18 +138,24 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
 
     Fill rows (game_id == 2**64-1) are always dropped. With complete_games_only (the default),
     plies and positions of games without a /games row (unfinished when the file was read) are
-    dropped too. Raises ValueError for a format_version other than 1.
+    dropped too. Format-1 files give the same columns (their `setup` is read as `opening`, their
+    `die` as `chance`). Raises ValueError for a format_version other than 1 or 2.
     """
     path = resolve_input(path)
     with h5py.File(path, "r", swmr=True) as f:
         meta = read_meta(f)
         version = meta.get("format_version")
-        if version != FORMAT_VERSION:
-            raise ValueError(f"{path}: format_version {version!r}, this loader reads {FORMAT_VERSION}")
+        if version not in READABLE_VERSIONS:
+            raise ValueError(f"{path}: format_version {version!r}, this loader reads {READABLE_VERSIONS}")
         games = records_to_frame(f["games"][:])
         plies = records_to_frame(f["plies"][:])
         perf = records_to_frame(f["perf"][:])
         positions, feature_names = _read_positions(f)
+
+    if version == 1:
+        games = games.rename(columns=FORMAT1_GAMES_COLUMNS)
+        plies = plies.rename(columns=FORMAT1_PLIES_COLUMNS)
+        plies["chance"] = plies["chance"].astype(np.int8)  # a die, 1..6: uint8 in format 1
 
     games = games.sort_values("game_id", ignore_index=True)
     games["draw"] = games["winner"] < 0
@@ -164,6 +182,19 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
     perf["elapsed_s"] = perf["time_s"] + run.map(run_start)
 
     return Campaign(path, meta, games, plies, positions, perf, feature_names)
+
+
+def full_records(plies: pd.DataFrame) -> pd.Series:
+    """Returns every game's full record, rebuilt from its plies (a `plies` frame of load_campaign)
+    as `selfplay export` writes it: each ply's text in ply order, one space apart, the text being
+    "chance:move" (EWN "3:b4-c3"), or the move alone when chance is -1 (a game without chance).
+    A Series of str indexed by game_id. Use it rather than games["record"], a summary that is
+    shortened when record_truncated is set."""
+    ordered = plies.sort_values(["game_id", "ply"])
+    moves = ordered["move"].astype(str)
+    chance = ordered["chance"].astype(int)
+    texts = moves.where(chance == NO_CHANCE, chance.astype(str) + ":" + moves)
+    return texts.groupby(ordered["game_id"]).agg(" ".join)
 
 
 def wilson_interval(successes, trials, z: float = 1.96):

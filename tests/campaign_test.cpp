@@ -71,13 +71,13 @@ Records read_records(const std::string& path) {
   io::CampaignReader reader(path);
   Records r;
   for (const auto& g : reader.games()) {
-    r.games[g.game_id] = std::string(io::text_of(g.setup)) + " first " +
+    r.games[g.game_id] = std::string(io::text_of(g.opening)) + " first " +
                          std::to_string(g.first_player) + " winner " + std::to_string(g.winner) +
                          " plies " + std::to_string(g.plies) + " " +
                          std::string(io::text_of(g.record));
   }
   for (const auto& p : reader.plies())
-    r.plies[p.game_id] += std::to_string(p.ply) + ":" + std::to_string(p.die) +
+    r.plies[p.game_id] += std::to_string(p.ply) + ":" + std::to_string(p.chance) +
                           std::string(io::text_of(p.move)) + "/" + std::to_string(p.visits) + "/" +
                           std::to_string(p.root_value) + "/" + std::to_string(p.rollouts) + " ";
   const auto positions = reader.positions();
@@ -246,7 +246,7 @@ TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {
   int differ = 0;
   for (uint64_t k = 0; k < 8; ++k) {
     const io::GameRow &a = by_id[2 * k], &b = by_id[2 * k + 1];
-    EXPECT_EQ(io::text_of(a.setup), io::text_of(b.setup)) << "pair " << k;
+    EXPECT_EQ(io::text_of(a.opening), io::text_of(b.opening)) << "pair " << k;
     EXPECT_EQ(a.first_player, b.first_player) << "pair " << k;
     EXPECT_EQ(a.record[0], b.record[0])
         << "the first die of both games comes from the pair's stream";
@@ -257,7 +257,7 @@ TEST_F(Campaign, PairedGamesShareSetupAndDiceWithSeatsSwapped) {
   cfg.paired = false;
   const auto unpaired = io::CampaignReader(run(cfg, "unpaired.h5")).games();
   std::map<uint64_t, std::string> setups;
-  for (const auto& g : unpaired) setups[g.game_id] = std::string(io::text_of(g.setup));
+  for (const auto& g : unpaired) setups[g.game_id] = std::string(io::text_of(g.opening));
   int same = 0;
   for (uint64_t k = 0; k < 8; ++k) same += setups[2 * k] == setups[2 * k + 1];
   EXPECT_LT(same, 2);

@@ -213,7 +213,7 @@ void expect_same_games(const std::map<uint64_t, GameRow>& games,
     const auto it = reference.find(id);
     ASSERT_NE(it, reference.end()) << "game " << id << " is not in the reference run";
     EXPECT_EQ(text_of(g.record), text_of(it->second.record)) << "game " << id;
-    EXPECT_EQ(text_of(g.setup), text_of(it->second.setup)) << "game " << id;
+    EXPECT_EQ(text_of(g.opening), text_of(it->second.opening)) << "game " << id;
     EXPECT_EQ(g.winner, it->second.winner) << "game " << id;
     EXPECT_EQ(g.plies, it->second.plies) << "game " << id;
   }

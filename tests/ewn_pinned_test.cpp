@@ -44,9 +44,10 @@ uint64_t fnv1a64(const std::string& text) {
   return h;
 }
 
-// The records as canonical text: /games rows by game id (setup, first player, winner, plies,
-// record), then /plies rows by (game id, ply) (player, die, move). Wall-clock fields and search
-// statistics are left out: the pin is about moves and results.
+// The records as canonical text: /games rows by game id (opening, first player, winner, plies,
+// record), then /plies rows by (game id, ply) (player, chance, move). Wall-clock fields and search
+// statistics are left out: the pin is about moves and results. The text is the one the pin was
+// computed from with format 1 (setup, die): EWN's opening is the setup, its chance the die.
 std::string canonical_records(const std::string& path) {
   io::CampaignReader reader(path);
   auto games = reader.games();
@@ -58,12 +59,12 @@ std::string canonical_records(const std::string& path) {
   });
   std::string out;
   for (const auto& g : games)
-    out += "game " + std::to_string(g.game_id) + " " + std::string(io::text_of(g.setup)) +
+    out += "game " + std::to_string(g.game_id) + " " + std::string(io::text_of(g.opening)) +
            " first " + std::to_string(g.first_player) + " winner " + std::to_string(g.winner) +
            " plies " + std::to_string(g.plies) + " " + std::string(io::text_of(g.record)) + "\n";
   for (const auto& p : plies)
     out += "ply " + std::to_string(p.game_id) + " " + std::to_string(p.ply) + " " +
-           std::to_string(p.player) + " " + std::to_string(p.die) + ":" +
+           std::to_string(p.player) + " " + std::to_string(p.chance) + ":" +
            std::string(io::text_of(p.move)) + "\n";
   return out;
 }

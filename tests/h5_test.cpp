@@ -61,8 +61,8 @@ Game make_game(uint64_t id, size_t features = 3) {
   Game g;
   g.game.game_id = id;
   g.game.seed = 7;
-  set_text(g.rules.setup, id % 2 ? "123456/654321" : "654321/123456");
-  g.rules.first_player = static_cast<uint8_t>(id % 2);
+  set_text(g.game.opening, id % 2 ? "123456/654321" : "654321/123456");
+  g.game.first_player = static_cast<uint8_t>(id % 2);
   g.game.winner = static_cast<int8_t>(id % 3 == 0 ? -1 : static_cast<int>(id % 2));
   g.game.plies = static_cast<uint16_t>(5 + id % 7);
   g.game.duration_s = 0.25 + static_cast<double>(id);
@@ -78,7 +78,7 @@ Game make_game(uint64_t id, size_t features = 3) {
     ply.game_id = id;
     ply.ply = p;
     ply.player = static_cast<uint8_t>(p % 2);
-    ply.die = static_cast<uint8_t>(1 + p % 6);
+    ply.chance = static_cast<int8_t>(1 + p % 6);
     set_text(ply.move, p % 2 ? "b4-c3" : "d2-c1");
     ply.visits = 100 + p;
     ply.root_value = 0.125f * static_cast<float>(p) - 0.5f;
@@ -307,7 +307,7 @@ TEST(H5Campaign, WriteCloseAndReadBackEveryField) {
   EXPECT_EQ(rows[2].record_truncated, 1);
   EXPECT_EQ(text_of(rows[3].record),
             "1:b4-c3 2:b4-c3 3:b4-c3 4:b4-c3 5:b4-c3 6:b4-c3 1:b4-c3 2:b4-c3");
-  EXPECT_EQ(text_of(rows[3].setup), "123456/654321");
+  EXPECT_EQ(text_of(rows[3].opening), "123456/654321");
   EXPECT_EQ(reader.plies(), plies);
   EXPECT_EQ(reader.positions(), positions);
   EXPECT_EQ(reader.features(), features);
@@ -333,6 +333,219 @@ TEST(H5Campaign, SchemaMatchesGolden) {
   EXPECT_EQ(dump, read_text(golden)) << "regenerate with SELFPLAY_UPDATE_GOLDEN=1 after review";
 }
 
+// ---- format 1: the files written before format 2 (tests/data/, made by the format-1 code)
+
+std::string fixture(const std::string& name) { return test::source_path("tests/data/" + name); }
+
+// A dump compared to its golden file (SELFPLAY_UPDATE_GOLDEN=1 rewrites the golden file).
+void expect_golden(const std::string& dump, const std::string& golden_name) {
+  const std::string golden = test::source_path("tests/golden/" + golden_name);
+  if (std::getenv("SELFPLAY_UPDATE_GOLDEN")) std::ofstream(golden) << dump;
+  EXPECT_EQ(dump, read_text(golden))
+      << golden_name << ": regenerate with SELFPLAY_UPDATE_GOLDEN=1 after review";
+}
+
+// Every row and attribute a reader presents, for comparing a file with its conversion.
+void expect_same_contents(const CampaignReader& a, const CampaignReader& b) {
+  expect_meta(a.meta(), b.meta());
+  EXPECT_EQ(a.meta().identity, b.meta().identity);
+  EXPECT_EQ(a.meta().match, b.meta().match);
+  EXPECT_EQ(a.games(), b.games());
+  EXPECT_EQ(a.plies(), b.plies());
+  EXPECT_EQ(a.positions(), b.positions());
+  EXPECT_EQ(a.features(), b.features());
+  EXPECT_EQ(a.perf(), b.perf());
+  EXPECT_EQ(a.match_pairs(), b.match_pairs());
+}
+
+// The fixtures were written by format-1 code; their layout must stay readable exactly as it is.
+TEST(H5Format1, FixtureLayoutsMatchTheirGoldenDumps) {
+  expect_golden(schema_dump(fixture("format1-campaign.h5")), "format1_campaign_schema.txt");
+  expect_golden(schema_dump(fixture("format1-match.h5")), "format1_match_schema.txt");
+}
+
+// The reader turns setup into opening and die into chance; each game's record (written by
+// format-1 code from its plies) must equal the plies' text, chance first.
+TEST(H5Format1, ReaderPresentsFormat1RowsAsFormat2Rows) {
+  const CampaignReader reader(fixture("format1-campaign.h5"));
+  EXPECT_EQ(reader.format_version(), 1u);
+  EXPECT_EQ(reader.meta().game, "ewn");
+  EXPECT_EQ(reader.meta().rules, "capture_own=true substitution=next_lower_or_higher");
+  EXPECT_EQ(reader.meta().seed, 777u);
+  const std::vector<GameRow> games = reader.games();
+  ASSERT_EQ(games.size(), 3u);
+  // Rows in the order the games ended: 2, 0, 1.
+  const GameRow& game0 = games[1];
+  ASSERT_EQ(game0.game_id, 0u);
+  EXPECT_EQ(text_of(game0.opening), "216435/162453");
+  EXPECT_EQ(game0.first_player, 0);
+  EXPECT_EQ(game0.winner, 1);
+  EXPECT_EQ(game0.plies, 18);
+  const std::vector<PlyRow> plies = reader.plies();
+  ASSERT_EQ(plies.size(), 55u);
+  std::map<uint64_t, std::string> records;
+  for (const PlyRow& p : plies) {
+    if (p.game_id == 0 && p.ply == 0) {
+      EXPECT_EQ(p.chance, 4);
+      EXPECT_EQ(text_of(p.move), "a4-a3");
+    }
+    EXPECT_TRUE(p.chance >= 1 && p.chance <= 6) << "game " << p.game_id << " ply " << p.ply;
+    std::string& r = records[p.game_id];
+    r += (r.empty() ? "" : " ") + std::to_string(p.chance) + ":" + std::string(text_of(p.move));
+  }
+  for (const GameRow& g : games) {
+    EXPECT_EQ(text_of(g.record), records[g.game_id]) << "game " << g.game_id;
+    EXPECT_EQ(g.record_truncated, 0);
+    EXPECT_EQ(text_of(g.opening).size(), 13u);
+  }
+  EXPECT_EQ(reader.positions_count(), 55u);
+  EXPECT_EQ(reader.features().size(), 55u * reader.meta().feature_names.size());
+  EXPECT_EQ(expect_consistent(reader, reader.meta().feature_names.size()),
+            (std::vector<uint64_t>{2, 0, 1}));
+}
+
+TEST(H5Format1, ResumeRefusesAFormat1FileAndLeavesItAlone) {
+  TempDir dir;
+  const std::string path = dir.file("old.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), path);
+  const std::string before = read_text(path);
+  const FileMeta meta = CampaignReader(path).meta();
+  try {
+    CampaignWriter::resume(path, meta);
+    FAIL() << "no exception";
+  } catch (const CampaignError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot resume '" + path +
+                  "': it is a format-1 campaign file, which this build reads but does not "
+                  "extend; run `selfplay convert " +
+                  path + " NEW` and resume NEW");
+  }
+  EXPECT_EQ(read_text(path), before);
+  EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
+  EXPECT_FALSE(fs::exists(path + ".lock"));
+}
+
+TEST(H5Format1, ConvertCopiesEveryRowAndAttributeIntoFormat2) {
+  TempDir dir;
+  for (const char* name : {"format1-campaign.h5", "format1-match.h5"}) {
+    SCOPED_TRACE(name);
+    const std::string out = dir.file(std::string("new-") + name);
+    const ConvertReport report = convert_to_current(fixture(name), out);
+    const CampaignReader old(fixture(name));
+    const CampaignReader converted(out);
+    EXPECT_EQ(converted.format_version(), kCampaignFormatVersion);
+    expect_same_contents(old, converted);
+    EXPECT_EQ(report.from_version, 1u);
+    EXPECT_EQ(report.games, old.games_count());
+    EXPECT_EQ(report.plies, old.plies_count());
+    EXPECT_EQ(report.positions, old.positions_count());
+    EXPECT_EQ(report.perf, old.perf_count());
+    EXPECT_EQ(report.match_pairs, old.match_pairs_count());
+    EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
+    EXPECT_FALSE(fs::exists(out + ".lock"));
+  }
+  EXPECT_TRUE(CampaignReader(dir.file("new-format1-match.h5")).meta().match.has_value());
+  EXPECT_EQ(CampaignReader(dir.file("new-format1-match.h5")).match_pairs_count(), 1u);
+  // Exactly the layout a format-2 writer makes (the row counts are the fixture's).
+  expect_golden(schema_dump(dir.file("new-format1-campaign.h5")),
+                "format1_campaign_converted_schema.txt");
+
+  // The copy is a campaign like any other: a resume continues it.
+  const std::string path = dir.file("new-format1-campaign.h5");
+  CampaignWriter writer = CampaignWriter::resume(path, CampaignReader(path).meta());
+  EXPECT_EQ(writer.resume_report().completed_games, (std::set<uint64_t>{0, 1, 2}));
+  writer.close();
+}
+
+TEST(H5Format1, ConvertRefusesWhatItCannotCopyWholeAndWritesNothing) {
+  TempDir dir;
+  const std::string out = dir.file("out.h5");
+  const auto refused = [&](const std::string& from) -> std::string {
+    try {
+      convert_to_current(from, out);
+    } catch (const CampaignError& e) {
+      EXPECT_FALSE(fs::exists(out)) << from;
+      EXPECT_FALSE(fs::exists(out + ".convert.tmp")) << from;
+      return e.what();
+    }
+    ADD_FAILURE() << from << ": converted";
+    return {};
+  };
+  // An attribute or object format 1 does not define would be lost: refused.
+  const std::string noted = dir.file("noted.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), noted);
+  {
+    const File file(H5Fopen(noted.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    write_attribute(open_dataset(file.get(), "plies").get(), "note", std::string_view("by hand"));
+  }
+  EXPECT_EQ(refused(noted), "cannot convert '" + noted +
+                                "': /plies has the attribute note, which format 1 does not define "
+                                "and convert would not copy: remove it, convert, and add it to "
+                                "the new file by hand");
+  const std::string extra = dir.file("extra.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), extra);
+  {
+    const File file(H5Fopen(extra.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    create_group(file.get(), "analysis");
+  }
+  EXPECT_EQ(refused(extra).rfind("cannot convert '" + extra + "': it holds /analysis, which", 0),
+            0u);
+  // A format-2 file has nothing to convert; an unknown version is not read at all.
+  const std::string current = dir.file("current.h5");
+  convert_to_current(fixture("format1-campaign.h5"), current);
+  EXPECT_EQ(refused(current), "'" + current + "' is already campaign format 2: nothing to convert");
+  const std::string future = dir.file("future.h5");
+  fs::copy_file(fixture("format1-campaign.h5"), future);
+  {
+    const File file(H5Fopen(future.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    ASSERT_GE(H5Adelete(file.get(), "format_version"), 0);
+    write_attribute(file.get(), "format_version", uint32_t{3});
+  }
+  EXPECT_EQ(refused(future),
+            "'" + future + "' has campaign format_version 3; this build reads 1 and 2");
+
+  // An existing output is never replaced.
+  std::ofstream(out) << "precious";
+  EXPECT_THROW(convert_to_current(fixture("format1-campaign.h5"), out), H5FileError);
+  EXPECT_EQ(read_text(out), "precious");
+  EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
+}
+
+// A conversion that runs out of space (a file size limit here) fails as a runtime error and
+// leaves neither the output nor its temporary file.
+TEST(H5Format1, ConvertThatRunsOutOfSpaceLeavesNothing) {
+  TempDir dir;
+  const std::string out = dir.file("out.h5");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int code = 1;
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{16 * 1024, 16 * 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      convert_to_current(fixture("format1-campaign.h5"), out);
+      code = 3;
+    } catch (const H5FileError&) {
+      code = 4;  // would be bad input (exit 2), but the input is fine
+    } catch (const H5Error& e) {
+      code = std::string(e.what()).find("; nothing was written") != std::string::npos ? 10 : 5;
+    } catch (...) {
+      code = 2;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 10);
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
+}
+
 TEST(H5Campaign, H5pyReadsTheWritersFile) {
   if (!have_h5py()) GTEST_SKIP() << kPython << " has no h5py (apt-get install python3-h5py)";
   TempDir dir;
@@ -346,20 +559,20 @@ TEST(H5Campaign, H5pyReadsTheWritersFile) {
 import sys, h5py
 f = h5py.File(sys.argv[1], 'r', swmr=True)
 a = f.attrs
-assert a['format_version'] == 1, a['format_version']
+assert a['format_version'] == 2, a['format_version']
 assert a['game'] == b'ewn' and a['seed'] == 7 and a['backend'] == b'cpu', dict(a)
 assert a['config'] == b'game:\n  name: ewn\nseed: 7\n'
 g = f['games']
 assert g.shape == (4,), g.shape
 r = g[3]
-assert r['game_id'] == 3 and r['seed'] == 7 and r['setup'] == b'123456/654321'
+assert r['game_id'] == 3 and r['seed'] == 7 and r['opening'] == b'123456/654321'
 assert r['first_player'] == 1 and r['winner'] == -1 and r['plies'] == 8
 assert r['duration_s'] == 3.25 and r['record'].startswith(b'1:b4-c3 2:b4-c3')
 assert g[2]['record_truncated'] == 1 and r['record_truncated'] == 0
 p = f['plies']
 assert p.shape == (5 + 6 + 7 + 8,), p.shape
 q = p[1]
-assert q['game_id'] == 0 and q['ply'] == 1 and q['player'] == 1 and q['die'] == 2
+assert q['game_id'] == 0 and q['ply'] == 1 and q['player'] == 1 and q['chance'] == 2
 assert q['move'] == b'b4-c3' and q['visits'] == 101 and q['root_value'] == -0.375
 assert q['rollouts'] == 1000 and q['time_ms'] == 1.5
 x = f['positions/features']

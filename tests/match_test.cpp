@@ -89,11 +89,11 @@ Records read_records(const std::string& path) {
   io::CampaignReader reader(path);
   Records r;
   for (const auto& g : reader.games())
-    r.games[g.game_id] = std::string(io::text_of(g.setup)) + " first " +
+    r.games[g.game_id] = std::string(io::text_of(g.opening)) + " first " +
                          std::to_string(g.first_player) + " winner " + std::to_string(g.winner) +
                          " " + std::string(io::text_of(g.record));
   for (const auto& p : reader.plies())
-    r.plies[p.game_id] += std::to_string(p.die) + std::string(io::text_of(p.move)) + "/" +
+    r.plies[p.game_id] += std::to_string(p.chance) + std::string(io::text_of(p.move)) + "/" +
                           std::to_string(p.visits) + "/" + std::to_string(p.root_value) + "/" +
                           std::to_string(p.rollouts) + " ";
   r.pairs = reader.match_pairs();
@@ -245,7 +245,7 @@ TEST_F(Match, PairCountsMatchTheGamesInTheFile) {
     ASSERT_TRUE(games.count(2 * k) && games.count(2 * k + 1));
     const io::GameRow &g1 = games[2 * k], &g2 = games[2 * k + 1];
     // The pair shares the setup; engine A has player 0 in the first game, player 1 in the second.
-    EXPECT_EQ(io::text_of(g1.setup), io::text_of(g2.setup));
+    EXPECT_EQ(io::text_of(g1.opening), io::text_of(g2.opening));
     const auto a1 = g1.winner == 0 ? stats::GameResult::kWin : stats::GameResult::kLoss;
     const auto a2 = g2.winner == 1 ? stats::GameResult::kWin : stats::GameResult::kLoss;
     EXPECT_EQ(result_for_a(cfg, static_cast<uint32_t>(2 * k), g1.winner), a1);

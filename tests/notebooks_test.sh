@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Executes the analysis notebooks on data the CLI generates: a 16-game campaign, a small bench
 # sweep, a texel loss log, an SPSA trajectory and a match, then notebooks/run_notebooks.py (fails if any cell raises). Also checks that a broken
-# input makes the runner fail, and that the executed notebooks contain their plots.
+# input makes the runner fail, that the executed notebooks contain their plots, and that the
+# loader reads format-1 files like their format-2 copies.
 # Usage: tests/notebooks_test.sh SELFPLAY_BINARY SCRATCH_DIR
 # Exit 77 (skip) only when Debian's Python lacks the notebook packages (run scripts/setup.sh).
 set -euo pipefail
@@ -81,6 +82,34 @@ spsa:
     - {name: goal_weight, start: 2, min: 0.5, max: 8, c_end: 0.5, r_end: 0.002}
 EOF
 "$bin" tune "$scratch/spsa.yaml" >"$scratch/spsa.log"
+
+# The loader reads format-1 files (tests/data/, written before format 2) as it reads their format-2
+# copies, and full_records rebuilds from /plies exactly the moves `selfplay export` lists.
+old_campaign="$root/tests/data/format1-campaign.h5"
+"$bin" convert "$old_campaign" "$scratch/format1-converted.h5" >"$scratch/convert.log"
+"$bin" export "$old_campaign" --out "$scratch/format1.tsv"
+"$bin" export "$scratch/campaign.h5" --out "$scratch/campaign.tsv"
+"$py" - "$root/notebooks" "$old_campaign" "$scratch/format1-converted.h5" "$scratch/format1.tsv" \
+  "$scratch/campaign.h5" "$scratch/campaign.tsv" <<'EOF'
+import sys
+import pandas as pd
+sys.path.insert(0, sys.argv[1])
+import selfplay_data as sd
+old, new = sd.load_campaign(sys.argv[2]), sd.load_campaign(sys.argv[3])
+assert old.meta["format_version"] == 1 and new.meta["format_version"] == 2, (old.meta, new.meta)
+for name in ("games", "plies", "positions", "perf"):
+    a, b = getattr(old, name), getattr(new, name)
+    assert list(a.columns) == list(b.columns), (name, list(a.columns), list(b.columns))
+    pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=name)
+assert (old.plies["chance"].between(1, 6)).all()
+for campaign, tsv in ((old, sys.argv[4]), (sd.load_campaign(sys.argv[5]), sys.argv[6])):
+    exported = pd.read_csv(tsv, sep="\t", dtype={"opening": str, "moves": str})
+    want = dict(zip(exported["game_id"], exported["moves"]))
+    got = sd.full_records(campaign.plies).to_dict()
+    assert got == want, (campaign.path, got, want)
+    assert list(exported["opening"]) == list(campaign.games["opening"]), campaign.path
+print("format 1 and full records: ok")
+EOF
 
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \

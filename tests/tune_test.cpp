@@ -468,6 +468,25 @@ TEST(Dataset, ReadsPositionsInTheWeightsOrderAndCapsPerGame) {
             capped.positions.features);
 }
 
+// A format-1 campaign (written before format 2) gives its positions as they are, the same ones
+// as its format-2 copy.
+TEST(Dataset, ReadsFormat1FilesLikeTheirFormat2Copies) {
+  TempDir dir;
+  const std::string old = test::source_path("tests/data/format1-campaign.h5");
+  const std::vector<std::string> names(ewn::kFeatureNames.begin(), ewn::kFeatureNames.end());
+  const LoadedPositions a = load_positions({old}, names, 0, 1);
+  ASSERT_EQ(a.files.size(), 1u);
+  EXPECT_EQ(a.files[0].games, 3u);
+  EXPECT_EQ(a.files[0].positions, 55u);
+  EXPECT_EQ(a.positions.size(), 55u);
+  const std::string copy = dir.file("copy.h5");
+  io::convert_to_current(old, copy);
+  const LoadedPositions b = load_positions({copy}, names, 0, 1);
+  EXPECT_EQ(b.positions.features, a.positions.features);
+  EXPECT_EQ(b.positions.results, a.positions.results);
+  EXPECT_EQ(b.positions.games, a.positions.games);
+}
+
 TEST(Dataset, ErrorsNameTheFileAndWhatIsWrong) {
   TempDir dir;
   const std::vector<std::string> names = {"a", "b"};

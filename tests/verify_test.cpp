@@ -1,13 +1,16 @@
-// `selfplay verify` and `selfplay export` end to end: files written by `selfplay run` and
-// `selfplay match` verify OK; copies rewritten with one fault (a move, a die, a setup, a winner, a
-// record, a feature) are reported at the right row with exit code 1; the export lists every game's
-// moves as stored, the same bytes for the same campaign; unreadable files exit with 2.
+// `selfplay verify`, `selfplay export` and `selfplay convert` end to end: files written by
+// `selfplay run` and `selfplay match` verify OK; copies rewritten with one fault (a move, a die,
+// a setup, a winner, a record, a feature) are reported at the right row with exit code 1; the
+// export lists every game's moves as stored, the same bytes for the same campaign; format-1 files
+// verify, export and convert to format-2 copies that give the same text; unreadable files exit
+// with 2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -72,7 +75,7 @@ void rebuild_record(Contents& c, uint64_t id) {
   std::string record;
   for (const auto& p : c.plies)
     if (p.game_id == id)
-      record += (record.empty() ? "" : " ") + std::to_string(p.die) + ":" +
+      record += (record.empty() ? "" : " ") + std::to_string(p.chance) + ":" +
                 std::string(io::text_of(p.move));
   for (auto& g : c.games)
     if (g.game_id == id) io::set_record(g, record);
@@ -197,7 +200,7 @@ match: {pairs: 2, sprt: {enabled: false}}
       path,
       [](Contents& c) {
         for (auto& p : c.plies)
-          if (p.game_id == 1 && p.ply == 0) p.die = p.die % 6 + 1;
+          if (p.game_id == 1 && p.ply == 0) p.chance = static_cast<int8_t>(p.chance % 6 + 1);
         rebuild_record(c, 1);
       },
       &written);
@@ -223,9 +226,9 @@ TEST_F(Verify, IllegalMoveIsReportedAtItsPlyRow) {
       &written);
   const uint64_t row = row_of<io::PlyRow>(
       written.plies, [id](const io::PlyRow& p) { return p.game_id == id && p.ply == 2; });
-  uint8_t die = 0;
+  int die = 0;
   for (const auto& p : written.plies)
-    if (p.game_id == id && p.ply == 2) die = p.die;
+    if (p.game_id == id && p.ply == 2) die = p.chance;
   ASSERT_EQ(lines.size(), 1u) << lines[0];
   EXPECT_EQ(
       lines[0].rfind("game " + std::to_string(id) + ", ply 2 (/plies row " + std::to_string(row) +
@@ -243,7 +246,7 @@ TEST_F(Verify, WrongDieIsReported) {
       path,
       [id](Contents& c) {
         for (auto& p : c.plies)
-          if (p.game_id == id && p.ply == 3) p.die = p.die % 6 + 1;
+          if (p.game_id == id && p.ply == 3) p.chance = static_cast<int8_t>(p.chance % 6 + 1);
         rebuild_record(c, id);
       },
       &written);
@@ -273,14 +276,14 @@ TEST_F(Verify, WrongSetupAndWinnerAreReportedAtTheirGamesRow) {
                           std::to_string(winner) + " winning");
 
   // Player 1's arrangement with its first two cubes swapped: a legal setup, not the campaign's.
-  std::string setup(io::text_of(c.games[4].setup));
+  std::string setup(io::text_of(c.games[4].opening));
   std::swap(setup[7], setup[8]);
   const auto setup_lines =
-      verify_spoiled(path, [&](Contents& c) { io::set_text(c.games[4].setup, setup); });
+      verify_spoiled(path, [&](Contents& c) { io::set_text(c.games[4].opening, setup); });
   ASSERT_FALSE(setup_lines.empty());
   EXPECT_EQ(setup_lines[0], "game " + std::to_string(c.games[4].game_id) +
-                                " (/games row 4): setup " + setup + ", the file's config gives " +
-                                std::string(io::text_of(c.games[4].setup)));
+                                " (/games row 4): opening " + setup + ", the file's config gives " +
+                                std::string(io::text_of(c.games[4].opening)));
 }
 
 TEST_F(Verify, RecordThatDiffersFromThePliesIsReported) {
@@ -344,7 +347,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
   ASSERT_EQ(r.code, 0) << stderr_text();
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 7u);
-  EXPECT_EQ(lines[0], "game_id\tsetup\tfirst_player\twinner\tplies\tmoves");
+  EXPECT_EQ(lines[0], "game_id\topening\tfirst_player\twinner\tplies\tmoves");
   const Contents c = read_all(path);
   std::vector<io::GameRow> games = c.games;
   std::sort(games.begin(), games.end(),
@@ -354,7 +357,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
     const std::vector<std::string> columns = split(lines[i + 1], '\t');
     ASSERT_EQ(columns.size(), 6u) << lines[i + 1];
     EXPECT_EQ(columns[0], std::to_string(g.game_id));
-    EXPECT_EQ(columns[1], io::text_of(g.setup));
+    EXPECT_EQ(columns[1], io::text_of(g.opening));
     EXPECT_EQ(columns[2], std::to_string(g.first_player));
     EXPECT_EQ(columns[3], std::to_string(g.winner));
     EXPECT_EQ(columns[4], std::to_string(g.plies));
@@ -365,7 +368,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
     ASSERT_EQ(moves.size(), g.plies);
     for (const auto& p : c.plies) {
       if (p.game_id != g.game_id) continue;
-      EXPECT_EQ(moves[p.ply], std::to_string(p.die) + ":" + std::string(io::text_of(p.move)));
+      EXPECT_EQ(moves[p.ply], std::to_string(p.chance) + ":" + std::string(io::text_of(p.move)));
     }
   }
 
@@ -375,6 +378,87 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
   ASSERT_EQ(selfplay("export '" + again + "' --out '" + out + "'").code, 0) << stderr_text();
   EXPECT_EQ(test::read_text(out), r.out);
   EXPECT_FALSE(fs::exists(out + ".tmp"));
+}
+
+// Format-1 files (tests/data/, written before format 2) verify and export as they did, and the
+// format-2 copy `selfplay convert` makes verifies and exports to the same text.
+TEST_F(Verify, Format1FilesVerifyExportAndConvertToTheSameGames) {
+  const std::map<std::string, std::string> verified = {
+      {"format1-campaign", "verified 3 games, 55 plies, 55 positions: OK\n"},
+      {"format1-match", "verified 2 games, 39 plies, 4 positions: OK\n"}};
+  for (const auto& [name, report] : verified) {
+    SCOPED_TRACE(name);
+    const std::string old = test::source_path("tests/data/" + name + ".h5");
+    const auto r = selfplay("verify '" + old + "'");
+    EXPECT_EQ(r.code, 0) << stderr_text();
+    EXPECT_EQ(r.out, report);
+    EXPECT_EQ(stderr_text(), "");
+    const auto exported = selfplay("export '" + old + "'");
+    ASSERT_EQ(exported.code, 0) << stderr_text();
+    const std::string copy = tmp_.file(name + ".h5");
+    const auto converted = selfplay("convert '" + old + "' '" + copy + "'");
+    EXPECT_EQ(converted.code, 0) << stderr_text();
+    EXPECT_EQ(
+        converted.out.rfind("converted " + old + " (format 1) to " + copy + " (format 2): ", 0), 0u)
+        << converted.out;
+    EXPECT_EQ(stderr_text(), "");
+    EXPECT_EQ(selfplay("verify '" + copy + "'").out, report);
+    EXPECT_EQ(selfplay("export '" + copy + "'").out, exported.out);
+  }
+  const std::vector<std::string> lines =
+      lines_of(selfplay("export '" + tmp_.file("format1-campaign.h5") + "'").out);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[1].rfind("0\t216435/162453\t0\t1\t18\t4:a4-a3 6:d1-c1 1:b5-c4 ", 0), 0u)
+      << lines[1];
+}
+
+// Each refusal is one line on stderr, exit code 2, and no output file.
+TEST_F(Verify, ConvertRefusesBadInputWithOneLineAndExitTwo) {
+  const std::string old = test::source_path("tests/data/format1-campaign.h5");
+  const std::string out = tmp_.file("out.h5");
+  const auto refused = [&](const std::string& in, const std::string& to,
+                           const std::string& message) {
+    const auto r = selfplay("convert '" + in + "' '" + to + "'");
+    EXPECT_EQ(r.code, 2) << in << " -> " << to;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(stderr_text(), "error: " + message + "\n");
+    EXPECT_FALSE(fs::exists(to + ".convert.tmp"));
+  };
+  refused(tmp_.file("missing.h5"), out, tmp_.file("missing.h5") + ": no such file");
+  EXPECT_FALSE(fs::exists(out));
+  refused(tmp_.path().string(), out,
+          tmp_.path().string() + ": is a directory, not a campaign file");
+  const std::string text = tmp_.write("text.h5", "not hdf5\n").string();
+  refused(text, out, "cannot open '" + text + "': file signature not found");
+  EXPECT_FALSE(fs::exists(out));
+  refused(old, tmp_.file("no/such/dir/out.h5"),
+          "cannot write '" + tmp_.file("no/such/dir/out.h5") + "': cannot create lock file '" +
+              tmp_.file("no/such/dir/out.h5") + ".lock': No such file or directory");
+  std::ofstream(out) << "precious";
+  refused(old, out, "cannot write '" + out + "': it exists (convert writes a new file)");
+  EXPECT_EQ(test::read_text(out), "precious");
+  const std::string current = tmp_.file("current.h5");
+  ASSERT_EQ(selfplay("convert '" + old + "' '" + current + "'").code, 0) << stderr_text();
+  refused(current, tmp_.file("again.h5"),
+          "'" + current + "' is already campaign format 2: nothing to convert");
+  EXPECT_FALSE(fs::exists(tmp_.file("again.h5")));
+}
+
+// `selfplay run --resume` on a format-1 file stops before touching it and names the way on.
+TEST_F(Verify, ResumeOfAFormat1FileSaysToConvertIt) {
+  const std::string path = tmp_.file("old.h5");
+  fs::copy_file(test::source_path("tests/data/format1-campaign.h5"), path);
+  const std::string before = test::read_text(path);
+  const auto r = selfplay("run '" + test::source_path("tests/data/format1-campaign.yaml") +
+                          "' --out '" + path + "' --resume --games 4 --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(stderr_text().find("error: cannot resume '" + path +
+                               "': it is a format-1 campaign file, which this build reads but "
+                               "does not extend; run `selfplay convert " +
+                               path + " NEW` and resume NEW\n"),
+            std::string::npos)
+      << stderr_text();
+  EXPECT_EQ(test::read_text(path), before);
 }
 
 TEST_F(Verify, UnreadableFilesExitWithTwo) {

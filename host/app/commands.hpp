@@ -31,12 +31,14 @@ Runner add_play(CLI::App& app);    // a human against an engine on stdin/stdout
 Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions (Texel)
 Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or match file
 Runner add_export(CLI::App& app);  // the games of a campaign or match file as text
+// A format-2 copy of a format-1 campaign or match file (`selfplay convert IN OUT`).
+Runner add_convert(CLI::App& app);
 
 // --game NAME: the game a command plays (games/games.hpp lists them); with a config, the config's
 // `game:` must agree. The help lists the known games.
 CLI::Option* add_game_option(CLI::App& cmd, std::string& game);
 
-// Throws sp::InputError when `path` does not exist or is a directory (verify, export).
+// Throws sp::InputError when `path` does not exist or is a directory (verify, export, convert).
 void check_input_file(const std::string& path);
 
 // Validators for numeric options, used as option->transform(integer_in(lo, hi)): the text must be

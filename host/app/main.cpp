@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
       &sp::app::add_verify);
   add("export", "Write the games of a campaign or match file as text, one line per game",
       &sp::app::add_export);
+  add("convert", "Copy a campaign or match file of format 1 into a new file of format 2",
+      &sp::app::add_convert);
 
   try {
     app.parse(argc, argv);

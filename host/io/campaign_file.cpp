@@ -15,12 +15,14 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <system_error>
 #include <thread>
 #include <variant>
 
 #include "host/common/log.hpp"
+#include "host/io/format1.hpp"
 #include "host/io/h5.hpp"
 
 namespace sp::io {
@@ -35,16 +37,17 @@ Datatype new_compound(size_t size, const char* what) {
 }
 
 // In-memory compound types of the row structs (host layout, padding included); the files store
-// their packed copies.
+// their packed copies. game1 and ply1 are format 1's rows (format1.hpp), for reading old files.
 struct RowTypes {
-  Datatype game, ply, perf, pair;
+  Datatype game, ply, perf, pair, game1, ply1;
 
   RowTypes() {
     init_thread();
     game = new_compound(sizeof(GameRow), "GameRow");
     add_member(game, "game_id", offsetof(GameRow, game_id), H5T_NATIVE_UINT64);
     add_member(game, "seed", offsetof(GameRow, seed), H5T_NATIVE_UINT64);
-    add_member(game, "setup", offsetof(GameRow, setup), string_type(sizeof GameRow::setup).get());
+    add_member(game, "opening", offsetof(GameRow, opening),
+               string_type(sizeof GameRow::opening).get());
     add_member(game, "first_player", offsetof(GameRow, first_player), H5T_NATIVE_UINT8);
     add_member(game, "winner", offsetof(GameRow, winner), H5T_NATIVE_INT8);
     add_member(game, "plies", offsetof(GameRow, plies), H5T_NATIVE_UINT16);
@@ -57,12 +60,36 @@ struct RowTypes {
     add_member(ply, "game_id", offsetof(PlyRow, game_id), H5T_NATIVE_UINT64);
     add_member(ply, "ply", offsetof(PlyRow, ply), H5T_NATIVE_UINT16);
     add_member(ply, "player", offsetof(PlyRow, player), H5T_NATIVE_UINT8);
-    add_member(ply, "die", offsetof(PlyRow, die), H5T_NATIVE_UINT8);
+    add_member(ply, "chance", offsetof(PlyRow, chance), H5T_NATIVE_INT8);
     add_member(ply, "move", offsetof(PlyRow, move), string_type(sizeof PlyRow::move).get());
     add_member(ply, "visits", offsetof(PlyRow, visits), H5T_NATIVE_UINT32);
     add_member(ply, "root_value", offsetof(PlyRow, root_value), H5T_NATIVE_FLOAT);
     add_member(ply, "rollouts", offsetof(PlyRow, rollouts), H5T_NATIVE_UINT64);
     add_member(ply, "time_ms", offsetof(PlyRow, time_ms), H5T_NATIVE_FLOAT);
+
+    using G1 = format1::GameRow;
+    game1 = new_compound(sizeof(G1), "format 1 GameRow");
+    add_member(game1, "game_id", offsetof(G1, game_id), H5T_NATIVE_UINT64);
+    add_member(game1, "seed", offsetof(G1, seed), H5T_NATIVE_UINT64);
+    add_member(game1, "setup", offsetof(G1, setup), string_type(sizeof G1::setup).get());
+    add_member(game1, "first_player", offsetof(G1, first_player), H5T_NATIVE_UINT8);
+    add_member(game1, "winner", offsetof(G1, winner), H5T_NATIVE_INT8);
+    add_member(game1, "plies", offsetof(G1, plies), H5T_NATIVE_UINT16);
+    add_member(game1, "duration_s", offsetof(G1, duration_s), H5T_NATIVE_DOUBLE);
+    add_member(game1, "record", offsetof(G1, record), string_type(sizeof G1::record).get());
+    add_member(game1, "record_truncated", offsetof(G1, record_truncated), H5T_NATIVE_UINT8);
+
+    using P1 = format1::PlyRow;
+    ply1 = new_compound(sizeof(P1), "format 1 PlyRow");
+    add_member(ply1, "game_id", offsetof(P1, game_id), H5T_NATIVE_UINT64);
+    add_member(ply1, "ply", offsetof(P1, ply), H5T_NATIVE_UINT16);
+    add_member(ply1, "player", offsetof(P1, player), H5T_NATIVE_UINT8);
+    add_member(ply1, "die", offsetof(P1, die), H5T_NATIVE_UINT8);
+    add_member(ply1, "move", offsetof(P1, move), string_type(sizeof P1::move).get());
+    add_member(ply1, "visits", offsetof(P1, visits), H5T_NATIVE_UINT32);
+    add_member(ply1, "root_value", offsetof(P1, root_value), H5T_NATIVE_FLOAT);
+    add_member(ply1, "rollouts", offsetof(P1, rollouts), H5T_NATIVE_UINT64);
+    add_member(ply1, "time_ms", offsetof(P1, time_ms), H5T_NATIVE_FLOAT);
 
     perf = new_compound(sizeof(PerfRow), "PerfRow");
     add_member(perf, "batch", offsetof(PerfRow, batch), H5T_NATIVE_UINT64);
@@ -81,8 +108,8 @@ struct RowTypes {
 };
 
 constexpr unsigned kGzipLevel = 4;
-constexpr hsize_t kGameChunkRows = 64;   // ~68 KB: a GameRow is ~1 KB packed
-constexpr hsize_t kPlyChunkRows = 2048;  // ~80 KB
+constexpr hsize_t kGameChunkRows = 64;   // ~71 KB: a GameRow is ~1.1 KB packed
+constexpr hsize_t kPlyChunkRows = 1024;  // ~80 KB: a PlyRow is 80 bytes packed
 constexpr hsize_t kColumnChunkRows = 8192;
 constexpr hsize_t kPerfChunkRows = 1024;
 constexpr hsize_t kPairChunkRows = 1024;  // 24 KB
@@ -151,6 +178,33 @@ File open_for_reading(const std::string& path) {
   }
 }
 
+// Every object of an open file, in name order: its path ("/", "/games", "/positions/ply") and kind.
+std::vector<std::pair<std::string, H5O_type_t>> objects_of(const File& file,
+                                                           std::string_view path) {
+  std::vector<std::pair<std::string, H5O_type_t>> objects;
+  const auto collect = [](hid_t, const char* name, const H5O_info_t* info, void* data) -> herr_t {
+    const std::string relative = name;
+    static_cast<std::vector<std::pair<std::string, H5O_type_t>>*>(data)->emplace_back(
+        relative == "." ? "/" : "/" + relative, info->type);
+    return 0;
+  };
+  check(H5Ovisit2(file.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &objects, H5O_INFO_BASIC),
+        "visit objects", path);
+  return objects;
+}
+
+// The names of an object's attributes, in name order.
+std::vector<std::string> attribute_names(hid_t object, std::string_view name) {
+  std::vector<std::string> names;
+  const auto collect = [](hid_t, const char* attribute, const H5A_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(attribute);
+    return 0;
+  };
+  check(H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
+        "iterate attributes", name);
+  return names;
+}
+
 // The cause in an H5Error: the system's message, else the whole (one-line) message.
 std::string cause_of(const H5Error& e) {
   return e.system_error() ? std::strerror(e.system_error()) : e.what();
@@ -165,6 +219,7 @@ struct Tables {
       perf, match_pairs;
   RowTypes types;
   size_t feature_count = 0;
+  uint32_t version = kCampaignFormatVersion;  // of the file; /games and /plies differ by version
   bool writable = false;
   bool abandoned = false;
 
@@ -232,12 +287,19 @@ struct Tables {
       throw CampaignError("'" + path + "' is not a selfplay campaign file (no format_version)");
     }
     const uint64_t version = read_uint64_attribute(root, "format_version");
-    if (version != kCampaignFormatVersion) {
+    if (version != kCampaignFormatVersion && version != format1::kVersion) {
       throw CampaignError("'" + path + "' has campaign format_version " + std::to_string(version) +
-                          "; this build reads " + std::to_string(kCampaignFormatVersion));
+                          "; this build reads " + std::to_string(format1::kVersion) + " and " +
+                          std::to_string(kCampaignFormatVersion));
     }
-    t.games = t.open_checked(root, "games", t.types.game.get());
-    t.plies = t.open_checked(root, "plies", t.types.ply.get());
+    t.version = static_cast<uint32_t>(version);
+    // Nothing appends to a format-1 file (resume() refuses it): its rows are only read.
+    if (for_append && t.version != kCampaignFormatVersion)
+      throw CampaignError("'" + path + "' is a format-" + std::to_string(version) +
+                          " campaign file: it is read, never extended");
+    const bool old = t.version == format1::kVersion;
+    t.games = t.open_checked(root, "games", (old ? t.types.game1 : t.types.game).get());
+    t.plies = t.open_checked(root, "plies", (old ? t.types.ply1 : t.types.ply).get());
     t.positions = open_group(root, "positions");
     const hid_t group = t.positions.get();
     t.position_game_id = t.open_checked(group, "game_id", H5T_NATIVE_UINT64);
@@ -466,17 +528,37 @@ uint64_t CampaignReader::perf_count() const {
   return reading(impl_->tables.path, [&] { return rows(impl_->tables.perf.get()); });
 }
 
+namespace {
+
+// Rows of a table whose format-1 rows (Old) are read and upgraded to format-2 rows (Row).
+template <class Row, class Old>
+std::vector<Row> read_upgraded(const Tables& t, const Dataset& dataset, const Datatype& type,
+                               const Datatype& old_type, uint64_t first, uint64_t count) {
+  if (t.version != format1::kVersion) return read_table<Row>(dataset, type, first, count);
+  const std::vector<Old> rows = read_table<Old>(dataset, old_type, first, count);
+  std::vector<Row> out;
+  out.reserve(rows.size());
+  for (const Old& row : rows) out.push_back(format1::upgrade(row));
+  return out;
+}
+
+}  // namespace
+
 std::vector<GameRow> CampaignReader::games(uint64_t first, uint64_t count) const {
   init_thread();
   return reading(impl_->tables.path, [&] {
-    return read_table<GameRow>(impl_->tables.games, impl_->tables.types.game, first, count);
+    const Tables& t = impl_->tables;
+    return read_upgraded<GameRow, format1::GameRow>(t, t.games, t.types.game, t.types.game1, first,
+                                                    count);
   });
 }
 
 std::vector<PlyRow> CampaignReader::plies(uint64_t first, uint64_t count) const {
   init_thread();
   return reading(impl_->tables.path, [&] {
-    return read_table<PlyRow>(impl_->tables.plies, impl_->tables.types.ply, first, count);
+    const Tables& t = impl_->tables;
+    return read_upgraded<PlyRow, format1::PlyRow>(t, t.plies, t.types.ply, t.types.ply1, first,
+                                                  count);
   });
 }
 
@@ -571,7 +653,7 @@ struct CampaignWriter::Impl {
     const char* n = std::getenv("SELFPLAY_TEST_STOP_AFTER_GAMES");
     return n ? std::strtoull(n, nullptr, 10) : 0;
   }();
-  uint64_t games_on_disk = 0;               // writer thread only: /games rows committed
+  uint64_t games_on_disk = 0;  // writer thread only: /games rows committed
 
   Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
     games_on_disk = rows(tables.games.get());
@@ -997,12 +1079,130 @@ CampaignWriter CampaignWriter::resume(FileLock lock, const std::string& path, co
   }
   ResumeReport report;
   const CampaignReader old(path);
+  // Appending format-2 rows to a format-1 file would mix two layouts in one file, and rewriting
+  // it here would change the format of a file under its owner's tools without asking.
+  if (old.format_version() != kCampaignFormatVersion)
+    throw CampaignError("cannot resume '" + path + "': it is a format-" +
+                        std::to_string(old.format_version()) +
+                        " campaign file, which this build reads but does not extend; run "
+                        "`selfplay convert " +
+                        path + " NEW` and resume NEW");
   check_compatible(path, old.meta(), meta);
   Tables tables = build_and_install(path, write_target(path) + ".resume.tmp", meta,
                                     [&](Tables& copy) { copy_complete(old, copy, report); });
   auto impl = std::make_unique<Impl>(std::move(tables), options);
   impl->report = std::move(report);
   return CampaignWriter(std::move(lock), std::move(impl));
+}
+
+// ---- convert_to_current
+
+namespace {
+
+// The objects of a format-1 file and the attributes of each (identity is optional): all that
+// convert_to_current copies.
+const std::map<std::string, std::set<std::string>>& format1_layout() {
+  static const std::map<std::string, std::set<std::string>> layout = {
+      {"/",
+       {"format_version", "game", "rules", "config", "seed", "git_commit", "backend", "device",
+        "host", "start_time", "identity"}},
+      {"/games", {}},
+      {"/plies", {}},
+      {"/perf", {}},
+      {"/positions", {}},
+      {"/positions/game_id", {}},
+      {"/positions/ply", {}},
+      {"/positions/side_to_move", {}},
+      {"/positions/result", {}},
+      {"/positions/features", {"feature_names"}},
+      {"/match",
+       {"engine_a", "engine_b", "pairs", "sprt_enabled", "sprt_elo0", "sprt_elo1", "sprt_alpha",
+        "sprt_beta", "sprt_lower", "sprt_upper"}},
+      {"/match/pairs", {}},
+  };
+  return layout;
+}
+
+// Throws CampaignError when the file holds an object or attribute that format 1 does not define
+// (a note a user added with h5py, say): the copy would silently lose it.
+void check_format1_layout(const std::string& path) {
+  const File file = open_for_reading(path);
+  const auto& layout = format1_layout();
+  const std::string advice =
+      ", which format 1 does not define and convert would not copy: remove it, convert, and add "
+      "it to the new file by hand";
+  for (const auto& [name, type] : objects_of(file, path)) {
+    const auto known = layout.find(name);
+    if (known == layout.end())
+      throw CampaignError("cannot convert '" + path + "': it holds " + name + advice);
+    const Object object(
+        check_id(H5Oopen(file.get(), name.c_str(), H5P_DEFAULT), "open object", name));
+    for (const std::string& attribute : attribute_names(object.get(), name))
+      if (!known->second.contains(attribute))
+        throw CampaignError("cannot convert '" + path + "': " + name + " has the attribute " +
+                            attribute + advice);
+  }
+}
+
+// Copies every row of `from` into `to` as it is, block by block.
+void copy_all(const CampaignReader& from, Tables& to, ConvertReport& report) {
+  constexpr uint64_t kBlock = 16384;
+  for (uint64_t first = 0; first < from.games_count(); first += kBlock) {
+    const std::vector<GameRow> rows = from.games(first, kBlock);
+    to.write_games(rows);
+    report.games += rows.size();
+  }
+  for (uint64_t first = 0; first < from.plies_count(); first += kBlock) {
+    const std::vector<PlyRow> rows = from.plies(first, kBlock);
+    to.write_plies(rows);
+    report.plies += rows.size();
+  }
+  for (uint64_t first = 0; first < from.positions_count(); first += kBlock) {
+    const std::vector<PositionRow> rows = from.positions(first, kBlock);
+    to.write_positions(rows, from.features(first, kBlock));
+    report.positions += rows.size();
+  }
+  for (uint64_t first = 0; first < from.perf_count(); first += kBlock) {
+    const std::vector<PerfRow> rows = from.perf(first, kBlock);
+    to.write_perf(rows);
+    report.perf += rows.size();
+  }
+  if (to.match_pairs) {
+    const std::vector<MatchPairRow> rows = from.match_pairs();
+    to.write_match_pairs(rows);
+    report.match_pairs = rows.size();
+  }
+}
+
+}  // namespace
+
+ConvertReport convert_to_current(const std::string& from, const std::string& to) {
+  init_thread();
+  const CampaignReader old(from);
+  if (old.format_version() == kCampaignFormatVersion)
+    throw CampaignError("'" + from + "' is already campaign format " +
+                        std::to_string(kCampaignFormatVersion) + ": nothing to convert");
+  reading(from, [&] { check_format1_layout(from); });
+  check_campaign_path(to);
+  FileLock lock = lock_for_writing(to);
+  const std::string target = write_target(to);
+  std::error_code error;
+  if (std::filesystem::exists(std::filesystem::symlink_status(target, error)))
+    throw H5FileError("cannot write '" + to + "': it exists (convert writes a new file)");
+  ConvertReport report;
+  report.from_version = old.format_version();
+  try {
+    Tables tables = build_and_install(to, target + ".convert.tmp", old.meta(),
+                                      [&](Tables& copy) { copy_all(old, copy, report); });
+    tables.close();
+  } catch (const H5FileError&) {
+    throw;  // a damaged input, or an unusable output path: nothing was written
+  } catch (const H5Error& e) {
+    // A full disk: the temporary file is gone (build_and_install); one line.
+    throw H5Error("cannot write '" + to + "': " + cause_of(e) + "; nothing was written", e.stack(),
+                  e.system_error());
+  }
+  return report;
 }
 
 void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
@@ -1068,15 +1268,8 @@ std::string describe_space(hid_t space, bool with_max, std::string_view name) {
 }
 
 std::string describe_attributes(hid_t object, std::string_view name) {
-  std::vector<std::string> names;
-  const auto collect = [](hid_t, const char* attribute, const H5A_info_t*, void* data) -> herr_t {
-    static_cast<std::vector<std::string>*>(data)->emplace_back(attribute);
-    return 0;
-  };
-  check(H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
-        "iterate attributes", name);
   std::string text;
-  for (const auto& attribute_name : names) {
+  for (const auto& attribute_name : attribute_names(object, name)) {
     const Attribute attribute(check_id(H5Aopen(object, attribute_name.c_str(), H5P_DEFAULT),
                                        "open attribute", attribute_name));
     const Datatype type(check_id(H5Aget_type(attribute.get()), "get type", attribute_name));
@@ -1134,19 +1327,10 @@ std::string describe_dataset(hid_t dataset, std::string_view name) {
 std::string schema_dump(const std::string& path) {
   init_thread();
   const File file = open_for_reading(path);
-  std::vector<std::pair<std::string, H5O_type_t>> objects;
-  const auto collect = [](hid_t, const char* name, const H5O_info_t* info, void* data) -> herr_t {
-    static_cast<std::vector<std::pair<std::string, H5O_type_t>>*>(data)->emplace_back(name,
-                                                                                      info->type);
-    return 0;
-  };
-  check(H5Ovisit2(file.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &objects, H5O_INFO_BASIC),
-        "visit objects", path);
   std::string text;
-  for (const auto& [relative, type] : objects) {
-    const std::string name = relative == "." ? "/" : "/" + relative;
+  for (const auto& [name, type] : objects_of(file, path)) {
     const Object object(
-        check_id(H5Oopen(file.get(), relative.c_str(), H5P_DEFAULT), "open object", name));
+        check_id(H5Oopen(file.get(), name.c_str(), H5P_DEFAULT), "open object", name));
     const hid_t id = object.get();
     switch (type) {
       case H5O_TYPE_GROUP:

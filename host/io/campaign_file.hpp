@@ -1,12 +1,20 @@
 // The HDF5 file of a self-play campaign: a writer that appends games from a background thread
-// while readers follow along (SWMR), crash recovery by resume(), a reader, and a schema dump.
+// while readers follow along (SWMR), crash recovery by resume(), a reader, conversion of older
+// formats, and a schema dump.
 //
-// Layout (format_version 1; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
-//   /            attributes format_version, game, rules, config, seed, git_commit, backend,
-//                device, host, start_time
-//   /games       GameRow compound; a game's row is written only after its plies and positions
-//                are on disk, so a /games row always means a complete game
-//   /plies       PlyRow compound
+// Layout (format_version 2; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
+//   /            attributes format_version, game (its name: "ewn"), rules (the game's rules as
+//                text, "capture_own=true substitution=nearest" for EWN), config, seed,
+//                git_commit, backend, device, host, start_time, identity (optional)
+//   /games       GameRow compound (records.hpp): opening (the start, in the game's notation),
+//                first_player, winner, plies, duration_s, seed, game_id, and record, a summary
+//                of the moves that record_truncated says was shortened; a game's row is written
+//                only after its plies and positions are on disk, so a /games row always means a
+//                complete game
+//   /plies       PlyRow compound: one row per move, chance (-1 in games without chance) and move
+//                in the game's notation. The full game is always here: every reader that needs
+//                every move (export, verify, the notebooks) rebuilds the record from /plies,
+//                never from the summary in /games
 //   /positions/  game_id, ply, side_to_move, result, features (N x F float32, attribute
 //                feature_names)
 //   /perf        PerfRow compound
@@ -14,6 +22,12 @@
 //                sprt_enabled, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_lower,
 //                sprt_upper; /match/pairs MatchPairRow compound, in pair order, each row written
 //                together with or after the /games rows of its two games
+// Format 1 (every file before format 2; EWN only) differs in /games and /plies alone (format1.hpp):
+// /games had setup (string[16]) where format 2 has opening, /plies had die (uint8, 1..6) where
+// format 2 has chance, and move was string[8]. CampaignReader reads both and presents format-2
+// rows; the writer writes format 2 only, so resume() refuses a format-1 file and
+// convert_to_current() makes a format-2 copy of it (`selfplay convert`).
+//
 // What readers see. HDF5 appends by growing a dataset's extent (object header metadata) and then
 // writing its chunks (raw data); on a full disk the grown extent, rewritten in place, can reach the
 // file while the chunks, which need new space, do not, and readers would see fill-value rows
@@ -63,7 +77,8 @@
 
 namespace sp::io {
 
-inline constexpr uint32_t kCampaignFormatVersion = 1;
+// The format this build writes; CampaignReader also reads format 1 (format1.hpp).
+inline constexpr uint32_t kCampaignFormatVersion = 2;
 
 // A file that is valid HDF5 but not a campaign this code can read or continue. Bad input (exit
 // code 2), like H5FileError (h5.hpp) for paths that are not usable HDF5 files at all.
@@ -172,7 +187,8 @@ class CampaignWriter {
   // becomes the new root attributes; its game, seed and feature_names must match the file's
   // (CampaignError otherwise), and so must the presence of /match. Of /match/pairs, the rows of
   // pairs 0, 1, ... are kept as long as both games of each are complete. A file that holds nothing
-  // to keep (is_unfinished_file) is created afresh, and the report says so.
+  // to keep (is_unfinished_file) is created afresh, and the report says so. A format-1 file is
+  // refused (CampaignError naming `selfplay convert`) and left alone.
   static CampaignWriter resume(const std::string& path, const FileMeta& meta,
                                const WriterOptions& options = {});
   static CampaignWriter resume(FileLock lock, const std::string& path, const FileMeta& meta,
@@ -214,7 +230,8 @@ class CampaignWriter {
 
 // Reads a campaign file, opened read-only in SWMR read mode so that it works on a file being
 // written and on one left by a crashed writer (it falls back to a plain open for files without
-// SWMR support). A snapshot: rows appended after opening are not seen.
+// SWMR support). A snapshot: rows appended after opening are not seen. Reads format 1 and 2 and
+// presents format-2 rows either way (format 1's setup as opening, its die as chance).
 class CampaignReader {
  public:
   static constexpr uint64_t kAll = std::numeric_limits<uint64_t>::max();
@@ -224,7 +241,7 @@ class CampaignReader {
   CampaignReader& operator=(CampaignReader&&) noexcept;
   ~CampaignReader();
 
-  uint32_t format_version() const;
+  uint32_t format_version() const;  // the file's, 1 or 2
   const FileMeta& meta() const;
 
   // Row counts. positions_count() is the length of the shortest /positions column: a crash can
@@ -250,6 +267,23 @@ class CampaignReader {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// What convert_to_current() copied: row counts of the new file.
+struct ConvertReport {
+  uint32_t from_version = 0;
+  uint64_t games = 0, plies = 0, positions = 0, perf = 0, match_pairs = 0;
+};
+
+// Writes a format-2 copy of the format-1 campaign or match file `from` to the new file `to`:
+// the root, /positions/features and /match attributes, and every row of /games, /plies, /perf
+// and /match/pairs as it is (rows of unfinished games and unwritten fill rows included: a resume
+// of `to` drops them as it would have from `from`), and the /positions rows up to the shortest
+// column. `from` is only read. `to` is built as `<target>.convert.tmp` under the lock of a writer
+// on `to` and renamed when complete, so a crash leaves no partial `to`. Throws CampaignError for
+// a `from` already in format 2 or one that holds objects or attributes format 1 does not define
+// (which the copy would lose), H5FileError (bad input) for an unreadable `from` or a `to` that
+// exists or cannot be created, H5Error when writing fails (a full disk; nothing is left behind).
+ConvertReport convert_to_current(const std::string& from, const std::string& to);
 
 // A stable text listing of every object in the file, one per line in name order: path, kind,
 // datatype (compound members with their types), dims and max dims, chunking and filters for

@@ -16,24 +16,38 @@ inline constexpr uint64_t kNoGame = std::numeric_limits<uint64_t>::max();
 
 struct GameRow {
   uint64_t game_id = 0;
-  uint64_t seed = 0;    // the campaign seed the game's random streams are keyed by
-  char setup[16] = {};  // "123456/654321": player 0's then player 1's arrangement
+  uint64_t seed = 0;  // the campaign seed the game's random streams are keyed by
+  // How the game started, in the game's notation: EWN "123456/654321" (player 0's, then player
+  // 1's arrangement); empty for a game that always starts from the same position. Format 1 called
+  // it `setup` (char[16]).
+  char opening[64] = {};
   uint8_t first_player = 0;
   int8_t winner = -1;  // 0 or 1; -1 when the game has no winner
   uint16_t plies = 0;
-  double duration_s = 0;   // wall-clock seconds the game took
-  char record[1024] = {};  // "3:b4-c3 5:d2-c1 ...", see set_record
+  double duration_s = 0;  // wall-clock seconds the game took
+  // A summary of the moves, "3:b4-c3 5:d2-c1 ...": each ply's text (the game's notation) one space
+  // apart, cut after the last whole ply that fits (see set_record). record_truncated 1 means the
+  // summary was shortened; the full game is always in /plies, and readers that need every move
+  // (export, verify) rebuild it from there.
+  char record[1024] = {};
   uint8_t record_truncated = 0;
 
   friend bool operator==(const GameRow&, const GameRow&) = default;
 };
 
+// PlyRow::chance of a game without chance (no dice).
+inline constexpr int8_t kNoChance = -1;
+
 struct PlyRow {
   uint64_t game_id = 0;
-  uint16_t ply = 0;      // 0-based
-  uint8_t player = 0;    // the side that moved
-  uint8_t die = 0;       // 1..6
-  char move[8] = {};     // "b4-c3"
+  uint16_t ply = 0;    // 0-based
+  uint8_t player = 0;  // the side that moved
+  // The chance outcome the move was chosen for, as the game's notation writes it (EWN: the die,
+  // 1..6); kNoChance in games without chance. Format 1 called it `die` (uint8).
+  int8_t chance = kNoChance;
+  // The move in the game's notation: EWN "b4-c3", a checkers multi-jump of up to 12 captures
+  // "9x18x27x20x11x2...", Gomoku "j10". Format 1 held char[8].
+  char move[48] = {};
   uint32_t visits = 0;   // root visits of the search that chose the move
   float root_value = 0;  // search value of the chosen move for `player`: win probability, 0..1
   uint64_t rollouts = 0;
@@ -89,8 +103,8 @@ std::string_view text_of(const char (&field)[N]) {
   return std::string_view(field, strnlen(field, N));
 }
 
-// Stores a game record. A record longer than the field is cut after its last whole move that
-// fits (at a space) and record_truncated is set.
+// Stores a game's summary record. A record longer than the field is cut after its last whole ply
+// that fits (at a space) and record_truncated is set: the full record stays in /plies.
 inline void set_record(GameRow& row, std::string_view record) {
   constexpr size_t kCapacity = sizeof row.record - 1;
   row.record_truncated = record.size() > kCapacity;

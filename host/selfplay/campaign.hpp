@@ -144,7 +144,7 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
   io::GameRow& g = rows.game;
   g.game_id = game.game_id;
   g.seed = cfg.seed;
-  io::set_text(g.setup, game.opening);
+  io::set_text(g.opening, game.opening);
   g.first_player = static_cast<uint8_t>(game.first_player);
   g.winner = static_cast<int8_t>(game.winner == 0 || game.winner == 1 ? game.winner : -1);
   g.plies = static_cast<uint16_t>(game.plies.size());
@@ -162,7 +162,7 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
     r.game_id = game.game_id;
     r.ply = static_cast<uint16_t>(i);
     r.player = static_cast<uint8_t>(G::side_to_move(p.before));
-    if constexpr (ChanceGame<G>) r.die = static_cast<uint8_t>(GameHost<G>::chance_value(p.before));
+    if constexpr (ChanceGame<G>) r.chance = static_cast<int8_t>(GameHost<G>::chance_value(p.before));
     io::set_text(r.move, GameHost<G>::move_text(p.before, p.move));
     r.visits = p.stats.visits;
     r.root_value = p.stats.value;

@@ -1,5 +1,6 @@
-// EWN behind RecordRules: replays stored games with the rules of games/ewn, checks setups, first
-// players and dice against the campaign's random streams (driver.cpp), and recomputes features.
+// EWN behind RecordRules: replays stored games with the rules of games/ewn, checks setups (the
+// /games opening), first players and dice (the /plies chance) against the campaign's random
+// streams (driver.cpp), and recomputes features.
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -106,7 +107,7 @@ class EwnRecordRules final : public RecordRules {
     Replayed& out = games_[g.game_id];
     out.plies = stored.plies.size();
 
-    const std::string setup_text(io::text_of(g.setup));
+    const std::string setup_text(io::text_of(g.opening));
     ewn::Arrangement setup[2];
     try {
       const size_t slash = setup_text.find('/');
@@ -114,7 +115,7 @@ class EwnRecordRules final : public RecordRules {
       setup[0] = ewn::parse_arrangement(std::string_view(setup_text).substr(0, slash));
       setup[1] = ewn::parse_arrangement(std::string_view(setup_text).substr(slash + 1));
     } catch (const InputError& e) {
-      problems.add(where + ": setup \"" + setup_text + "\" does not parse: " + e.what());
+      problems.add(where + ": opening \"" + setup_text + "\" does not parse: " + e.what());
       return;
     }
     if (g.first_player > 1) {
@@ -134,7 +135,7 @@ class EwnRecordRules final : public RecordRules {
       initial_position(*cfg_, id, want, &first);
       const std::string want_text = ewn::to_string(want[0]) + "/" + ewn::to_string(want[1]);
       if (want_text != setup_text)
-        problems.add(where + ": setup " + setup_text + ", the file's config gives " + want_text);
+        problems.add(where + ": opening " + setup_text + ", the file's config gives " + want_text);
       if (first != g.first_player)
         problems.add(where + ": first_player " + std::to_string(g.first_player) +
                      ", the file's config gives " + std::to_string(first));
@@ -151,17 +152,17 @@ class EwnRecordRules final : public RecordRules {
       if (ply.player != s.side)
         problems.add(at + ": player " + std::to_string(ply.player) + " moved, but player " +
                      std::to_string(s.side) + " is to move");
-      if (ply.die < 1 || ply.die > 6) {
-        problems.add(at + ": die " + std::to_string(ply.die) + " is not 1-6");
+      if (ply.chance < 1 || ply.chance > 6) {
+        problems.add(at + ": chance " + std::to_string(ply.chance) + " is not a die (1-6)");
         return;
       }
       if (streams) {
         const int want = roll_die(cfg_->seed, stream_game(*cfg_, id), ply.ply);
-        if (want != ply.die)
-          problems.add(at + ": die " + std::to_string(ply.die) + ", the campaign's dice give " +
+        if (want != ply.chance)
+          problems.add(at + ": die " + std::to_string(ply.chance) + ", the campaign's dice give " +
                        std::to_string(want));
       }
-      s.die = ply.die;
+      s.die = static_cast<uint8_t>(ply.chance);
       ewn::MoveList legal;
       ewn::generate_moves(s, rules_, legal);
       const std::string_view text = io::text_of(ply.move);
@@ -174,8 +175,8 @@ class EwnRecordRules final : public RecordRules {
       }
       if (!move) {
         problems.add(at + ": move " + std::string(text) + " is not legal for die " +
-                     std::to_string(ply.die) + " in " + ewn::to_string(s) + " (legal: " + options +
-                     ")");
+                     std::to_string(ply.chance) + " in " + ewn::to_string(s) +
+                     " (legal: " + options + ")");
         return;
       }
       out.before.push_back(s);
@@ -227,7 +228,7 @@ class EwnRecordRules final : public RecordRules {
   }
 
   std::string ply_text(const io::PlyRow& ply) const override {
-    return std::to_string(ply.die) + ":" + std::string(io::text_of(ply.move));
+    return std::to_string(ply.chance) + ":" + std::string(io::text_of(ply.move));
   }
 
  private:

@@ -41,12 +41,12 @@ std::string export_text(const std::string& path) {
       if (const auto it = plies.find(row.game_id); it != plies.end())
         it->second.emplace_back(row.ply, field(rules->ply_text(row)));
 
-  std::string out = "game_id\tsetup\tfirst_player\twinner\tplies\tmoves\n";
+  std::string out = "game_id\topening\tfirst_player\twinner\tplies\tmoves\n";
   for (const io::GameRow& g : games) {
     auto& moves = plies[g.game_id];
     std::stable_sort(moves.begin(), moves.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    out += std::to_string(g.game_id) + '\t' + field(io::text_of(g.setup)) + '\t' +
+    out += std::to_string(g.game_id) + '\t' + field(io::text_of(g.opening)) + '\t' +
            std::to_string(g.first_player) + '\t' +
            (g.winner == 0 || g.winner == 1 ? std::to_string(g.winner) : std::string("draw")) +
            '\t' + std::to_string(moves.size()) + '\t';

@@ -55,8 +55,8 @@ class RecordRules {
  public:
   virtual ~RecordRules() = default;
 
-  // Replays a game through the rules: its setup, first player, each ply's player, chance (dice)
-  // and move, its record and its winner, each against the rules and, where the file's stored
+  // Replays a game through the rules: its opening, first player, each ply's player, chance (dice)
+  // and move, and its winner, each against the rules and, where the file's stored
   // config says how games were set up and rolled, against that. Reports every disagreement and
   // keeps the replayed states that check_position needs (up to the first ply it cannot play).
   virtual void replay(const StoredGame& game, Problems& problems) = 0;
@@ -66,7 +66,8 @@ class RecordRules {
   virtual void check_position(const Indexed<io::PositionRow>& position,
                               std::span<const float> features, Problems& problems) = 0;
 
-  // One ply in the game's notation, as records and `selfplay export` write it ("3:b4-c3").
+  // One ply in the game's notation, as records and `selfplay export` write it: EWN "3:b4-c3"
+  // (chance, then move); a game without chance writes the move alone.
   virtual std::string ply_text(const io::PlyRow& ply) const = 0;
 
   // What could not be checked and why (a stored config this build cannot read), for stderr.

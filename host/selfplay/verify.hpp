@@ -21,13 +21,13 @@ struct VerifyReport {
   std::vector<std::string> notes;  // what could not be checked, and why
 };
 
-// Checks every complete game of the file at `path`: rows of one game are grouped by game id
-// wherever they lie. Per game: one /games row, its /plies numbered 0..plies-1, its record equal to
-// the plies' text (cut as io::set_record cuts it when record_truncated), then the game's replay
-// (RecordRules::replay) and each of its /positions rows (RecordRules::check_position). Problems
-// come in game-id order, the positions' after the games'. Throws sp::InputError for a file whose
-// game or rules cannot be told, and lets io::CampaignError and io::H5Error through for a file
-// that is not a readable campaign.
+// Checks every complete game of the file at `path` (format 1 or 2): rows of one game are grouped
+// by game id wherever they lie. Per game: one /games row, its /plies numbered 0..plies-1, its
+// summary record equal to the plies' text (cut as io::set_record cuts it when record_truncated:
+// the plies are the full game), then the game's replay (RecordRules::replay) and each of its
+// /positions rows (RecordRules::check_position). Problems come in game-id order, the positions'
+// after the games'. Throws sp::InputError for a file whose game or rules cannot be told, and lets
+// io::CampaignError and io::H5Error through for a file that is not a readable campaign.
 VerifyReport verify_file(const std::string& path, size_t max_problems);
 
 }  // namespace sp::selfplay
