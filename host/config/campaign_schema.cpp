@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/eval/weights.hpp"
@@ -124,7 +125,7 @@ Section<EngineConfig> engine_schema() {
       [](EngineConfig& e, const std::string& file) {
         e.evaluation = nullptr;
         if (!file.empty())
-          e.evaluation = std::make_shared<const eval::Weights>(eval::load_weights(file));
+          e.evaluation = std::make_shared<const eval::Weights>(eval::load_weights<EwnGame>(file));
       });
   s.real("eval_blend", &EngineConfig::eval_blend, 0, Range{0, 1},
          "mcts: leaf value = (1 - b) * rollout mean + b * sigmoid(eval_scale * eval); needs "

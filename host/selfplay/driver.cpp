@@ -129,7 +129,7 @@ search::Mcts<EwnGame>::Evaluator evaluation_prior(std::shared_ptr<const eval::We
                                                   const ewn::Rules& rules, double scale) {
   if (!weights) throw InputError("an evaluation needs weights");
   return [weights = std::move(weights), rules, scale](const ewn::State& s) {
-    const double e = eval::evaluate(*weights, s, rules);  // for the side to move
+    const double e = eval::evaluate<EwnGame>(*weights, s, rules);  // for the side to move
     const double e0 = s.side == 0 ? e : -e;
     return 1 / (1 + std::exp(-scale * e0));
   };
