@@ -210,7 +210,8 @@ CampaignConfig every_key_expected() {
   e0.policy.goal_weight = 896;  // 3.5 * 256
   e0.policy.capture_weight = 1;
   e0.weights = source_path("configs/ewn/weights/survival-distance.yaml");
-  e0.evaluation = std::make_shared<const sp::eval::Weights>(sp::eval::load_weights(e0.weights));
+  e0.evaluation =
+      std::make_shared<const sp::eval::Weights>(sp::eval::load_weights<sp::EwnGame>(e0.weights));
   e0.eval_blend = 0.25;
   e0.eval_scale = 0.004;
   e0.progressive_bias = 1.5;
@@ -229,7 +230,8 @@ CampaignConfig every_key_expected() {
   e1.policy.goal_weight = 25600;
   e1.policy.capture_weight = 282;  // round(1.1 * 256) = round(281.6)
   e1.weights = source_path("configs/ewn/weights/distance-control-safety.yaml");  // normalised
-  e1.evaluation = std::make_shared<const sp::eval::Weights>(sp::eval::load_weights(e1.weights));
+  e1.evaluation =
+      std::make_shared<const sp::eval::Weights>(sp::eval::load_weights<sp::EwnGame>(e1.weights));
   e1.eval_blend = 1;
   e1.eval_scale = 1e3;
   e1.progressive_bias = 100;

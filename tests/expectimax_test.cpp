@@ -187,7 +187,7 @@ std::string weights_yaml(const std::string& drop = "", const std::string& replac
 
 std::string load_error(const std::string& text) {
   try {
-    eval::load_weights_text(text, "t.yaml");
+    eval::load_weights_text<EwnGame>(text, "t.yaml");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -197,12 +197,34 @@ std::string load_error(const std::string& text) {
 
 TEST(Weights, LoadsEveryFeature) {
   const eval::Weights w =
-      eval::load_weights_text(weights_yaml("opp_reach", "opp_reach: -2.5"), "t.yaml");
+      eval::load_weights_text<EwnGame>(weights_yaml("opp_reach", "opp_reach: -2.5"), "t.yaml");
   EXPECT_EQ(w.name, "t");
   EXPECT_EQ(w.source, "t.yaml");
   ASSERT_EQ(w.w.size(), static_cast<size_t>(ewn::kNumFeatures));
   for (int i = 0; i < ewn::kNumFeatures; ++i)
     EXPECT_EQ(w.w[i], ewn::kFeatureNames[i] == "opp_reach" ? -2.5 : 1.0) << ewn::kFeatureNames[i];
+}
+
+// The loader knows no game: the names passed in are the schema, and the weights come out in their
+// order whatever the order of the file.
+TEST(Weights, LoadsTheFeaturesItIsGiven) {
+  constexpr std::string_view kNames[] = {"stones", "liberties", "eyes"};
+  const eval::Weights w = eval::load_weights_text(
+      "name: g\nweights: {eyes: 3, stones: 1, liberties: -2}\n", "g.yaml", kNames);
+  EXPECT_EQ(w.w, (std::vector<double>{1, -2, 3}));
+  std::string e;
+  try {
+    eval::load_weights_text("name: g\nweights: {stones: 1, liberty: 2, eyes: 3}\n", "g.yaml",
+                            kNames);
+  } catch (const InputError& ex) {
+    e = ex.what();
+  }
+  EXPECT_NE(e.find("key 'weights.liberty': unknown key"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'liberties'?"), std::string::npos) << e;
+  EXPECT_THROW(
+      eval::load_weights_text("name: g\nweights: {stones: 1, eyes: 3}\n", "g.yaml", kNames),
+      InputError)
+      << "liberties is missing";
 }
 
 TEST(Weights, UnknownFeatureHasAHint) {
@@ -238,7 +260,7 @@ TEST(Weights, BadValues) {
   EXPECT_NE(load_error("name: t\nweights: 3\n").find("key 'weights': expected a map"),
             std::string::npos);
   try {
-    eval::load_weights(weights_path("no-such-weights"));
+    eval::load_weights<EwnGame>(weights_path("no-such-weights"));
     ADD_FAILURE() << "no error";
   } catch (const InputError& ex) {
     EXPECT_NE(std::string(ex.what()).find("cannot read"), std::string::npos) << ex.what();
@@ -251,7 +273,7 @@ double weight(const eval::Weights& w, std::string_view name) {
 }
 
 TEST(Weights, ShippedFiles) {
-  const eval::Weights sd = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights sd = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   EXPECT_EQ(sd.name, "survival-distance");
   EXPECT_EQ(weight(sd, "own_cubes"), 120);
   EXPECT_EQ(weight(sd, "opp_cubes"), -120);
@@ -261,7 +283,7 @@ TEST(Weights, ShippedFiles) {
   EXPECT_EQ(weight(sd, "opp_lost"), 260);
   EXPECT_EQ(weight(sd, "own_reach"), 0);
 
-  const eval::Weights dcs = eval::load_weights(weights_path("distance-control-safety"));
+  const eval::Weights dcs = eval::load_weights<EwnGame>(weights_path("distance-control-safety"));
   EXPECT_EQ(dcs.name, "distance-control-safety");
   EXPECT_EQ(weight(dcs, "own_inv_dist"), 0.45);
   EXPECT_EQ(weight(dcs, "opp_inv_dist"), -0.45);
@@ -274,15 +296,15 @@ TEST(Weights, ShippedFiles) {
   // tuned.yaml is whatever `selfplay tune configs/ewn/tune.yaml` last wrote (weights.output,
   // weights.name: tuned), so only what any tuning result must satisfy is checked: it loads (every
   // feature named once, finite values in range), carries that name, and evaluates something.
-  const eval::Weights tuned = eval::load_weights(weights_path("tuned"));
+  const eval::Weights tuned = eval::load_weights<EwnGame>(weights_path("tuned"));
   EXPECT_EQ(tuned.name, "tuned");
   ASSERT_EQ(tuned.w.size(), static_cast<size_t>(ewn::kNumFeatures));
   EXPECT_TRUE(std::any_of(tuned.w.begin(), tuned.w.end(), [](double w) { return w != 0; }))
       << "all weights 0: every position evaluates to 0";
-  const double bound = eval::evaluation_bound(tuned);
+  const double bound = eval::evaluation_bound<EwnGame>(tuned);
   for (uint32_t i = 0; i < 50; ++i) {
     const State s = ewn::test::random_midgame(17, i, Rules{}, false);
-    const double v = eval::evaluate(tuned, s, Rules{});
+    const double v = eval::evaluate<EwnGame>(tuned, s, Rules{});
     EXPECT_TRUE(std::isfinite(v) && std::abs(v) <= bound) << ewn::to_string(s) << ": " << v;
   }
 }
@@ -290,16 +312,18 @@ TEST(Weights, ShippedFiles) {
 // Survival-distance on the midgame position, player 1 to move: cubes and losses cancel (3 each),
 // distance 10 own vs 5 opp: -12 * 10 + 12 * 5 = -60; from player 0's view +60.
 TEST(Weights, EvaluateIsTheDotProduct) {
-  const eval::Weights sd = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights sd = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   const Rules rules;
-  EXPECT_DOUBLE_EQ(eval::evaluate(sd, ewn::parse_position("5/1A3/2a2/3CF/3eb 1 -"), rules), -60);
-  EXPECT_DOUBLE_EQ(eval::evaluate(sd, ewn::parse_position("5/1A3/2a2/3CF/3eb 0 -"), rules), 60);
+  EXPECT_DOUBLE_EQ(eval::evaluate<EwnGame>(sd, ewn::parse_position("5/1A3/2a2/3CF/3eb 1 -"), rules),
+                   -60);
+  EXPECT_DOUBLE_EQ(eval::evaluate<EwnGame>(sd, ewn::parse_position("5/1A3/2a2/3CF/3eb 0 -"), rules),
+                   60);
   // distance-control-safety: 0.45 (0.7333 - 1.25) + 0.30 (8 - 6) - 0.25 (1 - 2).
-  const eval::Weights dcs = eval::load_weights(weights_path("distance-control-safety"));
-  EXPECT_NEAR(eval::evaluate(dcs, ewn::parse_position("5/1A3/2a2/3CF/3eb 1 -"), rules),
+  const eval::Weights dcs = eval::load_weights<EwnGame>(weights_path("distance-control-safety"));
+  EXPECT_NEAR(eval::evaluate<EwnGame>(dcs, ewn::parse_position("5/1A3/2a2/3CF/3eb 1 -"), rules),
               0.45 * (1.0 / 3 + 0.4 - 1.25) + 0.6 + 0.25, 1e-6);
   // The bound covers every evaluation: 6 * 240 (cubes) + 24 * 24 (distance) + 6 * 520 (lost).
-  EXPECT_DOUBLE_EQ(eval::evaluation_bound(sd), 1440 + 576 + 3120);
+  EXPECT_DOUBLE_EQ(eval::evaluation_bound<EwnGame>(sd), 1440 + 576 + 3120);
 }
 
 // ---- expectimax against brute force
@@ -325,7 +349,7 @@ struct BruteForce {
   }
   // Every die value on its own: no chance classes.
   double chance(const State& s, int depth) const {
-    if (depth == 0) return eval::evaluate(w, s, rules);
+    if (depth == 0) return eval::evaluate<EwnGame>(w, s, rules);
     double sum = 0;
     for (int die = 1; die <= 6; ++die) {
       State d = s;
@@ -376,8 +400,9 @@ std::string name(const Config& c) {
 // window, which takes depth 4 and many positions to happen.
 TEST(Expectimax, EqualsBruteForceAtFixedDepths) {
   constexpr int kDepth = 4;
-  const eval::Weights weights[] = {eval::load_weights(weights_path("survival-distance")),
-                                   eval::load_weights(weights_path("distance-control-safety"))};
+  const eval::Weights weights[] = {
+      eval::load_weights<EwnGame>(weights_path("survival-distance")),
+      eval::load_weights<EwnGame>(weights_path("distance-control-safety"))};
   const std::vector<State> positions = test_positions(60);
   ASSERT_GE(positions.size(), 20u);
   uint64_t nodes_plain = 0, nodes_star1 = 0, tt_hits = 0;
@@ -387,8 +412,8 @@ TEST(Expectimax, EqualsBruteForceAtFixedDepths) {
     const eval::Weights& w = weights[i % 2];
     // Wins are worth W, a power of two above every evaluation (see expectimax.hpp).
     const double win = search::Expectimax(w, rules, {}).win_score();
-    EXPECT_GT(win, eval::evaluation_bound(w));
-    EXPECT_LE(win, 2 * eval::evaluation_bound(w));
+    EXPECT_GT(win, eval::evaluation_bound<EwnGame>(w));
+    EXPECT_LE(win, 2 * eval::evaluation_bound<EwnGame>(w));
     const BruteForce bf{w, rules, win};
     double want_at[kDepth + 1];
     for (int depth = 1; depth <= kDepth; ++depth) want_at[depth] = bf.decision(s, depth);
@@ -452,7 +477,7 @@ TEST(Expectimax, TableSharedAcrossSearches) {
   std::vector<State> positions = test_positions();
   for (const State& s : games_backwards(rules)) positions.push_back(s);
   for (const char* file : {"survival-distance", "distance-control-safety"}) {
-    const eval::Weights w = eval::load_weights(weights_path(file));
+    const eval::Weights w = eval::load_weights<EwnGame>(weights_path(file));
     const BruteForce bf{w, rules, search::Expectimax(w, rules, {}).win_score()};
     for (const bool star1 : {false, true}) {
       search::ExpectimaxOptions o;
@@ -473,7 +498,7 @@ TEST(Expectimax, TableSharedAcrossSearches) {
 }
 
 TEST(Expectimax, DeterministicAtFixedDepth) {
-  const eval::Weights w = eval::load_weights(weights_path("distance-control-safety"));
+  const eval::Weights w = eval::load_weights<EwnGame>(weights_path("distance-control-safety"));
   search::ExpectimaxOptions o;
   o.depth = 4;
   o.tt_size_mb = 1;
@@ -492,7 +517,7 @@ TEST(Expectimax, DeterministicAtFixedDepth) {
 }
 
 TEST(Expectimax, RejectsBadOptions) {
-  const eval::Weights w = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights w = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   search::ExpectimaxOptions o;
   o.depth = 0;
   o.time_ms = 0;
@@ -508,7 +533,7 @@ TEST(Expectimax, RejectsBadOptions) {
 // A time budget instead of a depth: whatever depth it reaches, depth 1 is always complete and the
 // move is legal (nothing here depends on how fast the machine is).
 TEST(Expectimax, TimeLimitReturnsALegalMove) {
-  const eval::Weights w = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights w = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   search::ExpectimaxOptions o;
   o.depth = 0;
   o.time_ms = 20;
@@ -533,7 +558,7 @@ Move play_through_engine(search::Engine<EwnGame>& engine, const State& s,
 }
 
 TEST(ExpectimaxEngine, WinsInOne) {
-  const eval::Weights w = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights w = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   // d2-e1 and b4-a5 reach the goal, c3xd2 and d2xc3 take the last enemy cube; the other side
   // would win on its next move.
   for (const char* p :
@@ -561,7 +586,7 @@ TEST(ExpectimaxEngine, WinsInOne) {
 }
 
 TEST(ExpectimaxEngine, ForcedMoveAndGameThrough) {
-  const eval::Weights w = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights w = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   search::ExpectimaxOptions o;
   o.depth = 2;
   o.tt_size_mb = 1;
@@ -593,8 +618,8 @@ TEST(ExpectimaxEngine, ForcedMoveAndGameThrough) {
 // Whatever tuning wrote into tuned.yaml, an expectimax engine on it takes a win in one and plays
 // whole games of legal moves against survival-distance.
 TEST(ExpectimaxEngine, TunedWeightsTakeWinsAndPlayLegalGames) {
-  const eval::Weights tuned = eval::load_weights(weights_path("tuned"));
-  const eval::Weights sd = eval::load_weights(weights_path("survival-distance"));
+  const eval::Weights tuned = eval::load_weights<EwnGame>(weights_path("tuned"));
+  const eval::Weights sd = eval::load_weights<EwnGame>(weights_path("survival-distance"));
   search::ExpectimaxOptions o;
   o.depth = 2;
   o.tt_size_mb = 1;

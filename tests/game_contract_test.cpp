@@ -2,12 +2,16 @@
 // tests-only tic-tac-toe. Notation round trips, random games with state_ok() after every move,
 // playouts against a reference built only from generate_moves/apply and the documented use of the
 // random stream, playout_many against playout, rollout statistics of the cpu backend against the
-// check backend and the reference, and the chance classes of games with chance.
+// check backend and the reference, the chance classes of games with chance, the evaluation
+// features of games with features and the optional search hooks (hash, move_index).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "games/ewn/host.hpp"
@@ -18,6 +22,7 @@
 #include "games/ewn/notation.hpp"
 #include "host/rollout/check_backend_impl.hpp"
 #include "host/rollout/cpu_backend_impl.hpp"
+#include "host/search/game_hooks.hpp"
 #include "tests/ewn_test_util.hpp"
 #include "tests/games/tictactoe.hpp"
 
@@ -327,6 +332,7 @@ TYPED_TEST(GameContract, ChanceClassesPartitionTheOutcomes) {
             G::set_chance(r, rep[k]);
             if (!G::same_class(t, r, rules)) continue;
             ++classes;
+            EXPECT_LE(rep[k], outcome) << "a class is represented by its smallest outcome";
             typename G::MoveList mt, mr;
             G::generate_moves(t, rules, mt);
             G::generate_moves(r, rules, mr);
@@ -334,10 +340,97 @@ TYPED_TEST(GameContract, ChanceClassesPartitionTheOutcomes) {
             for (int m = 0; m < mt.size; ++m) EXPECT_TRUE(mt.moves[m] == mr.moves[m]);
           }
           EXPECT_EQ(classes, 1) << Traits<G>::position_text(s) << " outcome " << outcome;
+          // On a decision state set_chance replaces the outcome drawn.
+          auto replaced = t, drawn = s;
+          G::set_chance(replaced, (outcome + 1) % G::kChanceOutcomes);
+          G::set_chance(drawn, (outcome + 1) % G::kChanceOutcomes);
+          EXPECT_TRUE(same_state<G>(replaced, drawn)) << Traits<G>::position_text(s);
         }
       }
     }
   }
+}
+
+// Evaluation features: one distinct name per feature, every value finite and within its bound,
+// and the chance outcome ignored.
+TYPED_TEST(GameContract, FeaturesAreNamedBoundedAndIgnoreTheChanceOutcome) {
+  using G = TypeParam;
+  if constexpr (!FeatureGame<G>) {
+    GTEST_SKIP() << G::kName << " has no evaluation features";
+  } else {
+    const auto names = G::feature_names();
+    const auto max = G::feature_max();
+    ASSERT_EQ(names.size(), static_cast<size_t>(G::kNumFeatures));
+    ASSERT_EQ(max.size(), static_cast<size_t>(G::kNumFeatures));
+    EXPECT_EQ(std::set<std::string_view>(names.begin(), names.end()).size(), names.size());
+    for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+      const auto rules = Traits<G>::rules(v);
+      for (uint32_t i = 0; i < 200; ++i) {
+        const auto s = random_position<G>(61, i, rules, true);
+        float f[G::kNumFeatures];
+        G::extract_features(s, rules, f);
+        for (int k = 0; k < G::kNumFeatures; ++k) {
+          EXPECT_TRUE(std::isfinite(f[k])) << Traits<G>::position_text(s) << " " << names[k];
+          EXPECT_LE(std::abs(f[k]), max[k]) << Traits<G>::position_text(s) << " " << names[k];
+        }
+        if constexpr (ChanceGame<G>) {
+          for (int outcome = 0; outcome < G::kChanceOutcomes; ++outcome) {
+            auto t = s;
+            G::set_chance(t, outcome);
+            float g[G::kNumFeatures];
+            G::extract_features(t, rules, g);
+            for (int k = 0; k < G::kNumFeatures; ++k)
+              EXPECT_EQ(g[k], f[k]) << Traits<G>::position_text(s) << " " << names[k];
+          }
+        }
+      }
+    }
+  }
+}
+
+// The search hooks a game offers: equal states share a key and distinct ones (of a few thousand)
+// do not; move indices lie in [0, kMoveIndices) and differ between the moves of one position.
+TYPED_TEST(GameContract, HashAndMoveIndexHooks) {
+  using G = TypeParam;
+  std::map<uint64_t, std::string> keys;  // key -> the state's bytes
+  for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+    const auto rules = Traits<G>::rules(v);
+    for (uint32_t i = 0; i < 500; ++i) {
+      const auto s = random_position<G>(67, i, rules, true);
+      // With every chance outcome too: positions that differ only in it must differ in key.
+      std::vector<typename G::State> variants{s};
+      if constexpr (ChanceGame<G>)
+        for (int outcome = 0; outcome < G::kChanceOutcomes; ++outcome) {
+          variants.push_back(s);
+          G::set_chance(variants.back(), outcome);
+        }
+      for (const auto& t : variants) {
+        const std::string bytes(reinterpret_cast<const char*>(&t), sizeof t);
+        const uint64_t key = search::hooks::key_of<G>(t);
+        const auto copy = t;
+        EXPECT_EQ(search::hooks::key_of<G>(copy), key);
+        const auto [at, added] = keys.emplace(key, bytes);
+        EXPECT_TRUE(added || at->second == bytes)
+            << "two positions share a key: " << Traits<G>::position_text(t);
+      }
+      if constexpr (search::hooks::HasMoveIndex<G>) {
+        auto d = s;
+        WordStream rng({67, i, 1, kLeafSetup, 0});
+        draw_chance<G>(d, rng);
+        typename G::MoveList list;
+        G::generate_moves(d, rules, list);
+        std::set<int> indices;
+        for (int k = 0; k < list.size; ++k) {
+          const int index = G::move_index(list.moves[k]);
+          EXPECT_GE(index, 0);
+          EXPECT_LT(index, G::kMoveIndices);
+          indices.insert(index);
+        }
+        EXPECT_EQ(indices.size(), static_cast<size_t>(list.size)) << Traits<G>::position_text(d);
+      }
+    }
+  }
+  EXPECT_GT(keys.size(), 100u) << "too few distinct positions to say anything";
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
+#include "games/ewn/game.hpp"
 #include "host/eval/weights.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/tune/dataset.hpp"
@@ -626,7 +627,7 @@ TEST(TuneRun, WritesWeightsThatLoadBackExactly) {
   EXPECT_LT(r.result.after.train_loss, r.result.before.train_loss);
   EXPECT_EQ(r.result.weights[2], 0.0);  // untuned
   EXPECT_GE(r.result.weights[0], 0.0);
-  const eval::Weights back = eval::load_weights(dir.file("sub/out.yaml"));
+  const eval::Weights back = eval::load_weights<EwnGame>(dir.file("sub/out.yaml"));
   EXPECT_EQ(back.w, r.result.weights);
   EXPECT_EQ(back.name, "fitted");
   std::ifstream in(dir.file("sub/out.yaml"));
@@ -851,7 +852,7 @@ TEST(TuneRun, ADivergedFitWritesNothingUnlessAsked) {
   EXPECT_NE(r.result.diverged, "");
   const std::string text = file_text(dir.file("out.yaml"));
   EXPECT_NE(text.find("#   WARNING       the fit diverged: "), std::string::npos) << text;
-  EXPECT_EQ(eval::load_weights(dir.file("out.yaml")).w, r.result.weights);
+  EXPECT_EQ(eval::load_weights<EwnGame>(dir.file("out.yaml")).w, r.result.weights);
 }
 
 // ---- the command line, end to end
@@ -889,7 +890,7 @@ output: {path: unused.h5, positions_per_game: 0}
   ASSERT_EQ(tune.code, 0) << tune.out;
   EXPECT_NE(tune.out.find("K  "), std::string::npos) << tune.out;
   EXPECT_NE(tune.out.find("games.h5 ("), std::string::npos) << tune.out;
-  const eval::Weights w = eval::load_weights(dir.file("tuned.yaml"));
+  const eval::Weights w = eval::load_weights<EwnGame>(dir.file("tuned.yaml"));
   EXPECT_EQ(w.name, "tuned");
   EXPECT_FALSE(fs::exists(dir.file("unused.yaml")));  // --out replaced weights.output
 

@@ -18,10 +18,17 @@
 // - playout_many(s, rules, policy, key, ply, leaf, first, last, sink) gives sink(r, result) for
 //   rollouts r in [first, last), each exactly what playout() gives on BlockStream(key, ply, leaf,
 //   r), in any order (the CPU backend interleaves several rollouts per thread).
+//
+// FeatureGame adds the host-side evaluation features that linear evaluations (host/eval) weigh and
+// tuning fits. Host search also finds optional hooks at compile time (host/search/game_hooks.hpp:
+// a Zobrist hash, tactical moves, a history index). Host-only hooks may live in a game struct that
+// nvcc compiles as long as device code never calls them.
 #pragma once
 
 #include <concepts>
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <type_traits>
 
 #include "games/common/philox.hpp"
@@ -75,11 +82,12 @@ concept Game =
 
 // A game with chance outcomes (die rolls) between decisions. A state that needs_chance is a chance
 // state: its outcome, one of kChanceOutcomes equally likely values, is drawn before the side to move
-// decides; set_chance(s, k) draws outcome k (0-based). chance_classes groups the outcomes of a
-// chance state into classes that allow the same moves (one representative outcome and the number
-// of outcomes per class; returns the number of classes); same_class(a, b) is true for two decision
-// states that differ at most in an outcome of the same class. apply() leaves a chance state (or a
-// state that is over).
+// decides; set_chance(s, k) draws outcome k (0-based), and on a decision state replaces the drawn
+// outcome with k (search names and canonicalises a root's outcome that way). chance_classes groups
+// the outcomes of a chance state into classes that allow the same moves (one representative
+// outcome, the smallest of its class, and the number of outcomes per class; returns the number of
+// classes); same_class(a, b) is true for two decision states that differ at most in an outcome of
+// the same class. apply() leaves a chance state (or a state that is over).
 template <class G>
 concept ChanceGame =
     Game<G> && requires(typename G::State& s, const typename G::State& cs,
@@ -90,6 +98,21 @@ concept ChanceGame =
       G::set_chance(s, 0);
       { G::chance_classes(cs, rules, outcomes, outcomes) } -> std::convertible_to<int>;
       { G::same_class(cs, cs, rules) } -> std::same_as<bool>;
+    };
+
+// A game with evaluation features, computed on the host: kNumFeatures values per position from the
+// side to move's view, named by feature_names() (in vector order; the names are what weights files
+// and the HDF5 feature list use), with |feature i| <= feature_max()[i] for every position so that a
+// linear evaluation has a known bound. extract_features(s, rules, out) fills out[0..kNumFeatures)
+// for a state that is not over; the chance outcome is ignored.
+template <class G>
+concept FeatureGame =
+    Game<G> && requires(const typename G::State& cs, const typename G::Rules& rules, float* out) {
+      { G::kNumFeatures } -> std::convertible_to<int>;
+      requires G::kNumFeatures > 0;
+      { G::feature_names() } -> std::convertible_to<std::span<const std::string_view>>;
+      { G::feature_max() } -> std::convertible_to<std::span<const double>>;
+      G::extract_features(cs, rules, out);
     };
 
 // clang-format on

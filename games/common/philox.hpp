@@ -56,7 +56,7 @@ SP_HD SP_FORCEINLINE Philox4x32 philox4x32_10(Philox4x32 c, PhiloxKey k) {
 }
 
 // SplitMix64 finaliser (Steele et al.): a bijective 64-bit mix used to turn (seed, game) into a key.
-SP_HD SP_FORCEINLINE uint64_t splitmix64(uint64_t x) {
+SP_HD SP_FORCEINLINE constexpr uint64_t splitmix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;

@@ -46,6 +46,24 @@ inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
     "opp_dice_6",
 };
 
+// The largest value of each feature, in kFeatureNames order (every feature is non-negative): 6
+// cubes, 4 steps from the goal at most, 25 squares. Linear evaluations take their bound from it.
+// clang-format off
+inline constexpr std::array<double, kNumFeatures> kFeatureMax = {
+    6,  6,   // cubes
+    6,  6,   // lost
+    24, 24,  // dist_sum: 6 cubes x 4 steps
+    4,  4,   // dist_min
+    6,  6,   // inv_dist: 6 x 1/(0 + 1)
+    4,  4,   // dice_dist
+    25, 25,  // reach
+    6,  6,   // blocked
+    6,  6,   // threats
+    6,  6,  6, 6, 6, 6,  // own_dice_1..6: die rolls that move each cube
+    6,  6,  6, 6, 6, 6,  // opp_dice_1..6
+};
+// clang-format on
+
 // Fills out[kNumFeatures]. Precondition: state_ok(s).
 inline void extract_features(const State& s, const Rules& rules, float* out) {
   const int me = s.side;

@@ -1,13 +1,18 @@
 // The EWN game as the rollout backends and search see it: types and the playout entry point, a
-// ChanceGame (games/common/game.hpp) whose chance outcomes are the die values.
+// ChanceGame (games/common/game.hpp) whose chance outcomes are the die values, and a FeatureGame
+// with the host-side hooks of search (Zobrist hash, history index).
 #pragma once
 
 #include <cstring>
+#include <span>
+#include <string_view>
 
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/ewn.hpp"
+#include "games/ewn/features.hpp"
 #include "games/ewn/playout.hpp"
+#include "games/ewn/zobrist.hpp"
 
 namespace sp {
 
@@ -69,12 +74,24 @@ struct EwnGame {
     ewn::playout_interleaved<4>(s, rules, policy, key, ply, leaf, first, last, sink);
   }
 
+  // Host-side hooks (evaluation, search); device code never calls them.
+  static constexpr int kNumFeatures = ewn::kNumFeatures;
+  static constexpr std::span<const std::string_view> feature_names() { return ewn::kFeatureNames; }
+  static constexpr std::span<const double> feature_max() { return ewn::kFeatureMax; }
+  static void extract_features(const State& s, const Rules& r, float* out) {
+    ewn::extract_features(s, r, out);
+  }
+  static uint64_t hash(const State& s) { return ewn::zobrist_key(s); }
+  // History index of a move: (from, to) with the pass square as a 26th square.
+  static constexpr int kMoveIndices = (ewn::kSquares + 1) * (ewn::kSquares + 1);
+  static int move_index(Move m) { return m.from * (ewn::kSquares + 1) + m.to; }
+
   SP_HD static SP_FORCEINLINE Result playout(const State& s, const Rules& rules,
                                              const Policy& policy, BlockStream& rng) {
     return ewn::playout(s, rules, policy, rng);
   }
 };
 
-static_assert(ChanceGame<EwnGame>);
+static_assert(ChanceGame<EwnGame> && FeatureGame<EwnGame>);
 
 }  // namespace sp

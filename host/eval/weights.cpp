@@ -1,12 +1,7 @@
 #include "host/eval/weights.hpp"
 
-#include <cassert>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <iterator>
-#include <memory>
+#include <functional>
+#include <map>
 #include <string_view>
 
 #include "host/config/schema.hpp"
@@ -19,39 +14,25 @@ using config::Document;
 using config::Range;
 using config::Section;
 
-// The largest value of each feature, in kFeatureNames order: 6 cubes, 4 steps from the goal at
-// most, 25 squares. Appending a feature means adding its bound here (the assert says so).
-constexpr double kFeatureMax[] = {
-    6,  6,   // cubes
-    6,  6,   // lost
-    24, 24,  // dist_sum: 6 cubes x 4 steps
-    4,  4,   // dist_min
-    6,  6,   // inv_dist: 6 x 1/(0 + 1)
-    4,  4,   // dice_dist
-    25, 25,  // reach
-    6,  6,   // blocked
-    6,  6,   // threats
-    6,  6,  6, 6, 6, 6,  // own_dice_1..6: die rolls that move each cube
-    6,  6,  6, 6, 6, 6,  // opp_dice_1..6
-};
-static_assert(std::size(kFeatureMax) == ewn::kNumFeatures, "give every feature its bound");
+// Weights by feature name: the schema's defaults create every entry, whatever the game's features.
+using WeightMap = std::map<std::string, double, std::less<>>;
 
 struct WeightsFile {
   std::string name, description;
-  std::vector<double> w = std::vector<double>(ewn::kNumFeatures, 0.0);
+  WeightMap w;
 };
 
-Section<std::vector<double>> features_schema() {
-  Section<std::vector<double>> s;
-  for (int i = 0; i < ewn::kNumFeatures; ++i) {
-    const std::string name(ewn::kFeatureNames[i]);
+Section<WeightMap> features_schema(std::span<const std::string_view> names) {
+  Section<WeightMap> s;
+  for (const std::string_view n : names) {
+    const std::string name(n);
     s.real(
-        name, [i](std::vector<double>& w) -> double& { return w[i]; }, 0.0,
+        name, [name](WeightMap& w) -> double& { return w[name]; }, 0.0,
         Range{-kMaxWeight, kMaxWeight}, "weight of " + name);
   }
   // A weight left out is more likely forgotten than meant to be 0, so every one is required.
-  s.check([](const std::vector<double>&, const Document& doc, const std::string& path) {
-    for (const std::string_view n : ewn::kFeatureNames) {
+  s.check([names](const WeightMap&, const Document& doc, const std::string& path) {
+    for (const std::string_view n : names) {
       const std::string key = config::detail::join(path, std::string(n));
       if (!doc.was_set(key))
         doc.fail_key(key, "missing: every feature needs a weight (write 0 to ignore one)");
@@ -60,20 +41,17 @@ Section<std::vector<double>> features_schema() {
   return s;
 }
 
-const Section<WeightsFile>& schema() {
-  static const Section<WeightsFile> s = [] {
-    Section<WeightsFile> top;
-    top.string("name", &WeightsFile::name, "unnamed", false, "short name shown in logs");
-    top.string("description", &WeightsFile::description, "", true, "what the weights express");
-    top.section("weights", &WeightsFile::w, features_schema(),
-                "one weight per feature, from the side to move's view");
-    top.check([](const WeightsFile&, const Document& doc, const std::string&) {
-      for (const char* key : {"name", "weights"})
-        if (!doc.was_set(key)) doc.fail_key(key, "missing");
-    });
-    return top;
-  }();
-  return s;
+Section<WeightsFile> schema(std::span<const std::string_view> feature_names) {
+  Section<WeightsFile> top;
+  top.string("name", &WeightsFile::name, "unnamed", false, "short name shown in logs");
+  top.string("description", &WeightsFile::description, "", true, "what the weights express");
+  top.section("weights", &WeightsFile::w, features_schema(feature_names),
+              "one weight per feature, from the side to move's view");
+  top.check([](const WeightsFile&, const Document& doc, const std::string&) {
+    for (const char* key : {"name", "weights"})
+      if (!doc.was_set(key)) doc.fail_key(key, "missing");
+  });
+  return top;
 }
 
 // Whether a line of text starts with "key:", as the top-level keys of a weights file do.
@@ -106,34 +84,19 @@ void refuse_other_files(const std::string& text, const std::string& name) {
 
 }  // namespace
 
-Weights load_weights_text(const std::string& text, const std::string& name) {
+Weights load_weights_text(const std::string& text, const std::string& name,
+                          std::span<const std::string_view> feature_names) {
   refuse_other_files(text, name);
-  WeightsFile f = schema().load(text, name);
+  WeightsFile f = schema(feature_names).load(text, name);
   Weights out;
-  out.w = std::move(f.w);
+  for (const std::string_view n : feature_names) out.w.push_back(f.w.find(n)->second);
   out.name = std::move(f.name);
   out.source = name;
   return out;
 }
 
-Weights load_weights(const std::string& path) {
-  return load_weights_text(config::read_config_file(path), path);
-}
-
-double evaluate(const Weights& weights, const ewn::State& s, const ewn::Rules& rules) {
-  assert(weights.w.size() == static_cast<size_t>(ewn::kNumFeatures));
-  float f[ewn::kNumFeatures];
-  ewn::extract_features(s, rules, f);
-  double v = 0;
-  for (int i = 0; i < ewn::kNumFeatures; ++i) v += weights.w[i] * static_cast<double>(f[i]);
-  return v;
-}
-
-double evaluation_bound(const Weights& weights) {
-  assert(weights.w.size() == static_cast<size_t>(ewn::kNumFeatures));
-  double v = 0;
-  for (int i = 0; i < ewn::kNumFeatures; ++i) v += std::abs(weights.w[i]) * kFeatureMax[i];
-  return v;
+Weights load_weights(const std::string& path, std::span<const std::string_view> feature_names) {
+  return load_weights_text(config::read_config_file(path), path, feature_names);
 }
 
 }  // namespace sp::eval

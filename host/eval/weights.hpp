@@ -1,13 +1,17 @@
-// Linear evaluations of EWN positions: one weight per feature of games/ewn/features.hpp, read from
-// YAML files under configs/ewn/weights/. The score is w . features from the side to move's view,
-// so it is antisymmetric by construction when the weights are (own_x = -opp_x).
+// Linear evaluations: one weight per evaluation feature of a game (FeatureGame, games/common/
+// game.hpp), read from YAML files such as configs/ewn/weights/. The score is w . features from the
+// side to move's view, so it is antisymmetric by construction when the weights are (own_x =
+// -opp_x).
 #pragma once
 
+#include <cassert>
+#include <cmath>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "games/ewn/ewn.hpp"
-#include "games/ewn/features.hpp"
+#include "games/common/game.hpp"
 
 namespace sp::eval {
 
@@ -16,29 +20,55 @@ namespace sp::eval {
 inline constexpr double kMaxWeight = 1e6;
 
 struct Weights {
-  std::vector<double> w = std::vector<double>(ewn::kNumFeatures, 0.0);  // like ewn::kFeatureNames
+  std::vector<double> w;  // one per feature, in the order of the game's feature_names()
   std::string name;
   std::string source;  // the file it was read from; empty when built in code
 };
 
-// Reads a weights file:
+// Reads a weights file for the features named by feature_names (a game's feature_names()):
 //   name: survival-distance        (required, non-empty)
 //   description: ...               (optional)
-//   weights: {own_cubes: 120, ...} (required: every feature of kFeatureNames, each once)
+//   weights: {own_cubes: 120, ...} (required: every feature, each once)
 // Throws sp::InputError (a config::ConfigError) "FILE:LINE:COLUMN: key 'weights.x': what is wrong"
 // for unknown features (with a "did you mean" hint), missing ones, values that are not finite
 // numbers in [-kMaxWeight, kMaxWeight], and unknown top-level keys; "cannot read FILE: reason"
-// when the file cannot be read.
-Weights load_weights(const std::string& path);
+// when the file cannot be read. The result has one weight per name, in that order.
+Weights load_weights(const std::string& path, std::span<const std::string_view> feature_names);
 // The same for YAML text; name stands for the file in messages and becomes source.
-Weights load_weights_text(const std::string& text, const std::string& name);
+Weights load_weights_text(const std::string& text, const std::string& name,
+                          std::span<const std::string_view> feature_names);
+// The same for the features of game G.
+template <FeatureGame G>
+Weights load_weights(const std::string& path) {
+  return load_weights(path, G::feature_names());
+}
+template <FeatureGame G>
+Weights load_weights_text(const std::string& text, const std::string& name) {
+  return load_weights_text(text, name, G::feature_names());
+}
 
-// w . extract_features(s, rules): the score for the side to move. Precondition: state_ok(s),
-// weights.w.size() == kNumFeatures. The die is ignored.
-double evaluate(const Weights& weights, const ewn::State& s, const ewn::Rules& rules);
+// w . G::extract_features(s, rules): the score for the side to move. Precondition: s is not over,
+// weights.w.size() == G::kNumFeatures. The chance outcome is ignored.
+template <FeatureGame G>
+double evaluate(const Weights& weights, const typename G::State& s,
+                const typename G::Rules& rules) {
+  assert(weights.w.size() == static_cast<size_t>(G::kNumFeatures));
+  float f[G::kNumFeatures];
+  G::extract_features(s, rules, f);
+  double v = 0;
+  for (int i = 0; i < G::kNumFeatures; ++i) v += weights.w[i] * static_cast<double>(f[i]);
+  return v;
+}
 
-// V >= |evaluate(weights, s, rules)| for every position: sum of |w_i| times the largest value
-// feature i can take (every feature is non-negative and bounded on a 5x5 board with 6 cubes).
-double evaluation_bound(const Weights& weights);
+// V >= |evaluate<G>(weights, s, rules)| for every position: sum of |w_i| times the largest value
+// feature i can take (G::feature_max()). Precondition: weights.w.size() == G::kNumFeatures.
+template <FeatureGame G>
+double evaluation_bound(const Weights& weights) {
+  assert(weights.w.size() == static_cast<size_t>(G::kNumFeatures));
+  const std::span<const double> max = G::feature_max();
+  double v = 0;
+  for (int i = 0; i < G::kNumFeatures; ++i) v += std::abs(weights.w[i]) * max[i];
+  return v;
+}
 
 }  // namespace sp::eval

@@ -8,12 +8,8 @@
 // win p plies from the root and -(kWin - p) for a loss, so faster wins and slower losses are
 // preferred and every such score lies beyond any evaluation (|score| >= kProven).
 //
-// Hooks a game may offer (found at compile time; searches work without them):
-//   static uint64_t hash(const State&)           Zobrist key (else a hash of the state's bytes)
-//   static bool is_tactical(const State&, Move)  captures or threats: ordered right after the
-//                                                table's move
-//   static int move_index(Move), kMoveIndices    history index in [0, kMoveIndices) (else no
-//                                                history ordering)
+// Hooks a game may offer (game_hooks.hpp): hash (the table's key), is_tactical (ordered right
+// after the table's move) and move_index (history ordering).
 //
 // Transposition table: a stored result settles a node searched to the same or a smaller remaining
 // depth (win scores are stored relative to the node). The root never takes a stored value. From a
@@ -40,6 +36,7 @@
 #include "games/common/philox.hpp"
 #include "host/search/deadline.hpp"
 #include "host/search/engine.hpp"
+#include "host/search/game_hooks.hpp"
 #include "host/search/tt.hpp"
 
 namespace sp::search {
@@ -70,24 +67,6 @@ struct AlphaBetaStats {
   std::vector<Move> line;  // principal variation, starting with best; may end early at a table hit
 };
 
-namespace alphabeta_detail {
-
-template <class G>
-concept HasHash = requires(const typename G::State& s) {
-  { G::hash(s) } -> std::convertible_to<uint64_t>;
-};
-template <class G>
-concept HasTactical = requires(const typename G::State& s, typename G::Move m) {
-  { G::is_tactical(s, m) } -> std::convertible_to<bool>;
-};
-template <class G>
-concept HasMoveIndex = requires(typename G::Move m) {
-  { G::move_index(m) } -> std::convertible_to<int>;
-  { G::kMoveIndices } -> std::convertible_to<int>;
-};
-
-}  // namespace alphabeta_detail
-
 template <DeterministicGame G>
 class AlphaBeta {
  public:
@@ -117,7 +96,7 @@ class AlphaBeta {
     if (opt_.use_tt && (opt_.tt_size_mb < 1 || opt_.tt_size_mb > 65536))
       throw std::invalid_argument("alphabeta: tt_size_mb must be in [1, 65536], got " +
                                   std::to_string(opt_.tt_size_mb));
-    if constexpr (alphabeta_detail::HasMoveIndex<G>) history_.assign(2 * G::kMoveIndices, 0);
+    if constexpr (hooks::HasMoveIndex<G>) history_.assign(2 * G::kMoveIndices, 0);
   }
 
   // Searches root (game not over) by iterative deepening to options.depth, or until time_ms runs
@@ -178,18 +157,6 @@ class AlphaBeta {
     return v >= kProven ? v - ply : v <= -kProven ? v + ply : v;
   }
 
-  static uint64_t key_of(const State& s) {
-    if constexpr (alphabeta_detail::HasHash<G>) {
-      return G::hash(s);
-    } else {
-      unsigned char bytes[sizeof(State)];
-      std::memcpy(bytes, &s, sizeof(State));
-      uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, then mixed
-      for (unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ull;
-      return splitmix64(h);
-    }
-  }
-
   void tick() {
     ++nodes_;
     if (opt_.time_ms == 0 || iteration_ <= 1 || (nodes_ & 1023) != 0) return;
@@ -217,7 +184,7 @@ class AlphaBeta {
                  ((killers_[ply][0].set && killers_[ply][0].move == m) ||
                   (killers_[ply][1].set && killers_[ply][1].move == m))) {
         key = kKiller + (killers_[ply][0].set && killers_[ply][0].move == m ? 1 : 0);
-      } else if constexpr (alphabeta_detail::HasMoveIndex<G>) {
+      } else if constexpr (hooks::HasMoveIndex<G>) {
         if (opt_.use_history) key = std::min(history_[history_index(s, m)], kKiller - 1);
       }
       keyed[i] = Keyed{key, m};
@@ -228,14 +195,14 @@ class AlphaBeta {
   }
 
   static bool is_tactical(const State& s, Move m) {
-    if constexpr (alphabeta_detail::HasTactical<G>)
+    if constexpr (hooks::HasTactical<G>)
       return G::is_tactical(s, m);
     else
       return false;
   }
 
   static size_t history_index(const State& s, Move m) {
-    if constexpr (alphabeta_detail::HasMoveIndex<G>)
+    if constexpr (hooks::HasMoveIndex<G>)
       return static_cast<size_t>(G::side_to_move(s)) * G::kMoveIndices + G::move_index(m);
     else
       return 0;
@@ -262,7 +229,7 @@ class AlphaBeta {
     const typename TranspositionTable<Move, Score>::Entry* hit = nullptr;
     Move tt_move{};  // copied: deeper stores may reuse the slot
     if (opt_.use_tt) {
-      key = key_of(s);
+      key = hooks::key_of<G>(s);
       hit = table_.probe(key);
       if (hit) {
         tt_move = hit->move;

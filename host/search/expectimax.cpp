@@ -90,7 +90,7 @@ Expectimax::Expectimax(eval::Weights weights, const ewn::Rules& rules,
                                 std::to_string(opt_.tt_size_mb));
   // A power of two: sums of +-W over die counts divide back to exactly +-W, so a proven result
   // is recognised exactly.
-  const double bound = eval::evaluation_bound(weights_);
+  const double bound = eval::evaluation_bound<EwnGame>(weights_);
   while (win_ <= bound) win_ *= 2;
   // Allocated with the engine, not at its first search, so that a table too large for memory
   // fails before a campaign creates its file.
@@ -203,7 +203,7 @@ double Expectimax::chance(const State& s, int depth, double alpha, double beta, 
   if (depth == 0) {
     ++leaves_;
     depth_limited_ = true;
-    return eval::evaluate(weights_, s, rules_);
+    return eval::evaluate<EwnGame>(weights_, s, rules_);
   }
   uint64_t key = 0;
   if (opt_.use_tt) {

@@ -16,6 +16,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
+#include "games/ewn/game.hpp"
 #include "host/common/system.hpp"
 #include "host/tune/output_paths.hpp"
 
@@ -189,7 +190,7 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
                d.same_inode ? "file" : "bytes", excerpt(d.same_as));
   const eval::Weights initial = [&] {
     try {
-      return eval::load_weights(config.weights.initial);
+      return eval::load_weights<EwnGame>(config.weights.initial);
     } catch (const InputError& e) {
       throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
     }
@@ -334,7 +335,7 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   report.date_utc = utc_now();
   const std::string text = weights_yaml(config, initial, report);
   // The file must read back as the weights just fitted; anything else is a bug here.
-  const eval::Weights check = eval::load_weights_text(text, config.weights.output);
+  const eval::Weights check = eval::load_weights_text<EwnGame>(text, config.weights.output);
   if (check.w != report.result.weights)
     throw std::runtime_error("internal error: the weights file text does not read back exactly");
   write_file_atomically(config.weights.output, text);

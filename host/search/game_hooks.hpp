@@ -1,0 +1,46 @@
+// Optional hooks a game may offer host search, found at compile time (searches work without them):
+//   static uint64_t hash(const State&)           Zobrist key (else a hash of the state's bytes)
+//   static bool is_tactical(const State&, Move)  captures or threats, ordered early by alpha-beta
+//   static int move_index(Move), kMoveIndices    history index in [0, kMoveIndices) (else no
+//                                                history ordering)
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+
+#include "games/common/game.hpp"
+#include "games/common/philox.hpp"
+
+namespace sp::search::hooks {
+
+template <class G>
+concept HasHash = requires(const typename G::State& s) {
+  { G::hash(s) } -> std::convertible_to<uint64_t>;
+};
+template <class G>
+concept HasTactical = requires(const typename G::State& s, typename G::Move m) {
+  { G::is_tactical(s, m) } -> std::convertible_to<bool>;
+};
+template <class G>
+concept HasMoveIndex = requires(typename G::Move m) {
+  { G::move_index(m) } -> std::convertible_to<int>;
+  { G::kMoveIndices } -> std::convertible_to<int>;
+};
+
+// The transposition-table key of s: the game's hash, else a hash of its bytes (states are
+// canonical byte for byte, see games/common/game.hpp).
+template <Game G>
+uint64_t key_of(const typename G::State& s) {
+  if constexpr (HasHash<G>) {
+    return G::hash(s);
+  } else {
+    unsigned char bytes[sizeof(typename G::State)];
+    std::memcpy(bytes, &s, sizeof(bytes));
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, then mixed
+    for (unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    return splitmix64(h);
+  }
+}
+
+}  // namespace sp::search::hooks
