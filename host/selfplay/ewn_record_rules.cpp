@@ -12,6 +12,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
@@ -23,7 +24,7 @@ namespace {
 // The config stored in the file, without its engines and backend: they play no part in how a game
 // is set up and rolled, and engines name weights files that need not exist where a file is
 // checked. nullopt, with the reason in `why`, when it cannot be read.
-std::optional<config::CampaignConfig> stored_config(const io::FileMeta& meta,
+std::optional<config::Config<EwnGame>> stored_config(const io::FileMeta& meta,
                                                     const std::string& path, std::string& why) {
   if (meta.config_text.empty()) {
     why = "the file stores no config";
@@ -40,8 +41,8 @@ std::optional<config::CampaignConfig> stored_config(const io::FileMeta& meta,
     YAML::Emitter out;
     out << tree;
     const std::string name = path + " (stored config)";
-    return meta.match ? config::load_match_config_text(out.c_str(), name)
-                      : config::load_campaign_config_text(out.c_str(), name);
+    return meta.match ? config::load_match_config_text<EwnGame>(out.c_str(), name, true)
+                      : config::load_campaign_config_text<EwnGame>(out.c_str(), name, true);
   } catch (const YAML::Exception& e) {
     why = e.what();
   } catch (const InputError& e) {
@@ -82,7 +83,7 @@ class EwnRecordRules final : public RecordRules {
     std::string why;
     cfg_ = stored_config(meta, path, why);
     if (cfg_) {
-      rules_ = cfg_->game.rules;
+      rules_ = cfg_->rules.rules;
     } else {
       const std::optional<ewn::Rules> rules = parse_rules_attribute(meta.rules);
       if (!rules)
@@ -130,10 +131,9 @@ class EwnRecordRules final : public RecordRules {
       if (g.seed != cfg_->seed)
         problems.add(where + ": seed " + std::to_string(g.seed) + ", the file's config has " +
                      std::to_string(cfg_->seed));
-      ewn::Arrangement want[2];
-      int first = 0;
-      initial_position(*cfg_, id, want, &first);
-      const std::string want_text = ewn::to_string(want[0]) + "/" + ewn::to_string(want[1]);
+      std::string want_text;
+      const int first =
+          GameHost<EwnGame>::start(cfg_->rules, cfg_->seed, stream_game(*cfg_, id), &want_text).side;
       if (want_text != setup_text)
         problems.add(where + ": opening " + setup_text + ", the file's config gives " + want_text);
       if (first != g.first_player)
@@ -157,7 +157,7 @@ class EwnRecordRules final : public RecordRules {
         return;
       }
       if (streams) {
-        const int want = roll_die(cfg_->seed, stream_game(*cfg_, id), ply.ply);
+        const int want = 1 + draw_chance<EwnGame>(cfg_->seed, stream_game(*cfg_, id), ply.ply);
         if (want != ply.chance)
           problems.add(at + ": die " + std::to_string(ply.chance) + ", the campaign's dice give " +
                        std::to_string(want));
@@ -239,7 +239,7 @@ class EwnRecordRules final : public RecordRules {
   };
 
   ewn::Rules rules_;
-  std::optional<config::CampaignConfig> cfg_;
+  std::optional<config::Config<EwnGame>> cfg_;
   bool features_comparable_ = false;
   std::unordered_map<uint64_t, Replayed> games_;
 };

@@ -104,7 +104,8 @@ stats::SprtConfig sprt_config_of(const config::SprtSettings& s) {
   return c;
 }
 
-GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_id, int winner) {
+stats::GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_id, int winner) {
+  using stats::GameResult;
   if (winner != 0 && winner != 1) return GameResult::kDraw;
   return engine_for_player(cfg, game_id, winner) == 0 ? GameResult::kWin : GameResult::kLoss;
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -48,6 +49,7 @@ struct MatchOptions {
 struct MatchResult;
 
 namespace match_detail {
+using Clock = std::chrono::steady_clock;
 float score_of(stats::GameResult r);
 std::string sprt_line(const MatchResult& r);
 // The status line: a terminal gets it rewritten in place every half second, a log every 10 s.
