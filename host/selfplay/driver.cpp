@@ -157,7 +157,7 @@ std::unique_ptr<search::Engine<EwnGame>> make_engine(const config::EngineConfig&
       options.time_ms = cfg.time_ms;
       options.tt_size_mb = cfg.tt_size_mb;
       options.use_star1 = cfg.star1;
-      return std::make_unique<search::ExpectimaxEngine>(*cfg.evaluation, rules, options);
+      return std::make_unique<search::ExpectimaxEngine<EwnGame>>(*cfg.evaluation, rules, options);
     }
   }
   throw std::logic_error("unknown engine type");
