@@ -16,6 +16,7 @@
 #include "games/ewn/notation.hpp"
 #include "host/eval/weights.hpp"
 #include "host/search/expectimax.hpp"
+#include "host/search/game_hooks.hpp"
 #include "tests/ewn_test_util.hpp"
 
 namespace sp {
@@ -28,6 +29,14 @@ using ewn::State;
 
 std::string weights_path(const std::string& name) {
   return std::string(SELFPLAY_SOURCE_DIR) + "/configs/ewn/weights/" + name + ".yaml";
+}
+
+// The table's entry size fixes how many entries tt_size_mb holds, and with that its collisions and
+// the results of a search: it must not change.
+static_assert(sizeof(search::TranspositionTable<Move, double>::Entry) == 24);
+
+std::string ply_text(const search::ExpectimaxPly<Move>& p) {
+  return ewn::ply_to_string(p.outcome + 1, p.move);
 }
 
 std::vector<float> features(const std::string& position, const Rules& rules = {}) {
@@ -411,7 +420,7 @@ TEST(Expectimax, EqualsBruteForceAtFixedDepths) {
     const Rules rules = ewn::test::rules_variant(static_cast<int>(i % 4));
     const eval::Weights& w = weights[i % 2];
     // Wins are worth W, a power of two above every evaluation (see expectimax.hpp).
-    const double win = search::Expectimax(w, rules, {}).win_score();
+    const double win = search::Expectimax<EwnGame>(w, rules, {}).win_score();
     EXPECT_GT(win, eval::evaluation_bound<EwnGame>(w));
     EXPECT_LE(win, 2 * eval::evaluation_bound<EwnGame>(w));
     const BruteForce bf{w, rules, win};
@@ -426,9 +435,9 @@ TEST(Expectimax, EqualsBruteForceAtFixedDepths) {
       o.use_history = c.history;
       for (int depth = 1; depth <= kDepth; ++depth) {
         o.depth = depth;
-        search::Expectimax engine(w, rules, o);
+        search::Expectimax<EwnGame> engine(w, rules, o);
         EXPECT_EQ(engine.win_score(), bf.win);
-        const search::ExpectimaxStats st = engine.search(s);
+        const search::ExpectimaxStats<Move> st = engine.search(s);
         const std::string what = ewn::to_string(s) + " rules " + std::to_string(i % 4) + " " +
                                  name(c) + " depth " + std::to_string(depth);
         const double want = want_at[depth];
@@ -441,7 +450,8 @@ TEST(Expectimax, EqualsBruteForceAtFixedDepths) {
         EXPECT_NEAR(bf.move_value(s, st.best, depth), want, 1e-9)
             << what << ": best " << ewn::to_string(st.best);
         ASSERT_FALSE(st.line.empty()) << what;
-        EXPECT_EQ(st.line[0], ewn::ply_to_string(s.die, st.best)) << what;
+        EXPECT_EQ(st.line[0].move, st.best) << what;
+        EXPECT_EQ(st.line[0].outcome + 1, s.die) << what;
         if (depth == 3 && !c.tt) (c.star1 ? nodes_star1 : nodes_plain) += st.nodes;
         if (depth == 3) tt_hits += st.tt_hits;
       }
@@ -478,16 +488,16 @@ TEST(Expectimax, TableSharedAcrossSearches) {
   for (const State& s : games_backwards(rules)) positions.push_back(s);
   for (const char* file : {"survival-distance", "distance-control-safety"}) {
     const eval::Weights w = eval::load_weights<EwnGame>(weights_path(file));
-    const BruteForce bf{w, rules, search::Expectimax(w, rules, {}).win_score()};
+    const BruteForce bf{w, rules, search::Expectimax<EwnGame>(w, rules, {}).win_score()};
     for (const bool star1 : {false, true}) {
       search::ExpectimaxOptions o;
       o.depth = 3;
       o.tt_size_mb = 1;
       o.use_star1 = star1;
-      search::Expectimax engine(w, rules, o);
+      search::Expectimax<EwnGame> engine(w, rules, o);
       for (int round = 0; round < 2; ++round)
         for (const State& s : positions) {
-          const search::ExpectimaxStats st = engine.search(s);
+          const search::ExpectimaxStats<Move> st = engine.search(s);
           const double want = bf.decision(s, 3);
           const std::string what = ewn::to_string(s) + " " + file + (star1 ? " star1" : "");
           EXPECT_NEAR(st.value, want, 1e-9) << what << " round " << round;
@@ -497,22 +507,60 @@ TEST(Expectimax, TableSharedAcrossSearches) {
   }
 }
 
+// EWN without the optional search hooks (hash, move_index: private, so the concepts do not see
+// them): the table keys hash the state's bytes and there is no history ordering. Values and
+// decisions stay those of brute force.
+struct EwnWithoutHooks : private EwnGame {
+  using EwnGame::apply, EwnGame::generate_moves, EwnGame::is_over, EwnGame::playout,
+      EwnGame::playout_many, EwnGame::side_to_move, EwnGame::winner;
+  using EwnGame::chance_classes, EwnGame::needs_chance, EwnGame::same_class, EwnGame::set_chance;
+  using EwnGame::extract_features, EwnGame::feature_max, EwnGame::feature_names;
+  using EwnGame::kChanceOutcomes, EwnGame::kMaxMoves, EwnGame::kName, EwnGame::kNoWinner,
+      EwnGame::kNumFeatures;
+  using EwnGame::Move, EwnGame::MoveList, EwnGame::Policy, EwnGame::Result, EwnGame::Rules,
+      EwnGame::State;
+};
+static_assert(search::ExpectimaxGame<EwnWithoutHooks>);
+static_assert(!search::hooks::HasHash<EwnWithoutHooks> &&
+              !search::hooks::HasMoveIndex<EwnWithoutHooks>);
+
+TEST(Expectimax, SearchesWithoutTheOptionalHooks) {
+  const Rules rules;
+  const eval::Weights w = eval::load_weights<EwnGame>(weights_path("distance-control-safety"));
+  const BruteForce bf{w, rules, search::Expectimax<EwnGame>(w, rules, {}).win_score()};
+  search::ExpectimaxOptions o;
+  o.depth = 3;
+  o.tt_size_mb = 1;
+  search::Expectimax<EwnWithoutHooks> engine(w, rules, o);
+  uint64_t tt_hits = 0;
+  for (const State& s : test_positions()) {
+    const auto st = engine.search(s);
+    const double want = bf.decision(s, 3);
+    EXPECT_NEAR(st.value, want, 1e-9) << ewn::to_string(s);
+    EXPECT_NEAR(bf.move_value(s, st.best, 3), want, 1e-9) << ewn::to_string(s);
+    ASSERT_FALSE(st.line.empty());
+    EXPECT_EQ(st.line[0].outcome + 1, s.die);
+    tt_hits += st.tt_hits;
+  }
+  EXPECT_GT(tt_hits, 0u) << "the byte hash never found a position again";
+}
+
 TEST(Expectimax, DeterministicAtFixedDepth) {
   const eval::Weights w = eval::load_weights<EwnGame>(weights_path("distance-control-safety"));
   search::ExpectimaxOptions o;
   o.depth = 4;
   o.tt_size_mb = 1;
-  search::Expectimax a(w, Rules{}, o), b(w, Rules{}, o);
+  search::Expectimax<EwnGame> a(w, Rules{}, o), b(w, Rules{}, o);
   for (const State& s : test_positions()) {
     const auto x = a.search(s), y = b.search(s);
     EXPECT_EQ(x.nodes, y.nodes);
     EXPECT_EQ(x.value, y.value);
     EXPECT_EQ(x.best, y.best);
     EXPECT_EQ(x.line, y.line);
-    EXPECT_NE(search::to_string(x).find("depth " + std::to_string(x.depth) + " nodes " +
-                                        std::to_string(x.nodes)),
+    EXPECT_NE(search::to_string(x, ply_text)
+                  .find("depth " + std::to_string(x.depth) + " nodes " + std::to_string(x.nodes)),
               std::string::npos)
-        << search::to_string(x);
+        << search::to_string(x, ply_text);
   }
 }
 
@@ -521,13 +569,13 @@ TEST(Expectimax, RejectsBadOptions) {
   search::ExpectimaxOptions o;
   o.depth = 0;
   o.time_ms = 0;
-  EXPECT_THROW(search::Expectimax(w, Rules{}, o), std::invalid_argument);
-  o.depth = search::Expectimax::kMaxDepth + 1;
-  EXPECT_THROW(search::Expectimax(w, Rules{}, o), std::invalid_argument);
+  EXPECT_THROW(search::Expectimax<EwnGame>(w, Rules{}, o), std::invalid_argument);
+  o.depth = search::Expectimax<EwnGame>::kMaxDepth + 1;
+  EXPECT_THROW(search::Expectimax<EwnGame>(w, Rules{}, o), std::invalid_argument);
   o.depth = 2;
   eval::Weights short_w = w;
   short_w.w.pop_back();
-  EXPECT_THROW(search::Expectimax(short_w, Rules{}, o), std::invalid_argument);
+  EXPECT_THROW(search::Expectimax<EwnGame>(short_w, Rules{}, o), std::invalid_argument);
 }
 
 // A time budget instead of a depth: whatever depth it reaches, depth 1 is always complete and the
@@ -537,9 +585,9 @@ TEST(Expectimax, TimeLimitReturnsALegalMove) {
   search::ExpectimaxOptions o;
   o.depth = 0;
   o.time_ms = 20;
-  search::Expectimax engine(w, Rules{}, o);
+  search::Expectimax<EwnGame> engine(w, Rules{}, o);
   const State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
-  const search::ExpectimaxStats st = engine.search(s);
+  const search::ExpectimaxStats<Move> st = engine.search(s);
   EXPECT_GE(st.depth, 1);
   EXPECT_TRUE(ewn::test::move_set(s, Rules{}).count(ewn::to_string(st.best)));
 }
@@ -568,7 +616,7 @@ TEST(ExpectimaxEngine, WinsInOne) {
       o.depth = 3;
       o.use_star1 = star1;
       o.tt_size_mb = 1;
-      search::ExpectimaxEngine engine(w, Rules{}, o);
+      search::ExpectimaxEngine<EwnGame> engine(w, Rules{}, o);
       EXPECT_NE(engine.describe().find("expectimax(survival-distance, depth 3"), std::string::npos)
           << engine.describe();
       State s = ewn::parse_position(p);
@@ -590,7 +638,7 @@ TEST(ExpectimaxEngine, ForcedMoveAndGameThrough) {
   search::ExpectimaxOptions o;
   o.depth = 2;
   o.tt_size_mb = 1;
-  search::ExpectimaxEngine e0(w, Rules{}, o), e1(w, Rules{}, o);
+  search::ExpectimaxEngine<EwnGame> e0(w, Rules{}, o), e1(w, Rules{}, o);
   // A lone cube on the edge has one move.
   const State forced = ewn::parse_position("4A/5/5/5/a4 0 5");
   EXPECT_EQ(ewn::to_string(play_through_engine(e0, forced, nullptr)), "e5-e4");
@@ -624,14 +672,14 @@ TEST(ExpectimaxEngine, TunedWeightsTakeWinsAndPlayLegalGames) {
   o.depth = 2;
   o.tt_size_mb = 1;
   for (const char* p : {"5/1b3/5/3A1/5 0 1", "5/5/2A2/3b1/5 0 1", "5/1a3/5/3A1/4b 1 1"}) {
-    search::ExpectimaxEngine engine(tuned, Rules{}, o);
+    search::ExpectimaxEngine<EwnGame> engine(tuned, Rules{}, o);
     State s = ewn::parse_position(p);
     const int mover = s.side;
     ewn::apply(s, play_through_engine(engine, s, nullptr));
     EXPECT_TRUE(ewn::is_over(s) && s.winner == mover) << p;
   }
   for (uint32_t game = 0; game < 2; ++game) {
-    search::ExpectimaxEngine a(tuned, Rules{}, o), b(sd, Rules{}, o);
+    search::ExpectimaxEngine<EwnGame> a(tuned, Rules{}, o), b(sd, Rules{}, o);
     search::Engine<EwnGame>* engines[2] = {game == 0 ? &a : &b, game == 0 ? &b : &a};
     for (auto* e : engines) e->new_game();
     WordStream dice({11, game, 0, kLeafDice, 0});
