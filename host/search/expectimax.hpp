@@ -253,9 +253,21 @@ class Expectimax {
     }
     if constexpr (hooks::HasMoveIndex<G>) {
       if (!opt_.use_history) return;
+      // A stable insertion sort: the order any stable sort gives, without the temporary buffer
+      // std::stable_sort allocates on every call.
       const uint64_t* h = history_[side];
-      std::stable_sort(moves.moves + first, moves.moves + moves.size,
-                       [h](Move a, Move b) { return h[G::move_index(a)] > h[G::move_index(b)]; });
+      uint64_t score[G::kMaxMoves];
+      for (int i = first; i < moves.size; ++i) {
+        const Move m = moves.moves[i];
+        const uint64_t v = h[G::move_index(m)];
+        int j = i;
+        for (; j > first && score[j - 1] < v; --j) {
+          moves.moves[j] = moves.moves[j - 1];
+          score[j] = score[j - 1];
+        }
+        moves.moves[j] = m;
+        score[j] = v;
+      }
     }
   }
 
