@@ -25,6 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace sp::config;
+using sp::EwnGame;
 
 using sp::test::read_text;
 using sp::test::source_path;
@@ -42,9 +43,6 @@ void expect_same(const EngineConfig& a, const EngineConfig& b, const std::string
   EXPECT_EQ(a.chance, b.chance);
   EXPECT_EQ(a.node_budget, b.node_budget);
   EXPECT_EQ(a.reuse_tree, b.reuse_tree);
-  EXPECT_EQ(a.policy.kind, b.policy.kind);
-  EXPECT_EQ(a.policy.goal_weight, b.policy.goal_weight);
-  EXPECT_EQ(a.policy.capture_weight, b.policy.capture_weight);
   EXPECT_EQ(a.weights, b.weights);
   ASSERT_EQ(a.evaluation == nullptr, b.evaluation == nullptr);
   if (a.evaluation) {
@@ -60,7 +58,12 @@ void expect_same(const EngineConfig& a, const EngineConfig& b, const std::string
 }
 
 void expect_same(const Config<EwnGame>& a, const Config<EwnGame>& b) {
-  EXPECT_EQ(a.game.game, b.game.game);
+  EXPECT_EQ(a.game, b.game);
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(a.policies[p].kind, b.policies[p].kind);
+    EXPECT_EQ(a.policies[p].goal_weight, b.policies[p].goal_weight);
+    EXPECT_EQ(a.policies[p].capture_weight, b.policies[p].capture_weight);
+  }
   EXPECT_EQ(a.rules.rules.capture_own, b.rules.rules.capture_own);
   EXPECT_EQ(a.rules.rules.substitution, b.rules.rules.substitution);
   EXPECT_EQ(a.rules.setup, b.rules.setup);
@@ -129,7 +132,7 @@ rules:
 campaign: {games: 12, concurrency: 3, seed: 0xFFFFFFFFFFFFFFFF, paired: true}
 engines:
   player0:
-    type: flat
+    type: mcts
     rollouts_per_move: 96
     rollouts_per_leaf: 16
     exploration: 1.25
@@ -145,30 +148,12 @@ engines:
     eval_blend: 0.25
     eval_scale: 0.004
     progressive_bias: 1.5
+  player1:
+    type: expectimax
+    weights: "../ewn/./weights/distance-control-safety.yaml"
     depth: 0
     time_ms: 50
     tt_size_mb: 64
-    star1: false
-  player1:
-    type: random
-    rollouts_per_move: 7
-    rollouts_per_leaf: 9
-    exploration: 0
-    virtual_loss: 3
-    leaves_per_round: 4096
-    chance: sample
-    node_budget_mb: 65536
-    reuse_tree: yes
-    policy: uniform
-    goal_weight: 100
-    capture_weight: 1.1
-    weights: "../ewn/./weights/distance-control-safety.yaml"
-    eval_blend: 1
-    eval_scale: 1e3
-    progressive_bias: 100
-    depth: 64
-    time_ms: 3600000
-    tt_size_mb: 1
     star1: no
 backend:
   name: check
@@ -184,12 +169,12 @@ output:
 // kEveryKey as if it were a file in configs/ewn/: its relative weights paths resolve there.
 const std::string kEveryKeyName = source_path("configs/ewn/every.yaml");
 
-CampaignConfig every_key_expected() {
+Config<EwnGame> every_key_expected() {
   Config<EwnGame> c;
   c.rules.rules.capture_own = false;
   c.rules.rules.substitution = sp::ewn::Substitution::kNearest;
-  c.rules.first_player = FirstPlayer::kAlternate;
-  c.rules.setup = SetupKind::kExplicit;
+  c.rules.first_player = sp::ewn::FirstPlayer::kAlternate;
+  c.rules.setup = sp::ewn::SetupKind::kExplicit;
   c.rules.setup_p0 = sp::ewn::parse_arrangement("654321");
   c.rules.setup_p1 = sp::ewn::parse_arrangement("214365");
   c.games = 12;
@@ -197,7 +182,7 @@ CampaignConfig every_key_expected() {
   c.seed = ~uint64_t{0};
   c.paired = true;
   EngineConfig& e0 = c.engines[0];
-  e0.type = EngineType::kFlat;
+  e0.type = EngineType::kMcts;
   e0.rollouts_per_move = 96;
   e0.rollouts_per_leaf = 16;
   e0.exploration = 1.25;
@@ -206,38 +191,23 @@ CampaignConfig every_key_expected() {
   e0.chance = ChanceMode::kRoundRobin;
   e0.node_budget = 5000;
   e0.reuse_tree = false;
-  e0.policy.kind = sp::ewn::PolicyKind::kHeavy;
-  e0.policy.goal_weight = 896;  // 3.5 * 256
-  e0.policy.capture_weight = 1;
+  c.policies[0].kind = sp::ewn::PolicyKind::kHeavy;
+  c.policies[0].goal_weight = 896;  // 3.5 * 256
+  c.policies[0].capture_weight = 1;
   e0.weights = source_path("configs/ewn/weights/survival-distance.yaml");
   e0.evaluation =
       std::make_shared<const sp::eval::Weights>(sp::eval::load_weights<sp::EwnGame>(e0.weights));
   e0.eval_blend = 0.25;
   e0.eval_scale = 0.004;
   e0.progressive_bias = 1.5;
-  e0.depth = 0;
-  e0.time_ms = 50;
-  e0.tt_size_mb = 64;
-  e0.star1 = false;
   EngineConfig& e1 = c.engines[1];
-  e1.type = EngineType::kRandom;  // random engines may have rollouts_per_leaf > rollouts_per_move
-  e1.rollouts_per_move = 7;
-  e1.rollouts_per_leaf = 9;
-  e1.exploration = 0;
-  e1.virtual_loss = 3;
-  e1.leaves_per_round = 4096;
-  e1.node_budget = 65536;
-  e1.policy.goal_weight = 25600;
-  e1.policy.capture_weight = 282;  // round(1.1 * 256) = round(281.6)
+  e1.type = EngineType::kExpectimax;
   e1.weights = source_path("configs/ewn/weights/distance-control-safety.yaml");  // normalised
   e1.evaluation =
       std::make_shared<const sp::eval::Weights>(sp::eval::load_weights<sp::EwnGame>(e1.weights));
-  e1.eval_blend = 1;
-  e1.eval_scale = 1e3;
-  e1.progressive_bias = 100;
-  e1.depth = 64;
-  e1.time_ms = 3600000;
-  e1.tt_size_mb = 1;
+  e1.depth = 0;
+  e1.time_ms = 50;
+  e1.tt_size_mb = 64;
   e1.star1 = false;
   c.backend.name = "check";
   c.backend.threads = 2;
@@ -373,8 +343,8 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
 TEST(ConfigValues, WeightsAreFixedPointRounded) {
   const auto weight = [](const std::string& value) {
     return load_campaign_config_text<EwnGame>("engines: {player0: {goal_weight: " + value + "}}", "w.yaml")
-        .engines[0]
-        .policy.goal_weight;
+        .policies[0]
+        .goal_weight;
   };
   EXPECT_EQ(weight("1"), 256u);
   EXPECT_EQ(weight("1.5"), 384u);

@@ -48,7 +48,7 @@ Played play(const std::string& backend_name, int threads) {
   driver.run(
       [&](FinishedGame<EwnGame>&& g) {
         std::string record = std::to_string(g.winner) + ":";
-        for (const PlyInfo& p : g.plies) record += " " + ewn::ply_to_string(p.before.die, p.move);
+        for (const PlyInfo<EwnGame>& p : g.plies) record += " " + ewn::ply_to_string(p.before.die, p.move);
         out.games[g.game_id] = record;
       },
       [&](const BatchInfo&) { out.most_threads = std::max(out.most_threads, test::os_threads()); }, stop);

@@ -57,7 +57,7 @@ class GenericCampaign : public ::testing::Test {
               [](const auto& a, const auto& b) { return a.game_id < b.game_id; });
     std::string out;
     for (const auto& g : games)
-      out += std::to_string(g.game_id) + " [" + std::string(io::text_of(g.setup)) + "] first " +
+      out += std::to_string(g.game_id) + " [" + std::string(io::text_of(g.opening)) + "] first " +
              std::to_string(g.first_player) + " winner " + std::to_string(g.winner) + ": " +
              std::string(io::text_of(g.record)) + "\n";
     return out;
@@ -83,7 +83,7 @@ TEST_F(GenericCampaign, GamesReplayLegallyFromTheirOpenings) {
   for (const auto& g : games) {
     std::string opening;
     ttt::State s = Host::start(cfg.rules, cfg.seed, static_cast<uint32_t>(g.game_id), &opening);
-    EXPECT_EQ(io::text_of(g.setup), opening) << "game " << g.game_id;
+    EXPECT_EQ(io::text_of(g.opening), opening) << "game " << g.game_id;
     EXPECT_EQ(std::count(opening.begin(), opening.end(), ' '), 1) << opening;  // two moves
     EXPECT_EQ(g.first_player, s.side) << "game " << g.game_id;
     int n = 0;
