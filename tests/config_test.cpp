@@ -336,8 +336,15 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
     ++keys;
     EXPECT_NE(line.find("  # "), std::string::npos) << "no help comment: " << line;
   }
-  // game and 5 section headers; rules, campaign; 2 engine headers and keys; backend, output
-  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 20 + 4 + 3);
+  // game and 5 section headers; rules, campaign; 2 engine headers and the 16 keys of an mcts
+  // engine; backend, output
+  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 16 + 4 + 3);
+  // With every key (what identities compare): the 4 keys of expectimax engines too.
+  const std::string all = explain_campaign_config(Config<EwnGame>{}, true);
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n') - std::count(text.begin(), text.end(), '\n'),
+            2 * 4);
+  EXPECT_NE(all.find("    star1: true"), std::string::npos) << all;
+  EXPECT_EQ(text.find("star1"), std::string::npos) << text;
 }
 
 TEST(ConfigValues, WeightsAreFixedPointRounded) {
@@ -375,12 +382,13 @@ TEST(ConfigErrors, CrossKeyCheckNamesTheKeyAndWhereItIs) {
   EXPECT_EQ(error_of("engines:\n  player1: {rollouts_per_leaf: 2000}\n", "x.yaml"),
             "x.yaml:2:32: key 'engines.player1.rollouts_per_leaf': must not exceed "
             "rollouts_per_move (1000), found 2000");
-  // A random engine runs no playouts: the budgets are not checked against each other.
-  EXPECT_EQ(load_campaign_config_text<EwnGame>("engines:\n  player1: {type: random, rollouts_per_move: 1}\n",
-                                      "r.yaml")
-                .engines[1]
-                .rollouts_per_move,
-            1u);
+  // A random engine runs no playouts: it has no budget keys at all.
+  EXPECT_EQ(error_of("engines:\n  player1: {type: random, rollouts_per_move: 1}\n", "r.yaml"),
+            "r.yaml:2:46: key 'engines.player1.rollouts_per_move': applies only for type mcts and "
+            "flat; remove it");
+  // The key may come before `type`: the type decides after the whole section is read.
+  EXPECT_EQ(error_of("engines:\n  player1: {depth: 3, type: mcts}\n", "d.yaml"),
+            "d.yaml:2:20: key 'engines.player1.depth': applies only for type expectimax; remove it");
 }
 
 TEST(ConfigErrors, KeyWithoutAMarkIsBlamedOnTheNearestWrittenSection) {

@@ -29,7 +29,9 @@ config::Config<EwnGame> test_config(const std::string& first_player = "0",
           "campaign:\n  seed: 7\n"
           "engines:\n  player0:\n    type: " +
           engine +
-          "\n    rollouts_per_move: 50\n    rollouts_per_leaf: 5\n"
+          (engine == "mcts" ? "\n    rollouts_per_move: 50\n    rollouts_per_leaf: 5\n"
+           : engine == "flat" ? "\n    rollouts_per_move: 50\n"
+                              : "\n") +
           "backend:\n  name: cpu\n  threads: 1\n",
       "play_test.yaml");
 }

@@ -19,6 +19,7 @@
 //   move_text(before, move)   a move in the game's notation
 //   parse_move(s, rules, text) a legal move of s from its text; throws InputError otherwise
 //   position_text(s), parse_position(text)
+//   kWeightsExample           optional, games with features: a weights file to name in messages
 //   chance_value(s)           chance games: the drawn outcome of decision state s as its
 //                             notation and the /plies `chance` column write it (EWN: the die 1..6)
 #pragma once

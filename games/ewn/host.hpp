@@ -30,6 +30,7 @@ template <>
 struct GameHost<EwnGame> {
   using Settings = ewn::Settings;
   static constexpr const char* kTitle = "EinStein wuerfelt nicht";
+  static constexpr const char* kWeightsExample = "configs/ewn/weights/survival-distance.yaml";
 
   static config::Section<Settings> settings_section();
   static config::Section<ewn::PlayoutPolicy> policy_section();

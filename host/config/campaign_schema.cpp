@@ -110,7 +110,7 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
             std::string("for type mcts and ") + deep);
   s.file(
       "weights", &EngineConfig::weights,
-      std::string("evaluation weights (YAML, see ") + weights_example + "): " + deep +
+      std::string("evaluation weights (YAML, e.g. ") + weights_example + "): " + deep +
           (chance_game ? " needs them" : " scores its horizon with them (none: 0)") +
           ", mcts uses them for eval_blend and progressive_bias",
       [load](EngineConfig& e, const std::string& file) {

@@ -37,8 +37,9 @@ Section<Config<G>> engine_section(int p) {
             "for type mcts and flat");
   s.include(policy, GameHost<G>::policy_section());
   s.only_if({}, "");
-  s.include(engine, engine_eval_keys(chance, weights_loader<G>(),
-                                     std::string("configs/") + G::kName + "/weights/"));
+  std::string example = std::string("configs/") + G::kName + "/weights/";
+  if constexpr (requires { GameHost<G>::kWeightsExample; }) example = GameHost<G>::kWeightsExample;
+  s.include(engine, engine_eval_keys(chance, weights_loader<G>(), example));
   return s;
 }
 
