@@ -3,10 +3,12 @@
 // a setup, a winner, a record, a feature) are reported at the right row with exit code 1; the
 // export lists every game's moves as stored, the same bytes for the same campaign; format-1 files
 // verify, export and convert to format-2 copies that give the same text; unreadable files exit
-// with 2.
+// with 2. A file whose stored config is gone verifies with EWN's fallback hooks. Tic-tac-toe (tests
+// only: no chance, no features) runs through the same generic verify and export.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -15,8 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/records.hpp"
+#include "host/selfplay/campaign.hpp"
+#include "host/selfplay/export.hpp"
+#include "host/selfplay/game_record_rules.hpp"
+#include "host/selfplay/verify.hpp"
+#include "tests/games/tictactoe_host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {
@@ -70,12 +78,14 @@ void write_all(const Contents& c, const std::string& path) {
   writer.close();
 }
 
-// The record of game `id` made again from its plies, as campaign.cpp makes it.
+// The record of game `id` made again from its plies, as campaign.cpp makes it ("3:b4-c3"; the
+// move alone in a game without chance).
 void rebuild_record(Contents& c, uint64_t id) {
   std::string record;
   for (const auto& p : c.plies)
     if (p.game_id == id)
-      record += (record.empty() ? "" : " ") + std::to_string(p.chance) + ":" +
+      record += (record.empty() ? "" : " ") +
+                (p.chance == io::kNoChance ? "" : std::to_string(p.chance) + ":") +
                 std::string(io::text_of(p.move));
   for (auto& g : c.games)
     if (g.game_id == id) io::set_record(g, record);
@@ -477,6 +487,227 @@ TEST_F(Verify, UnreadableFilesExitWithTwo) {
   const std::string before = test::read_text(path);
   EXPECT_EQ(selfplay("export '" + path + "' --out '" + path + "'").code, 2);
   EXPECT_EQ(test::read_text(path), before);
+}
+
+// A file whose stored config cannot be read verifies against its `rules` attribute and its
+// openings (EWN's GameHost hooks parse_rules and opening_position), with a note saying so; a bad
+// opening is then reported as such, and a file without readable rules at all is refused.
+TEST_F(Verify, WithoutItsStoredConfigEwnFallsBackToTheRulesAttribute) {
+  const std::string path = campaign();
+  const Contents c = read_all(path);
+  Contents bare = c;
+  bare.meta.config_text.clear();
+  write_all(bare, tmp_.file("bare.h5"));
+  const auto r = selfplay("verify '" + tmp_.file("bare.h5") + "'");
+  EXPECT_EQ(r.code, 0) << r.out << stderr_text();
+  EXPECT_EQ(r.out, "verified 6 games, " + std::to_string(c.plies.size()) + " plies, " +
+                       std::to_string(c.positions.size()) + " positions: OK\n");
+  EXPECT_EQ(stderr_text(), "note: " + tmp_.file("bare.h5") +
+                               ": the stored config cannot be read (the file stores no config): "
+                               "openings, first players and dice are checked against the rules "
+                               "only\n");
+
+  // Without the config, the opening is the start: one that is no pair of arrangements is named.
+  bare.games[1].opening[3] = 'x';
+  const std::string opening(io::text_of(bare.games[1].opening));
+  write_all(bare, tmp_.file("opening.h5"));
+  const auto bad = selfplay("verify '" + tmp_.file("opening.h5") + "'");
+  EXPECT_EQ(bad.code, 1) << bad.out << stderr_text();
+  ASSERT_FALSE(bad.out.empty());
+  EXPECT_EQ(lines_of(bad.out).at(0).rfind("game " + std::to_string(bare.games[1].game_id) +
+                                              " (/games row 1): opening \"" + opening +
+                                              "\" does not parse: ",
+                                          0),
+            0u)
+      << bad.out;
+
+  bare = c;
+  bare.meta.config_text.clear();
+  bare.meta.rules = "capture_own=maybe";
+  write_all(bare, tmp_.file("norules.h5"));
+  const auto refused = selfplay("verify '" + tmp_.file("norules.h5") + "'");
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_EQ(stderr_text(), "error: " + tmp_.file("norules.h5") +
+                               ": cannot tell the rules its games were played under: the stored "
+                               "config cannot be read (the file stores no config) and the rules "
+                               "attribute is \"capture_own=maybe\"\n");
+}
+
+TEST_F(Verify, AFileOfAnUnknownGameIsRefusedNamingTheKnownGames) {
+  Contents c = read_all(campaign());
+  c.meta.game = "chess";
+  write_all(c, tmp_.file("chess.h5"));
+  for (const char* command : {"verify", "export"}) {
+    const auto r = selfplay(std::string(command) + " '" + tmp_.file("chess.h5") + "'");
+    EXPECT_EQ(r.code, 2) << command;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(stderr_text(), "error: " + tmp_.file("chess.h5") +
+                                 ": game 'chess' has no replay in this build (known: ewn)\n")
+        << command;
+  }
+}
+
+// Tic-tac-toe, a game without chance or features outside the games list, through the same
+// verify and export (make_game_record_rules<TicTacToe> instead of the dispatch by name).
+class GenericVerify : public Verify {
+ protected:
+  // A campaign of perfect play against random moves, with a two-move random opening: wins and
+  // draws.
+  std::string ttt_campaign() {
+    auto cfg = config::load_campaign_config_text<TicTacToe>(R"(game: tictactoe
+rules: {first_player: alternate, opening_moves: 2}
+campaign: {games: 8, concurrency: 4, seed: 7}
+engines:
+  player0: {type: random}
+  player1: {type: alphabeta, depth: 9}
+backend: {name: cpu, threads: 2}
+output: {positions_per_game: 0, flush_seconds: 0.05}
+)",
+                                                            "ttt.yaml");
+    cfg.output.path = tmp_.file("ttt.h5");
+    std::atomic<bool> stop{false};
+    EXPECT_EQ(selfplay::run_campaign<TicTacToe>(cfg, {}, stop).games_played, 8u);
+    return cfg.output.path;
+  }
+
+  static selfplay::VerifyReport verify(const std::string& path) {
+    return selfplay::verify_file(path, 10, selfplay::make_game_record_rules<TicTacToe>);
+  }
+
+  // The problems verify finds in a copy of `path` with the fault `spoil` makes.
+  std::vector<std::string> verify_spoiled(const std::string& path,
+                                          const std::function<void(Contents&)>& spoil,
+                                          Contents* written = nullptr) {
+    Contents c = read_all(path);
+    spoil(c);
+    const std::string bad = tmp_.file("bad.h5");
+    fs::remove(bad);
+    write_all(c, bad);
+    if (written) *written = read_all(bad);
+    const selfplay::VerifyReport report = verify(bad);
+    EXPECT_TRUE(report.notes.empty());
+    return report.problems.lines();
+  }
+};
+
+TEST_F(GenericVerify, TicTacToeFileVerifiesAndExportsItsMovesAlone) {
+  const std::string path = ttt_campaign();
+  const Contents c = read_all(path);
+  const selfplay::VerifyReport report = verify(path);
+  EXPECT_EQ(report.problems.count(), 0u) << testing::PrintToString(report.problems.lines());
+  EXPECT_EQ(report.games, 8u);
+  EXPECT_EQ(report.plies, c.plies.size());
+  EXPECT_EQ(report.positions, c.plies.size());
+  EXPECT_TRUE(report.notes.empty());
+
+  const std::vector<std::string> lines =
+      lines_of(selfplay::export_text(path, selfplay::make_game_record_rules<TicTacToe>));
+  ASSERT_EQ(lines.size(), 9u);
+  std::vector<io::GameRow> games = c.games;
+  std::sort(games.begin(), games.end(),
+            [](const auto& a, const auto& b) { return a.game_id < b.game_id; });
+  int draws = 0;
+  for (size_t i = 0; i < games.size(); ++i) {
+    const io::GameRow& g = games[i];
+    const std::vector<std::string> columns = split(lines[i + 1], '\t');
+    ASSERT_EQ(columns.size(), 6u) << lines[i + 1];
+    EXPECT_EQ(columns[1], io::text_of(g.opening));
+    EXPECT_EQ(columns[3], g.winner < 0 ? "draw" : std::to_string(g.winner));
+    draws += g.winner < 0;
+    EXPECT_EQ(columns[5], io::text_of(g.record));  // the moves alone: "b2 c3 a1"
+    const std::vector<std::string> moves = split(columns[5], ' ');
+    ASSERT_EQ(moves.size(), g.plies);
+    for (const auto& p : c.plies) {
+      if (p.game_id != g.game_id) continue;
+      EXPECT_EQ(moves[p.ply], io::text_of(p.move));
+    }
+  }
+  EXPECT_GT(draws, 0);
+  EXPECT_LT(draws, 8);
+}
+
+TEST_F(GenericVerify, TicTacToeFaultsAreReportedAtTheirRows) {
+  const std::string path = ttt_campaign();
+  const Contents c = read_all(path);
+  const io::GameRow& g = c.games.at(3);
+  ASSERT_GE(g.plies, 3);
+  const uint64_t id = g.game_id;
+  std::string first_move;
+  for (const auto& p : c.plies)
+    if (p.game_id == id && p.ply == 0) first_move = io::text_of(p.move);
+
+  // Ply 1 played on the square ply 0 took: the replayed position and its legal moves are named.
+  Contents written;
+  const auto lines = verify_spoiled(
+      path,
+      [&](Contents& c) {
+        for (auto& p : c.plies)
+          if (p.game_id == id && p.ply == 1) io::set_text(p.move, first_move);
+        rebuild_record(c, id);
+      },
+      &written);
+  const uint64_t row = row_of<io::PlyRow>(
+      written.plies, [&](const io::PlyRow& p) { return p.game_id == id && p.ply == 1; });
+  const auto cfg = config::load_campaign_config_text<TicTacToe>(c.meta.config_text, "stored", true);
+  ttt::State s =
+      GameHost<TicTacToe>::start(cfg.rules, cfg.seed, static_cast<uint32_t>(id), nullptr);
+  ttt::apply(s, ttt::parse_move(s, first_move));
+  ttt::MoveList legal;
+  ttt::generate_moves(s, legal);
+  std::string options;
+  for (int k = 0; k < legal.size; ++k) options += (k ? ", " : "") + ttt::to_string(legal.moves[k]);
+  ASSERT_EQ(lines.size(), 1u) << testing::PrintToString(lines);
+  EXPECT_EQ(lines[0], "game " + std::to_string(id) + ", ply 1 (/plies row " + std::to_string(row) +
+                          "): move " + first_move + " is not legal in " + ttt::to_string(s) +
+                          " (legal: " + options + ")");
+
+  // A chance value in a game without chance.
+  const auto chance = verify_spoiled(
+      path,
+      [&](Contents& c) {
+        for (auto& p : c.plies)
+          if (p.game_id == id && p.ply == 2) p.chance = 3;
+      },
+      &written);
+  const uint64_t row2 = row_of<io::PlyRow>(
+      written.plies, [&](const io::PlyRow& p) { return p.game_id == id && p.ply == 2; });
+  ASSERT_EQ(chance.size(), 1u) << testing::PrintToString(chance);
+  EXPECT_EQ(chance[0], "game " + std::to_string(id) + ", ply 2 (/plies row " +
+                           std::to_string(row2) + "): chance 3, but tictactoe has no chance (-1)");
+
+  // A drawn game recorded as won, and one of its positions scored as a win.
+  const auto draw = std::find_if(c.games.begin(), c.games.end(),
+                                 [](const io::GameRow& g) { return g.winner == -1; });
+  ASSERT_NE(draw, c.games.end());
+  const size_t draw_row = static_cast<size_t>(draw - c.games.begin());
+  const uint64_t position = row_of<io::PositionRow>(
+      c.positions, [&](const io::PositionRow& p) { return p.game_id == draw->game_id; });
+  const auto drawn = verify_spoiled(path, [&](Contents& c) {
+    c.games[draw_row].winner = 0;
+    c.positions[position].result = 1.0f;
+  });
+  ASSERT_EQ(drawn.size(), 2u);
+  EXPECT_EQ(drawn[0], "game " + std::to_string(draw->game_id) + " (/games row " +
+                          std::to_string(draw_row) +
+                          "): winner 0 recorded, the replay ends in a draw");
+  EXPECT_EQ(drawn[1].rfind("game " + std::to_string(draw->game_id) + ", ply " +
+                               std::to_string(c.positions[position].ply) + " (/positions row ",
+                           0),
+            0u)
+      << drawn[1];
+  EXPECT_NE(drawn[1].find("): result 1, the replayed game gives 0.5"), std::string::npos)
+      << drawn[1];
+
+  // Features stored for a game that has none: said once.
+  const auto features = verify_spoiled(path, [](Contents& c) {
+    c.meta.feature_names = {"material"};
+    c.features.assign(c.positions.size(), 1.0f);
+  });
+  ASSERT_EQ(features.size(), 1u) << testing::PrintToString(features);
+  EXPECT_NE(features[0].find("/positions row "), std::string::npos) << features[0];
+  EXPECT_NE(features[0].find("): 1 features stored, but tictactoe has no features"),
+            std::string::npos)
+      << features[0];
 }
 
 }  // namespace

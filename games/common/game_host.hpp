@@ -22,6 +22,13 @@
 //   kWeightsExample           optional, games with features: a weights file to name in messages
 //   chance_value(s)           chance games: the drawn outcome of decision state s as its
 //                             notation and the /plies `chance` column write it (EWN: the die 1..6)
+//   Optional, for `selfplay verify` (host/selfplay/game_record_rules.hpp) when a file's stored
+//   config cannot be read (without them such a file is refused):
+//   parse_rules(text)         std::optional<G::Rules> from describe_rules' text; nullopt otherwise
+//   opening_position(opening, first_player)
+//                             the start position a /games opening text stands for, chance not
+//                             drawn; throws InputError for a text that is no opening
+//   kChanceName, kChancesName optional, chance games: a chance outcome in messages ("die", "dice")
 #pragma once
 
 #include <concepts>
@@ -62,15 +69,22 @@ concept HostGame =
     });
 // clang-format on
 
-// One ply as records and `selfplay export` write it: "<chance>:<move>" in a chance game ("3:b4-c3"),
-// the move alone otherwise.
+// One ply as records and `selfplay export` write it: "<chance>:<move>" in a chance game
+// ("3:b4-c3"), the move alone otherwise. The first form takes a stored ply (its /plies `chance` and
+// move text, as `selfplay verify` and `export` read them; a game without chance ignores the
+// chance).
+template <HostGame G>
+std::string ply_text(int chance_value, std::string_view move_text) {
+  if constexpr (ChanceGame<G>)
+    return std::to_string(chance_value) + ":" + std::string(move_text);
+  else
+    return std::string(move_text);
+}
 template <HostGame G>
 std::string ply_text(const typename G::State& before, typename G::Move move) {
-  if constexpr (ChanceGame<G>)
-    return std::to_string(GameHost<G>::chance_value(before)) + ":" +
-           GameHost<G>::move_text(before, move);
-  else
-    return GameHost<G>::move_text(before, move);
+  int chance = 0;  // ignored without chance
+  if constexpr (ChanceGame<G>) chance = GameHost<G>::chance_value(before);
+  return ply_text<G>(chance, GameHost<G>::move_text(before, move));
 }
 
 // The chance outcome drawn at `ply` of game `stream_game`: a function of (seed, stream_game, ply)

@@ -87,4 +87,34 @@ std::string GameHost<EwnGame>::describe_rules(const ewn::Rules& r) {
          (r.substitution == ewn::Substitution::kNearest ? "nearest" : "next_lower_or_higher");
 }
 
+std::optional<ewn::Rules> GameHost<EwnGame>::parse_rules(std::string_view text) {
+  ewn::Rules rules;
+  bool capture = false, substitution = false;
+  while (!text.empty()) {
+    const size_t space = text.find(' ');
+    const std::string_view item = text.substr(0, space);
+    text.remove_prefix(space == std::string_view::npos ? text.size() : space + 1);
+    if (item.empty()) continue;
+    if (item == "capture_own=true" || item == "capture_own=false") {
+      rules.capture_own = item == "capture_own=true";
+      capture = true;
+    } else if (item == "substitution=nearest" || item == "substitution=next_lower_or_higher") {
+      rules.substitution = item == "substitution=nearest" ? ewn::Substitution::kNearest
+                                                          : ewn::Substitution::kNextLowerOrHigher;
+      substitution = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!capture || !substitution) return std::nullopt;
+  return rules;
+}
+
+ewn::State GameHost<EwnGame>::opening_position(std::string_view opening, int first_player) {
+  const size_t slash = opening.find('/');
+  if (slash == std::string_view::npos) throw InputError("expected two arrangements joined by '/'");
+  return ewn::initial_state(ewn::parse_arrangement(opening.substr(0, slash)),
+                            ewn::parse_arrangement(opening.substr(slash + 1)), first_player);
+}
+
 }  // namespace sp

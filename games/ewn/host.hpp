@@ -2,6 +2,7 @@
 // arrangements, first player), the heavy-playout keys of an engine, openings, notation.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,16 @@ struct GameHost<EwnGame> {
   static std::string position_text(const ewn::State& s) { return ewn::to_string(s); }
   static ewn::State parse_position(std::string_view text) { return ewn::parse_position(text); }
   static int chance_value(const ewn::State& s) { return s.die; }
+
+  // Records (verify/export): optional hooks of game_host.hpp for files whose stored config
+  // cannot be read.
+  // The rules attribute as describe_rules writes it ("capture_own=true substitution=nearest", the
+  // items in any order); nullopt for a text that does not name both.
+  static std::optional<ewn::Rules> parse_rules(std::string_view text);
+  // Player 0's arrangement, '/', player 1's ("123456/654321"), as start() writes the opening.
+  static ewn::State opening_position(std::string_view opening, int first_player);
+  static constexpr const char* kChanceName = "die";
+  static constexpr const char* kChancesName = "dice";
 };
 
 static_assert(HostGame<EwnGame>);

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "host/io/campaign_file.hpp"
-#include "host/selfplay/record_rules.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -22,9 +21,9 @@ std::string field(std::string_view text) {
 
 }  // namespace
 
-std::string export_text(const std::string& path) {
+std::string export_text(const std::string& path, const MakeRecordRules& make_rules) {
   const io::CampaignReader reader(path);
-  const std::unique_ptr<RecordRules> rules = make_record_rules(reader.meta(), path);
+  const std::unique_ptr<RecordRules> rules = make_rules(reader.meta(), path);
 
   std::vector<io::GameRow> games;
   for (uint64_t first = 0; first < reader.games_count(); first += kBlock)

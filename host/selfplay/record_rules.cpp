@@ -1,6 +1,8 @@
 #include "host/selfplay/record_rules.hpp"
 
 #include "games/common/errors.hpp"
+#include "games/hosts.hpp"
+#include "host/selfplay/game_record_rules.hpp"
 
 namespace sp::selfplay {
 
@@ -15,9 +17,10 @@ std::string row_where(uint64_t game_id, uint64_t ply, const char* dataset, uint6
 }
 
 std::unique_ptr<RecordRules> make_record_rules(const io::FileMeta& meta, const std::string& path) {
-  // One entry per game whose records this build can replay.
-  if (meta.game == "ewn") return make_ewn_record_rules(meta, path);
-  throw InputError(path + ": game '" + meta.game + "' has no replay in this build (known: ewn)");
+  if (!is_game(meta.game))
+    throw InputError(path + ": game '" + meta.game +
+                     "' has no replay in this build (known: " + game_names_text() + ")");
+  return with_game(meta.game, [&]<class G>() { return make_game_record_rules<G>(meta, path); });
 }
 
 }  // namespace sp::selfplay

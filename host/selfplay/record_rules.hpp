@@ -1,10 +1,12 @@
 // The rules of one game as `selfplay verify` and `selfplay export` need them: replaying a game's
-// stored rows, checking its stored positions, and the text of one ply. One small interface so that
-// each game (EWN today; checkers and Gomoku later) plugs in by the file's `game` attribute while
-// the reading, grouping and reporting of records stay in verify.cpp and export.cpp.
+// stored rows, checking its stored positions, and the text of one ply. One small interface,
+// implemented once for every game (GameRecordRules<G>, game_record_rules.hpp) and picked by the
+// file's `game` attribute, while the reading, grouping and reporting of records stay in
+// verify.cpp and export.cpp.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -55,14 +57,16 @@ class RecordRules {
  public:
   virtual ~RecordRules() = default;
 
-  // Replays a game through the rules: its opening, first player, each ply's player, chance (dice)
-  // and move, and its winner, each against the rules and, where the file's stored
-  // config says how games were set up and rolled, against that. Reports every disagreement and
-  // keeps the replayed states that check_position needs (up to the first ply it cannot play).
+  // Replays a game through the rules: its opening, first player, each ply's player, chance (EWN:
+  // the die; none in a game without chance) and move, and its winner, each against the rules
+  // and, where the file's stored config says how games were set up and rolled, against that.
+  // Reports every disagreement and keeps the replayed states that check_position needs (up to the
+  // first ply it cannot play).
   virtual void replay(const StoredGame& game, Problems& problems) = 0;
 
-  // Checks one /positions row of a replayed game (features: its feature_count() values): side to
-  // move, result and every feature recomputed from the replayed state, compared exactly.
+  // Checks one /positions row of a replayed game (features: its stored values, empty when the
+  // file has none): side to move, result and every feature recomputed from the replayed state,
+  // compared exactly; features stored for a game that has none are a problem.
   virtual void check_position(const Indexed<io::PositionRow>& position,
                               std::span<const float> features, Problems& problems) = 0;
 
@@ -77,13 +81,15 @@ class RecordRules {
   std::vector<std::string> notes_;
 };
 
-// The rules of the file's game (meta.game), set up from its stored config (meta.config_text) or,
-// failing that, from its `rules` attribute. Throws sp::InputError naming `path` for a game this
-// build cannot replay, or a file whose rules cannot be told.
+// The rules of the file's game (meta.game, one of games/games.hpp: GameRecordRules in
+// game_record_rules.hpp), set up from its stored config (meta.config_text) or, failing that and
+// where the game has the hooks for it, from its `rules` attribute. Throws sp::InputError naming
+// `path` for a game this build does not know, or a file whose rules cannot be told.
 std::unique_ptr<RecordRules> make_record_rules(const io::FileMeta& meta, const std::string& path);
 
-// The EWN implementation, for make_record_rules (ewn_record_rules.cpp).
-std::unique_ptr<RecordRules> make_ewn_record_rules(const io::FileMeta& meta,
-                                                   const std::string& path);
+// How verify_file and export_text get a file's rules: make_record_rules, or in tests
+// make_game_record_rules<G> for a game outside the games list.
+using MakeRecordRules =
+    std::function<std::unique_ptr<RecordRules>(const io::FileMeta&, const std::string&)>;
 
 }  // namespace sp::selfplay

@@ -83,9 +83,10 @@ void check_record(const StoredGame& game, const RecordRules& rules, Problems& pr
 
 }  // namespace
 
-VerifyReport verify_file(const std::string& path, size_t max_problems) {
+VerifyReport verify_file(const std::string& path, size_t max_problems,
+                         const MakeRecordRules& make_rules) {
   const io::CampaignReader reader(path);
-  const std::unique_ptr<RecordRules> rules = make_record_rules(reader.meta(), path);
+  const std::unique_ptr<RecordRules> rules = make_rules(reader.meta(), path);
   VerifyReport report(max_problems);
   Problems& problems = report.problems;
 

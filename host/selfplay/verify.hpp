@@ -28,6 +28,8 @@ struct VerifyReport {
 // /positions rows (RecordRules::check_position). Problems come in game-id order, the positions'
 // after the games'. Throws sp::InputError for a file whose game or rules cannot be told, and lets
 // io::CampaignError and io::H5Error through for a file that is not a readable campaign.
-VerifyReport verify_file(const std::string& path, size_t max_problems);
+// make_rules: where the game's rules come from (record_rules.hpp).
+VerifyReport verify_file(const std::string& path, size_t max_problems,
+                         const MakeRecordRules& make_rules = make_record_rules);
 
 }  // namespace sp::selfplay
