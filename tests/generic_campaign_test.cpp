@@ -119,7 +119,9 @@ TEST_F(GenericCampaign, GamesReplayLegallyFromTheirOpenings) {
     // Player 1 searches to the end of the game: it never loses a position it can hold, and wins
     // every won one.
     if (value1 >= 0) alphabeta_losses += g.winner == 0;
-    if (value1 > 0) EXPECT_EQ(g.winner, 1) << "game " << g.game_id << " was won for player 1";
+    if (value1 > 0) {
+      EXPECT_EQ(g.winner, 1) << "game " << g.game_id << " was won for player 1";
+    }
   }
   EXPECT_EQ(alphabeta_losses, 0);
   EXPECT_LT(decided_openings, 16) << "every opening decided: the test shows nothing";

@@ -50,11 +50,13 @@ struct Contents {
   std::vector<io::PlyRow> plies;
   std::vector<io::PositionRow> positions;
   std::vector<float> features;  // positions.size() x F
+  std::vector<io::MatchPairRow> pairs;  // a match file's /match/pairs
 };
 
 Contents read_all(const std::string& path) {
   const io::CampaignReader reader(path);
-  return {reader.meta(), reader.games(), reader.plies(), reader.positions(), reader.features()};
+  return {reader.meta(),     reader.games(),    reader.plies(),
+          reader.positions(), reader.features(), reader.match_pairs()};
 }
 
 // Writes the contents as a new file, game by game in the order of `games`.
@@ -75,6 +77,7 @@ void write_all(const Contents& c, const std::string& path) {
     }
     writer.append_game(g, std::move(plies), std::move(positions), std::move(features));
   }
+  for (const io::MatchPairRow& pair : c.pairs) writer.append_match_pair(pair);
   writer.close();
 }
 
@@ -202,7 +205,7 @@ match: {pairs: 2, sprt: {enabled: false}}
   const auto r = selfplay("verify '" + path + "'");
   EXPECT_EQ(r.code, 0) << r.out << stderr_text();
   EXPECT_EQ(r.out, "verified 4 games, " + std::to_string(c.plies.size()) + " plies, " +
-                       std::to_string(c.positions.size()) + " positions: OK\n");
+                       std::to_string(c.positions.size()) + " positions, 2 pairs: OK\n");
 
   // Paired games share their dice: game 1 rolled with game 0's die stream is caught.
   Contents written;
@@ -220,6 +223,48 @@ match: {pairs: 2, sprt: {enabled: false}}
   EXPECT_EQ(lines[0].rfind("game 1, ply 0 (/plies row " + std::to_string(row) + "): die ", 0), 0u)
       << lines[0];
   EXPECT_NE(lines[0].find("the campaign's dice give"), std::string::npos) << lines[0];
+}
+
+// /match/pairs against the games and the stored SPRT: a pair's result that is not engine A's, an
+// LLR that the pairs up to it do not give, and pairs out of order are each reported at their row.
+TEST_F(Verify, MatchPairsAgreeWithTheGamesAndTheTest) {
+  tmp_.write("sprt.yaml", R"(
+campaign: {concurrency: 4, seed: 11}
+engines:
+  player0: {type: mcts, rollouts_per_move: 32, rollouts_per_leaf: 4}
+  player1: {type: random}
+backend: {name: cpu, threads: 2}
+output: {path: unused.h5, positions_per_game: 0, flush_seconds: 0.05}
+match: {pairs: 5, sprt: {enabled: true, elo0: 0, elo1: 5}}
+)");
+  const std::string path = tmp_.file("sprt.h5");
+  ASSERT_EQ(selfplay("match '" + tmp_.file("sprt.yaml") + "' --out '" + path + "' --quiet").code,
+            0)
+      << stderr_text();
+  const Contents c = read_all(path);
+  ASSERT_GE(c.pairs.size(), 3u) << "the SPRT decided too early for this test";
+  ASSERT_NE(c.pairs[1].llr, 0.0);
+  const auto ok = selfplay("verify '" + path + "'");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find(std::to_string(c.pairs.size()) + " pairs: OK"), std::string::npos)
+      << ok.out;
+
+  const auto flipped = verify_spoiled(path, [](Contents& c) {
+    c.pairs[1].result_1 = 1.0f - c.pairs[1].result_1 == 0.5f ? 0.0f : 1.0f - c.pairs[1].result_1;
+  });
+  ASSERT_FALSE(flipped.empty());
+  EXPECT_EQ(flipped[0].rfind("pair 1 (/match/pairs row 1): results ", 0), 0u) << flipped[0];
+  EXPECT_NE(flipped[0].find("engine A's results in games 2 and 3"), std::string::npos)
+      << flipped[0];
+
+  const auto llr = verify_spoiled(path, [](Contents& c) { c.pairs[2].llr += 0.25; });
+  ASSERT_EQ(llr.size(), 1u);
+  EXPECT_EQ(llr[0].rfind("pair 2 (/match/pairs row 2): LLR ", 0), 0u) << llr[0];
+
+  const auto order =
+      verify_spoiled(path, [](Contents& c) { std::swap(c.pairs[0], c.pairs[1]); });
+  ASSERT_FALSE(order.empty());
+  EXPECT_EQ(order[0], "pair 1 (/match/pairs row 0): pairs must come in order from 0; expected pair 0");
 }
 
 TEST_F(Verify, IllegalMoveIsReportedAtItsPlyRow) {
@@ -395,7 +440,7 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
 TEST_F(Verify, Format1FilesVerifyExportAndConvertToTheSameGames) {
   const std::map<std::string, std::string> verified = {
       {"format1-campaign", "verified 3 games, 55 plies, 55 positions: OK\n"},
-      {"format1-match", "verified 2 games, 39 plies, 4 positions: OK\n"}};
+      {"format1-match", "verified 2 games, 39 plies, 4 positions, 1 pair: OK\n"}};
   for (const auto& [name, report] : verified) {
     SCOPED_TRACE(name);
     const std::string old = test::source_path("tests/data/" + name + ".h5");

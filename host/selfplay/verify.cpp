@@ -1,11 +1,15 @@
 #include "host/selfplay/verify.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <span>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "host/io/campaign_file.hpp"
+#include "host/stats/match_stats.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -81,6 +85,69 @@ void check_record(const StoredGame& game, const RecordRules& rules, Problems& pr
                std::to_string(split(io::text_of(expected.record)).size()));
 }
 
+// Engine A's result in game g of a match: A plays player 0 in even games, player 1 in odd ones.
+stats::GameResult result_for_a(const io::GameRow& g) {
+  if (g.winner != 0 && g.winner != 1) return stats::GameResult::kDraw;
+  const int a = static_cast<int>(g.game_id & 1u);
+  return g.winner == a ? stats::GameResult::kWin : stats::GameResult::kLoss;
+}
+
+float score_of(stats::GameResult r) {
+  return r == stats::GameResult::kWin ? 1.0f : r == stats::GameResult::kDraw ? 0.5f : 0.0f;
+}
+
+// /match/pairs against the games: pair k counts games 2k and 2k+1 (both complete), rows come in
+// pair order from 0, each result is engine A's in its game, each LLR is the GSPRT of the pairs up
+// to it under the file's stored test, and no row follows the one where the test decided.
+void check_match_pairs(const io::CampaignReader& reader, const io::MatchMeta& match,
+                       const std::map<uint64_t, StoredGame>& games, Problems& problems) {
+  stats::SprtConfig sprt{match.sprt_elo0, match.sprt_elo1, match.sprt_alpha, match.sprt_beta};
+  stats::PairCounter counter;
+  bool decided = false;
+  for (uint64_t first = 0; first < reader.match_pairs_count(); first += kBlock) {
+    const std::vector<io::MatchPairRow> rows = reader.match_pairs(first, kBlock);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const uint64_t index = first + i;
+      const io::MatchPairRow& row = rows[i];
+      const std::string where = "pair " + std::to_string(row.pair_id) + " (/match/pairs row " +
+                                std::to_string(index) + ")";
+      if (decided) {
+        problems.add(where + ": the SPRT had decided at the row before; no pair follows");
+        return;
+      }
+      if (row.pair_id != index) {
+        problems.add(where + ": pairs must come in order from 0; expected pair " +
+                     std::to_string(index));
+        return;
+      }
+      const auto a = games.find(2 * row.pair_id), b = games.find(2 * row.pair_id + 1);
+      if (a == games.end() || b == games.end()) {
+        problems.add(where + ": game " + std::to_string(a == games.end() ? 2 * row.pair_id
+                                                                           : 2 * row.pair_id + 1) +
+                     " of the pair is not a complete game of the file");
+        return;
+      }
+      const stats::GameResult r1 = result_for_a(a->second.game.row);
+      const stats::GameResult r2 = result_for_a(b->second.game.row);
+      if (row.result_1 != score_of(r1) || row.result_2 != score_of(r2))
+        problems.add(where + ": results " + fmt::format("{:g}/{:g}", row.result_1, row.result_2) +
+                     ", engine A's results in games " + std::to_string(2 * row.pair_id) + " and " +
+                     std::to_string(2 * row.pair_id + 1) + " are " +
+                     fmt::format("{:g}/{:g}", score_of(r1), score_of(r2)));
+      counter.add_pair(r1, r2);
+      double llr = 0;
+      if (match.sprt_enabled) {
+        const stats::SprtState state = stats::sprt(counter.penta(), sprt);
+        llr = state.llr;
+        decided = state.decision != stats::SprtState::kContinue;
+      }
+      if (std::abs(row.llr - llr) > 1e-9 * std::max(1.0, std::abs(llr)))
+        problems.add(where + ": LLR " + fmt::format("{:.12g}", row.llr) + ", the pairs up to it give " +
+                     fmt::format("{:.12g}", llr));
+    }
+  }
+}
+
 }  // namespace
 
 VerifyReport verify_file(const std::string& path, size_t max_problems,
@@ -145,6 +212,10 @@ VerifyReport verify_file(const std::string& path, size_t max_problems,
               : std::span<const float>();
       rules->check_position({first + i, rows[i]}, features, problems);
     }
+  }
+  if (const auto& match = reader.meta().match) {
+    check_match_pairs(reader, *match, games, problems);
+    report.pairs = reader.match_pairs_count();
   }
   report.notes = rules->notes();
   return report;
