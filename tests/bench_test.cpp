@@ -1,26 +1,34 @@
-// `selfplay bench` prints the signature of a fixed playout workload (host/rollout/bench.hpp: 4096
-// random setups x 16 uniform rollouts, fixed seed; the signature is their total plies). It is
-// pinned here: any change to the rules, the playout code or the generator changes it, and such a
-// change must update this number and say `Bench: <signature>` in its commit message.
+// `selfplay bench` prints two deterministic signatures, both pinned here: any change that alters
+// them must update the number and say `Bench: <signature>` in its commit message.
+// - The playout signature (host/rollout/bench.hpp: 4096 start positions x 16 uniform rollouts,
+//   fixed seed; their total plies): any change to the rules, the playout code or the generator
+//   changes it.
+// - The search signature (host/selfplay/search_bench.hpp: 8 games of MCTS against the depth engine,
+//   played in memory; total plies plus the nodes of every search): any change to what search
+//   decides or how much it expands changes it. It must not depend on threads or backend.
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <sstream>
 #include <string>
 
+#include "games/hosts.hpp"
+#include "host/selfplay/search_bench.hpp"
+#include "tests/games/tictactoe_host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {
 namespace {
 
 constexpr const char* kSignature = "1413994";
+constexpr const char* kSearchSignature = "619565";
 
-// The number on the one `signature: N` line of `selfplay bench ARGS`; "" if there is none.
-std::string signature_of(const std::string& args) {
+// The number on the one `<name>: N` line of `selfplay bench ARGS`; "" if there is none.
+std::string number_of(const std::string& args, const std::string& name) {
   const test::CommandResult r = test::run_command(std::string("'") + SELFPLAY_BINARY +
                                                   "' bench --seconds 0 " + args + " 2>/dev/null");
   EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
-  const std::regex re(R"(^signature: ([0-9]+)$)");
+  const std::regex re("^" + name + ": ([0-9]+)$");
   std::istringstream lines(r.out);
   std::string sig;
   int found = 0;
@@ -32,14 +40,66 @@ std::string signature_of(const std::string& args) {
   return sig;
 }
 
+std::string signature_of(const std::string& args) {
+  return number_of("--playouts-only " + args, "signature");
+}
+
+std::string search_signature_of(const std::string& args) {
+  return number_of("--search-only " + args, "search signature");
+}
+
 TEST(Bench, SignatureIsPinned) {
   EXPECT_EQ(signature_of("--backend cpu --threads 1"), kSignature);
-  EXPECT_EQ(signature_of("--backend cpu --threads 2 --policy heavy"), kSignature)
+  EXPECT_EQ(signature_of("--game ewn --backend cpu --threads 2 --playout policy=heavy"), kSignature)
       << "the signature workload does not depend on threads or the throughput policy";
   // Without a GPU, check compares cpu on all threads with cpu on one; with one, cuda with cpu.
   EXPECT_EQ(signature_of("--backend check --threads 2"), kSignature);
   // auto: cuda when built and a device is usable, else cpu.
   EXPECT_EQ(signature_of("--backend auto"), kSignature);
+}
+
+TEST(Bench, SearchSignatureIsPinnedAndIndependentOfThreads) {
+  EXPECT_EQ(search_signature_of("--backend cpu --threads 1"), kSearchSignature);
+  EXPECT_EQ(search_signature_of("--game ewn --backend cpu --threads 2"), kSearchSignature);
+  EXPECT_EQ(search_signature_of("--backend check --threads 2"), kSearchSignature);
+}
+
+TEST(Bench, DefaultRunPrintsBothSignaturesOnce) {
+  EXPECT_EQ(number_of("--threads 1", "signature"), kSignature);
+  EXPECT_EQ(number_of("--threads 1", "search signature"), kSearchSignature);
+  const test::CommandResult playouts = test::run_command(
+      std::string("'") + SELFPLAY_BINARY + "' bench --seconds 0 --playouts-only 2>&1");
+  EXPECT_EQ(playouts.out.find("search"), std::string::npos) << playouts.out;
+  const test::CommandResult search =
+      test::run_command(std::string("'") + SELFPLAY_BINARY + "' bench --search-only 2>&1");
+  EXPECT_EQ(search.out.find("playouts/s"), std::string::npos) << search.out;
+  EXPECT_EQ(search.out.find("\nsignature: "), std::string::npos) << search.out;
+}
+
+// The search workload of a game without chance (alpha-beta as the depth engine), in the library:
+// the same on one thread and on four, and every search counted.
+TEST(Bench, SearchWorkloadWithoutChanceIsIndependentOfThreads) {
+  rollout::BackendOptions options;
+  options.max_leaves = 4096;
+  options.max_rollouts = 1 << 16;
+  selfplay::SearchBenchResult runs[2];
+  for (int i = 0; i < 2; ++i) {
+    options.threads = i == 0 ? 1 : 4;
+    auto backend = rollout::make_backend<TicTacToe>("cpu", options);
+    runs[i] = selfplay::run_search_bench<TicTacToe>(*backend, options.threads);
+  }
+  EXPECT_EQ(runs[0].games, selfplay::kSearchBenchGames);
+  EXPECT_GE(runs[0].plies, 5u * selfplay::kSearchBenchGames);
+  EXPECT_GT(runs[0].nodes, runs[0].plies);
+  EXPECT_GT(runs[0].rollouts, 0u);
+  EXPECT_EQ(runs[0].mcts_wins + runs[0].depth_wins + runs[0].draws, runs[0].games);
+  EXPECT_EQ(runs[1].signature(), runs[0].signature());
+  EXPECT_EQ(runs[1].rollouts, runs[0].rollouts);
+  EXPECT_EQ(runs[1].draws, runs[0].draws);
+  const auto cfg = selfplay::search_bench_config<TicTacToe>(1);
+  EXPECT_EQ(cfg.engines[1].type, config::EngineType::kAlphaBeta);
+  EXPECT_EQ(selfplay::search_bench_config<EwnGame>(1).engines[1].type,
+            config::EngineType::kExpectimax);
 }
 
 }  // namespace

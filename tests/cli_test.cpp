@@ -1,6 +1,6 @@
 // The `selfplay` command line, run as a separate process: perft against the reference table,
-// exit codes, help, the bench signature across thread counts and backends, and demo records
-// replayed through the library.
+// rules given with --rule, exit codes, help, the bench signature across thread counts and
+// backends, and demo records replayed through the library.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -11,10 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "tests/test_util.hpp"
+#include "games/common/perft.hpp"
 #include "games/ewn/ewn.hpp"
+#include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"
-#include "games/ewn/perft.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::ewn {
 namespace {
@@ -26,9 +27,15 @@ using Outcome = ::sp::test::CommandResult;
 Outcome selfplay(const std::string& args, Capture capture = Capture::kStdout) {
   std::string cmd = std::string("'") + SELFPLAY_BINARY + "' " + args;
   switch (capture) {
-    case Capture::kStdout: cmd += " 2>/dev/null"; break;
-    case Capture::kStderr: cmd += " 2>&1 >/dev/null"; break;
-    case Capture::kBoth: cmd += " 2>&1"; break;
+    case Capture::kStdout:
+      cmd += " 2>/dev/null";
+      break;
+    case Capture::kStderr:
+      cmd += " 2>&1 >/dev/null";
+      break;
+    case Capture::kBoth:
+      cmd += " 2>&1";
+      break;
   }
   return ::sp::test::run_command(cmd);
 }
@@ -53,7 +60,8 @@ constexpr PerftRow kTable[] = {
 TEST(Cli, PerftMatchesReferenceTable) {
   for (const auto& row : kTable)
     for (int d = 1; d <= 5; ++d) {
-      const Outcome r = selfplay("perft --position '" + std::string(row.position) + "' --depth " + std::to_string(d));
+      const Outcome r = selfplay("perft --position '" + std::string(row.position) + "' --depth " +
+                                 std::to_string(d));
       ASSERT_EQ(r.code, 0) << row.position << " depth " << d;
       EXPECT_EQ(r.out, std::to_string(row.nodes[d - 1]) + "\n") << row.position << " depth " << d;
     }
@@ -64,7 +72,8 @@ TEST(Cli, PerftDivideListsEveryLegalMoveAndSums) {
   const std::regex total_re(R"(^total: ([0-9]+)$)");
   for (const auto& row : kTable)
     for (int d : {1, 3, 4}) {
-      const Outcome r = selfplay("perft --position '" + std::string(row.position) + "' --depth " + std::to_string(d) + " --divide");
+      const Outcome r = selfplay("perft --position '" + std::string(row.position) + "' --depth " +
+                                 std::to_string(d) + " --divide");
       ASSERT_EQ(r.code, 0);
       const State s = parse_position(row.position);
       MoveList legal;
@@ -77,7 +86,8 @@ TEST(Cli, PerftDivideListsEveryLegalMoveAndSums) {
         if (std::regex_match(line, m, line_re)) {
           ASSERT_FALSE(saw_total) << "move lines come before the total";
           ASSERT_LT(moves, legal.size) << r.out;
-          EXPECT_EQ(m[1].str(), to_string(legal.moves[moves])) << "one line per legal move, in order";
+          EXPECT_EQ(m[1].str(), to_string(legal.moves[moves]))
+              << "one line per legal move, in order";
           // Each move's count is perft of the child, dice enumerated.
           State child = s;
           apply(child, legal.moves[moves]);
@@ -86,7 +96,7 @@ TEST(Cli, PerftDivideListsEveryLegalMoveAndSums) {
             want = 0;
             for (int die = 1; die <= 6 && !is_over(child); ++die) {
               child.die = static_cast<uint8_t>(die);
-              want += perft(child, Rules{}, d - 1);
+              want += perft<EwnGame>(child, Rules{}, d - 1);
             }
           }
           EXPECT_EQ(std::stoull(m[2].str()), want) << line;
@@ -106,7 +116,7 @@ TEST(Cli, PerftDivideListsEveryLegalMoveAndSums) {
     }
 }
 
-TEST(Cli, PerftRuleFlagsReachTheRules) {
+TEST(Cli, PerftRuleOptionsReachTheRules) {
   // A position where both variants change the tree: blocked cubes and substitutions.
   const std::string pos = "4a/5/5/2BE1/2AF1 0 4";
   const State s = parse_position(pos);
@@ -116,42 +126,99 @@ TEST(Cli, PerftRuleFlagsReachTheRules) {
   nearest.substitution = Substitution::kNearest;
   for (int d = 1; d <= 4; ++d) {
     const std::string base = "perft --position '" + pos + "' --depth " + std::to_string(d);
-    const Outcome a = selfplay(base), b = selfplay(base + " --no-capture-own"), c = selfplay(base + " --substitution nearest");
+    const Outcome a = selfplay(base), b = selfplay(base + " --rule capture_own=false"),
+                  c = selfplay(base + " --game ewn --rule substitution=nearest");
     ASSERT_EQ(a.code, 0);
     ASSERT_EQ(b.code, 0);
     ASSERT_EQ(c.code, 0);
-    EXPECT_EQ(a.out, std::to_string(perft(s, Rules{}, d)) + "\n");
-    EXPECT_EQ(b.out, std::to_string(perft(s, no_own, d)) + "\n");
-    EXPECT_EQ(c.out, std::to_string(perft(s, nearest, d)) + "\n");
+    EXPECT_EQ(a.out, std::to_string(perft<EwnGame>(s, Rules{}, d)) + "\n");
+    EXPECT_EQ(b.out, std::to_string(perft<EwnGame>(s, no_own, d)) + "\n");
+    EXPECT_EQ(c.out, std::to_string(perft<EwnGame>(s, nearest, d)) + "\n");
   }
-  EXPECT_NE(perft(s, Rules{}, 3), perft(s, no_own, 3)) << "the position must tell the variants apart";
-  EXPECT_NE(perft(s, Rules{}, 3), perft(s, nearest, 3)) << "the position must tell the variants apart";
+  EXPECT_NE(perft<EwnGame>(s, Rules{}, 3), perft<EwnGame>(s, no_own, 3))
+      << "the position must tell the variants apart";
+  EXPECT_NE(perft<EwnGame>(s, Rules{}, 3), perft<EwnGame>(s, nearest, 3))
+      << "the position must tell the variants apart";
 }
 
 TEST(Cli, BadPositionIsAnInputError) {
-  const Outcome r = selfplay("perft --position 'ABC2/DE3/F3f/3ed/2cba 0 7' --depth 2", Capture::kStderr);
+  const Outcome r =
+      selfplay("perft --position 'ABC2/DE3/F3f/3ed/2cba 0 7' --depth 2", Capture::kStderr);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("die must be 1-6"), std::string::npos) << r.out;
-  const Outcome dup = selfplay("perft --position 'AAC2/DE3/F3f/3ed/2cba 0 1' --depth 2", Capture::kStderr);
+  const Outcome dup =
+      selfplay("perft --position 'AAC2/DE3/F3f/3ed/2cba 0 1' --depth 2", Capture::kStderr);
   EXPECT_EQ(dup.code, 2);
   EXPECT_NE(dup.out.find("appears twice"), std::string::npos) << dup.out;
-  const Outcome unrolled = selfplay("perft --position 'ABC2/DE3/F3f/3ed/2cba 0 -' --depth 2", Capture::kStderr);
+  const Outcome unrolled =
+      selfplay("perft --position 'ABC2/DE3/F3f/3ed/2cba 0 -' --depth 2", Capture::kStderr);
   EXPECT_EQ(unrolled.code, 2);
-  EXPECT_NE(unrolled.out.find("rolled die"), std::string::npos) << unrolled.out;
+  EXPECT_NE(unrolled.out.find("its chance outcome drawn"), std::string::npos) << unrolled.out;
+  const Outcome over =
+      selfplay("perft --position '1BC2/DE3/F3f/3ed/2cbA 1 1' --depth 2", Capture::kStderr);
+  EXPECT_EQ(over.code, 2) << over.out;
+  EXPECT_NE(over.out.find("the game is already over"), std::string::npos) << over.out;
+}
+
+// --rule reads the keys of the game's rules: section with the config's checks and messages.
+TEST(Cli, RuleOptionErrorsComeFromTheRulesSection) {
+  const std::string perft = "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 ";
+  const struct {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"--rule capture_ownn=false",
+       "--rule: key 'capture_ownn': unknown key, did you mean 'capture_own'?"},
+      {"--rule colour=red",
+       "--rule: key 'colour': unknown key (known keys here: capture_own, substitution, "},
+      {"--rule substitution=sideways",
+       "--rule: key 'substitution': must be one of next_lower_or_higher, nearest; found "
+       "'sideways'"},
+      {"--rule capture_own=maybe",
+       "--rule: key 'capture_own': expected true or false, found 'maybe'"},
+      {"--rule capture_own", "--rule: expected KEY=VALUE, found 'capture_own'"},
+      {"--rule =false", "--rule: expected KEY=VALUE, found '=false'"},
+      {"--rule capture_own=false --rule capture_own=true",
+       "--rule: key 'capture_own': given twice"},
+      {"--rule setup_p0=1234", "--rule: key 'setup_p0': "},
+  };
+  for (const auto& c : cases) {
+    const Outcome r = selfplay(perft + c.args, Capture::kBoth);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(std::string("error: ") + c.message), std::string::npos) << c.args << "\n"
+                                                                                 << r.out;
+    EXPECT_EQ(lines_of(r.out).size(), 1u) << "one line: " << r.out;
+  }
+  // The same keys set what they set in a config: boolean spellings, an explicit default.
+  const std::string pos = "perft --position '4a/5/5/2BE1/2AF1 0 4' --depth 3";
+  EXPECT_EQ(selfplay(pos + " --rule capture_own=no").out,
+            selfplay(pos + " --rule capture_own=false").out);
+  EXPECT_EQ(selfplay(pos + " --rule substitution=next_lower_or_higher").out, selfplay(pos).out);
+  // One value per occurrence: a second word is not taken as another rule.
+  EXPECT_EQ(selfplay(pos + " --rule capture_own=false substitution=nearest", Capture::kBoth).code,
+            2);
 }
 
 TEST(Cli, UsageErrorsExitWithTwo) {
   const char* cases[] = {
-      "",                                                              // no subcommand
-      "frobnicate",                                                    // unknown subcommand
-      "perft --depth 2",                                               // missing required option
-      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 0",        // out of range
-      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth x",        // not a number
+      "",                                                                // no subcommand
+      "frobnicate",                                                      // unknown subcommand
+      "perft --depth 2",                                                 // missing required option
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 0",          // out of range
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth x",          // not a number
       "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --bogus",  // unknown option
-      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --substitution sideways",
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --rule substitution=sideways",
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --substitution nearest",  // old flag
+      "perft --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1 --no-capture-own",        // old flag
+      "perft --game chess --position 'ABC2/DE3/F3f/3ed/2cba 0 1' --depth 1",
       "bench --seconds -1",
       "bench --threads many",
-      "bench --policy clever",
+      "bench --playout policy=clever",
+      "bench --playout polcy=heavy",
+      "bench --game chess",
+      "bench --search-only --playouts-only",
+      "demo --game chess",
+      "demo --rule setup=sideways",
       "demo --games 0",
       "demo --bogus",
   };
@@ -175,14 +242,20 @@ TEST(Cli, HelpForEverySubcommand) {
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << r.out;
   }
   EXPECT_NE(selfplay("perft --help").out.find("--divide"), std::string::npos);
+  for (const char* sub : {"perft", "bench", "demo", "play"})
+    EXPECT_NE(selfplay(std::string(sub) + " --help").out.find("--game"), std::string::npos) << sub;
+  EXPECT_NE(selfplay("perft --help").out.find("--rule KEY=VALUE"), std::string::npos);
+  EXPECT_NE(selfplay("demo --help").out.find("--rule KEY=VALUE"), std::string::npos);
+  EXPECT_NE(selfplay("bench --help").out.find("--playout KEY=VALUE"), std::string::npos);
   EXPECT_NE(selfplay("bench --help").out.find("--threads"), std::string::npos);
   EXPECT_NE(selfplay("demo --help").out.find("--games"), std::string::npos);
   const Outcome top = selfplay("--help");
-  for (const char* sub : {"perft", "bench", "demo"}) EXPECT_NE(top.out.find(sub), std::string::npos) << sub;
+  for (const char* sub : {"perft", "bench", "demo"})
+    EXPECT_NE(top.out.find(sub), std::string::npos) << sub;
 }
 
 std::string signature_of(const std::string& args) {
-  const Outcome r = selfplay("bench --seconds 0.2 " + args);
+  const Outcome r = selfplay("bench --playouts-only --seconds 0.2 " + args);
   EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
   const std::regex re(R"(^signature: ([0-9]+)$)");
   std::string sig;
@@ -205,24 +278,32 @@ TEST(Cli, BenchSignatureIsIndependentOfThreadsAndBackend) {
   EXPECT_LT(avg, 30.0);
   EXPECT_EQ(signature_of("--threads 2"), one);
   EXPECT_EQ(signature_of("--backend check --threads 2"), one);
-  EXPECT_EQ(signature_of("--threads 1 --policy heavy"), one) << "the signature workload is fixed";
+  EXPECT_EQ(signature_of("--threads 1 --playout policy=heavy --playout goal_weight=3"), one)
+      << "the signature workload is fixed";
 }
 
 // Demo games replay through the library: every ply is legal, the winner and the final position
-// are what the printed moves produce.
+// are what the printed moves produce, and the start is the game's opening for the seed.
 TEST(Cli, DemoRecordsReplay) {
   const Outcome r = selfplay("demo --games 4 --seed 7");
   ASSERT_EQ(r.code, 0) << r.out;
-  const std::regex setup_re(R"(^game ([0-9]+): setup ([1-6]{6}) ([1-6]{6})$)");
-  const std::regex winner_re(R"(^winner: player ([01]) after ([0-9]+) plies; final position (.+)$)");
+  const std::regex start_re(R"(^game ([0-9]+): start (.+ 0 -) \(opening ([1-6]{6})/([1-6]{6})\)$)");
+  const std::regex winner_re(
+      R"(^winner: player ([01]) after ([0-9]+) plies; final position (.+)$)");
   State s{};
   int games = 0, replayed = 0, game_plies = 0;
   bool in_game = false;
   for (const std::string& line : lines_of(r.out)) {
     std::smatch m;
-    if (std::regex_match(line, m, setup_re)) {
+    if (std::regex_match(line, m, start_re)) {
       EXPECT_EQ(std::stoi(m[1].str()), games);
-      s = initial_state(parse_arrangement(m[2].str()), parse_arrangement(m[3].str()), 0);
+      s = parse_position(m[2].str());
+      // The opening of `rules: setup: random` for the seed: stream (seed, game, 0, kLeafSetup).
+      WordStream rng({7, static_cast<uint32_t>(games), 0, kLeafSetup, 0});
+      const Arrangement a0 = random_arrangement(rng), a1 = random_arrangement(rng);
+      EXPECT_EQ(m[3].str(), to_string(a0));
+      EXPECT_EQ(m[4].str(), to_string(a1));
+      EXPECT_EQ(to_string(s), to_string(initial_state(a0, a1, 0)));
       in_game = true;
       game_plies = 0;
       ++games;
@@ -254,8 +335,44 @@ TEST(Cli, DemoRecordsReplay) {
   EXPECT_GT(replayed, 4 * 5);
 }
 
+// --rule reaches demo's openings and rules: mirrored setups, player 1 first, no own captures.
+TEST(Cli, DemoTakesRules) {
+  const Outcome r = selfplay(
+      "demo --game ewn --games 3 --seed 5 --rule setup=mirrored --rule first_player=1 "
+      "--rule capture_own=false");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::regex start_re(R"(^game [0-9]+: start (.+ 1 -) \(opening ([1-6]{6})/([1-6]{6})\)$)");
+  Rules no_own;
+  no_own.capture_own = false;
+  State s{};
+  int games = 0;
+  for (const std::string& line : lines_of(r.out)) {
+    std::smatch m;
+    if (std::regex_match(line, m, start_re)) {
+      EXPECT_EQ(m[2].str(), m[3].str()) << line;
+      s = parse_position(m[1].str());
+      ++games;
+    } else if (line.rfind("record: ", 0) == 0) {
+      std::istringstream plies(line.substr(8));
+      for (std::string ply; plies >> ply;) {
+        s.die = static_cast<uint8_t>(ply[0] - '0');
+        apply(s, parse_move(s, no_own, ply.substr(2)));  // throws on an own capture
+      }
+      EXPECT_TRUE(is_over(s));
+    }
+  }
+  EXPECT_EQ(games, 3) << r.out;
+  // Own captures allowed, the same openings play differently.
+  const Outcome own =
+      selfplay("demo --game ewn --games 3 --seed 5 --rule setup=mirrored --rule first_player=1");
+  ASSERT_EQ(own.code, 0);
+  EXPECT_NE(own.out, r.out);
+  EXPECT_EQ(lines_of(own.out)[0], lines_of(r.out)[0]);
+}
+
 TEST(Cli, DemoIsDeterministicPerSeed) {
-  const Outcome a = selfplay("demo --games 2 --seed 3"), b = selfplay("demo --games 2 --seed 3"), c = selfplay("demo --games 2 --seed 4");
+  const Outcome a = selfplay("demo --games 2 --seed 3"), b = selfplay("demo --games 2 --seed 3"),
+                c = selfplay("demo --games 2 --seed 4");
   ASSERT_EQ(a.code, 0);
   EXPECT_EQ(a.out, b.out);
   EXPECT_NE(a.out, c.out);

@@ -12,24 +12,25 @@
 #include <vector>
 
 #include "games/ewn/host.hpp"
-#include "tests/test_util.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/human_game.hpp"
+#include "tests/games/tictactoe_host.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::selfplay {
 namespace {
 
 config::Config<EwnGame> test_config(const std::string& first_player = "0",
-                                   const std::string& engine = "mcts") {
+                                    const std::string& engine = "mcts") {
   return config::load_campaign_config_text<EwnGame>(
       "rules:\n  first_player: " + first_player +
           "\n  setup: random\n"
           "campaign:\n  seed: 7\n"
           "engines:\n  player0:\n    type: " +
           engine +
-          (engine == "mcts" ? "\n    rollouts_per_move: 50\n    rollouts_per_leaf: 5\n"
+          (engine == "mcts"   ? "\n    rollouts_per_move: 50\n    rollouts_per_leaf: 5\n"
            : engine == "flat" ? "\n    rollouts_per_move: 50\n"
                               : "\n") +
           "backend:\n  name: cpu\n  threads: 1\n",
@@ -71,14 +72,15 @@ struct Session {
 Session play(const config::Config<EwnGame>& cfg, bool human_first, std::istream& in,
              std::ostringstream& out) {
   auto backend = rollout::make_backend<EwnGame>("cpu", play_backend_options(cfg));
-  HumanGame game(cfg, *backend, human_first, in, out);
+  HumanGame<EwnGame> game(cfg, *backend, human_first, in, out);
   Session s;
   s.summary = game.run();
   s.out = out.str();
   return s;
 }
 
-Session play_script(const config::Config<EwnGame>& cfg, bool human_first, const std::string& input) {
+Session play_script(const config::Config<EwnGame>& cfg, bool human_first,
+                    const std::string& input) {
   std::istringstream in(input);
   std::ostringstream out;
   return play(cfg, human_first, in, out);
@@ -182,8 +184,9 @@ int replay_game(const config::Config<EwnGame>& cfg, uint32_t game, int human_sid
   for (size_t i = 0; i < plies.size(); ++i) {
     const std::string& p = plies[i];
     EXPECT_FALSE(ewn::is_over(s)) << "ply " << i << " after the end: " << record;
-    EXPECT_EQ(p.substr(0, 2),
-              std::to_string(1 + draw_chance<EwnGame>(cfg.seed, game, static_cast<uint32_t>(i))) + ":")
+    EXPECT_EQ(
+        p.substr(0, 2),
+        std::to_string(1 + draw_chance<EwnGame>(cfg.seed, game, static_cast<uint32_t>(i))) + ":")
         << p;
     EXPECT_EQ(p.substr(0, 2), std::to_string(s.die) + ":") << p;
     last = ewn::parse_move(s, cfg.rules.rules, p.substr(2));
@@ -347,6 +350,71 @@ TEST(Play, PlayAgainStartsTheNextGameWithItsOwnDice) {
   for (uint32_t g = 0; g < 2; ++g)
     replay_game(cfg, g, static_cast<int>(g), starts[g], records[g], results[g]);
   EXPECT_NE(starts[0], starts[1]);
+}
+
+// The help's rules paragraph follows the rules variant (GameHost<EwnGame>::rules_help); the
+// default rules keep the text players know.
+TEST(Play, HelpDescribesTheRulesVariant) {
+  const Session standard = play_script(test_config(), true, "help\nquit\n");
+  EXPECT_TRUE(has_line(standard.out,
+                       "The die picks the cube: if it is gone, the next lower or "
+                       "higher one you still have moves."))
+      << standard.out;
+  EXPECT_TRUE(
+      has_line(standard.out, "A cube moving onto any cube, yours or the engine's, captures it."));
+  EXPECT_TRUE(has_line(standard.out, "  pass         when it is the only legal move"));
+  config::Config<EwnGame> variant = test_config();
+  variant.rules.rules.capture_own = false;
+  variant.rules.rules.substitution = ewn::Substitution::kNearest;
+  const Session s = play_script(variant, true, "help\nquit\n");
+  EXPECT_NE(s.out.find("Rules: capture_own=false substitution=nearest;"), std::string::npos);
+  EXPECT_TRUE(has_line(s.out,
+                       "The die picks the cube: if it is gone, the nearest by number you "
+                       "still have moves (either one on a tie)."))
+      << s.out;
+  EXPECT_EQ(s.out.find("yours or the engine's"), std::string::npos) << s.out;
+}
+
+// A game without terminal-play hooks and without chance (tests/games/tictactoe_host.hpp): the
+// defaults show the position text, plain side names, no chance, and a draw is a result.
+TEST(Play, GameWithoutHooksPlaysWithTheDefaults) {
+  const auto cfg = config::load_campaign_config_text<TicTacToe>(
+      "game: tictactoe\ncampaign:\n  seed: 3\nengines:\n  player0:\n    type: random\n"
+      "backend:\n  name: cpu\n  threads: 1\n",
+      "ttt.yaml");
+  std::ostringstream out;
+  Responder buf(out, first_move_player({"y", "n"}));
+  std::istream in(&buf);
+  auto backend = rollout::make_backend<TicTacToe>("cpu", play_backend_options(cfg));
+  HumanGame<TicTacToe> game(cfg, *backend, true, in, out);
+  const SessionSummary summary = game.run();
+  const std::string text = out.str();
+  EXPECT_EQ(summary.games_finished, 2u);
+  EXPECT_EQ(text.rfind(std::string(GameHost<TicTacToe>::kTitle) + ": you against the engine", 0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("Enter moves such as a1; type help"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nGame 1: you play player 0;\nthe engine plays player 1. You move first.\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n.../.../... x\nPly 1: your turn (player 0)\n"), std::string::npos) << text;
+  // Each game's result line is one of the defaults, and the score counts draws apart.
+  const uint32_t draws = summary.games_finished - summary.human_wins - summary.engine_wins;
+  size_t results = 0;
+  for (const std::string& line : lines_of(text))
+    if (line == "You win." || line == "Engine wins." || line == "Draw.") ++results;
+  EXPECT_EQ(results, 2u) << text;
+  EXPECT_EQ(count_of(text, "\nDraw.\n"), draws);
+  EXPECT_TRUE(ends_with(text, "Bye. Games finished: 2 (you " + std::to_string(summary.human_wins) +
+                                  ", engine " + std::to_string(summary.engine_wins) +
+                                  (draws ? ", draws " + std::to_string(draws) : "") + ").\n"))
+      << text;
+  // Records replay through the rules: the human always played the first legal move.
+  for (const std::string& record : lines_after(text, "Record: ")) {
+    ttt::State s = ttt::initial_state(0);
+    for (const std::string& ply : words_of(record)) ttt::apply(s, ttt::parse_move(s, ply));
+    EXPECT_TRUE(ttt::is_over(s)) << record;
+  }
 }
 
 using Outcome = ::sp::test::CommandResult;

@@ -10,7 +10,22 @@
 
 namespace sp::rollout {
 
-// Random batches come from random_batch() in host/rollout/bench.hpp (the device check uses them).
+using EwnLeaf = Leaf<EwnGame>;
+
+// EWN's start positions as `selfplay bench` takes them from GameHost<EwnGame>::start with the
+// default settings (random arrangements from (seed, game, 0, kLeafSetup), player 0 first), here
+// without the config library these tests do not link.
+inline ewn::State ewn_start(uint64_t seed, uint32_t game) {
+  WordStream rng({seed, game, 0, kLeafSetup, 0});
+  const ewn::Arrangement a0 = ewn::random_arrangement(rng), a1 = ewn::random_arrangement(rng);
+  return ewn::initial_state(a0, a1, 0);
+}
+
+// Random EWN batches: random_batch() of host/rollout/bench.hpp (the device check uses it too).
+inline std::vector<EwnLeaf> random_batch(uint64_t seed, size_t n, uint32_t max_rollouts,
+                                         bool uniform_count) {
+  return random_batch<EwnGame>(ewn_start, seed, n, max_rollouts, uniform_count);
+}
 
 // The plain reference: one rollout after another, each with its own stream.
 inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves, const PlayoutParams<EwnGame>& p) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "games/ewn/game.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
 #include "host/rollout/check_backend.hpp"
@@ -33,6 +34,26 @@ struct Options {
 };
 
 int failures = 0;
+
+// EWN's start positions as `selfplay bench` takes them from GameHost<EwnGame>::start with the
+// default settings (random arrangements, player 0 first), without the config library.
+ewn::State ewn_start(uint64_t seed, uint32_t game) {
+  WordStream rng({seed, game, 0, kLeafSetup, 0});
+  const ewn::Arrangement a0 = ewn::random_arrangement(rng), a1 = ewn::random_arrangement(rng);
+  return ewn::initial_state(a0, a1, 0);
+}
+
+// The bench workloads of host/rollout/bench.hpp for EWN.
+std::vector<Leaf<EwnGame>> random_batch(uint64_t seed, size_t n, uint32_t max_rollouts,
+                                        bool uniform_count) {
+  return sp::rollout::random_batch<EwnGame>(ewn_start, seed, n, max_rollouts, uniform_count);
+}
+std::vector<Leaf<EwnGame>> throughput_batch(uint64_t seed, int log2, uint32_t rollouts_per_leaf) {
+  return sp::rollout::throughput_batch<EwnGame>(ewn_start, seed, log2, rollouts_per_leaf);
+}
+Totals run_signature(Backend<EwnGame>& backend) {
+  return sp::rollout::run_signature<EwnGame>(backend, ewn_start);
+}
 
 void check(bool ok, const std::string& what) {
   std::printf("%s %s\n", ok ? "PASS" : "FAIL", what.c_str());

@@ -29,6 +29,22 @@
 //                             the start position a /games opening text stands for, chance not
 //                             drawn; throws InputError for a text that is no opening
 //   kChanceName, kChancesName optional, chance games: a chance outcome in messages ("die", "dice")
+// Terminal play (`selfplay play`, `selfplay demo`; host/selfplay/human_game.hpp), all optional,
+// found at compile time; without them the terminal shows the plain defaults in brackets:
+//   board_text(s)             the board, lines ending in '\n' [the position text]
+//   side_name(side)           "player 0 (cubes A-F, from the top-left corner to e1)" ["player 0"]
+//   side_tag(side)            a short mark after "player 0" in the turn line: "A-F" [none]
+//   chance_text(s)            chance games: the drawn outcome in the turn line: "die 3"
+//                             ["chance N", N = chance_value(s)]
+//   move_example()            a move to quote in prompts: "b4-c3" [a legal move of the start]
+//   move_help()               the help's lines on typing a move, each "  <syntax>  what\n"
+//                             ["  <move>  play a move as the legal moves list it, e.g. ..."]
+//   rules_help(rules)         the help's paragraph on the rules variant, lines ending in '\n'
+//                             [none]
+//   win_reason(before, move, human)
+//                             why the move that ended the game won it, worded for a human
+//                             winner ("your cube reached e1") or the engine ("its cube reached
+//                             e1") [none: "You win." / "Engine wins."]
 #pragma once
 
 #include <concepts>

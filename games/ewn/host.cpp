@@ -115,6 +115,37 @@ ewn::State GameHost<EwnGame>::opening_position(std::string_view opening, int fir
   if (slash == std::string_view::npos) throw InputError("expected two arrangements joined by '/'");
   return ewn::initial_state(ewn::parse_arrangement(opening.substr(0, slash)),
                             ewn::parse_arrangement(opening.substr(slash + 1)), first_player);
+// Terminal play
+
+std::string GameHost<EwnGame>::side_name(int side) {
+  return side == 0 ? "player 0 (cubes A-F, from the top-left corner to e1)"
+                   : "player 1 (cubes a-f, from the bottom-right corner to a5)";
+}
+
+std::string GameHost<EwnGame>::move_help() {
+  return "  <from>-<to>  play a move, e.g. b4-c3 (files a-e left to right, ranks 1-5 bottom to "
+         "top)\n"
+         "  pass         when it is the only legal move\n";
+}
+
+std::string GameHost<EwnGame>::rules_help(const ewn::Rules& rules) {
+  std::string out =
+      rules.substitution == ewn::Substitution::kNearest
+          ? "The die picks the cube: if it is gone, the nearest by number you still have moves "
+            "(either one on a tie).\n"
+          : "The die picks the cube: if it is gone, the next lower or higher one you still have "
+            "moves.\n";
+  out += rules.capture_own
+             ? "A cube moving onto any cube, yours or the engine's, captures it.\n"
+             : "A cube moving onto an enemy cube captures it; it may not move onto its own (a "
+               "player whose cubes are all blocked passes).\n";
+  return out;
+}
+
+std::string GameHost<EwnGame>::win_reason(const ewn::State& before, ewn::Move move, bool human) {
+  if (!move.is_pass() && move.to == ewn::goal_square(before.side))
+    return std::string(human ? "your" : "its") + " cube reached " + ewn::square_name(move.to);
+  return human ? "you captured all the engine's cubes" : "it captured all your cubes";
 }
 
 }  // namespace sp

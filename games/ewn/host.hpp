@@ -61,6 +61,16 @@ struct GameHost<EwnGame> {
   static ewn::State opening_position(std::string_view opening, int first_player);
   static constexpr const char* kChanceName = "die";
   static constexpr const char* kChancesName = "dice";
+
+  // Terminal play: optional hooks of game_host.hpp for `selfplay play` and `selfplay demo`.
+  static std::string board_text(const ewn::State& s) { return ewn::board_diagram(s); }
+  static std::string side_name(int side);
+  static std::string side_tag(int side) { return side == 0 ? "A-F" : "a-f"; }
+  static std::string chance_text(const ewn::State& s) { return "die " + std::to_string(s.die); }
+  static std::string move_example() { return "b4-c3"; }
+  static std::string move_help();
+  static std::string rules_help(const ewn::Rules& rules);
+  static std::string win_reason(const ewn::State& before, ewn::Move move, bool human);
 };
 
 static_assert(HostGame<EwnGame>);

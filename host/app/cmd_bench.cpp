@@ -1,7 +1,9 @@
-// `selfplay bench`: rollout throughput of a backend and the bench signature. The signature is the
-// total number of plies of a fixed workload (4096 random setups x 16 uniform rollouts, seed fixed):
-// it depends only on the rules, the playout code and the generator, so it is identical on every
-// backend, build type and machine.
+// `selfplay bench`: rollout throughput of a backend and two deterministic signatures of a game.
+// The playout signature is the total number of plies of a fixed workload (4096 start positions x
+// 16 rollouts, seed fixed; host/rollout/bench.hpp); the search signature that of a fixed
+// mini-match of MCTS against the game's depth engine (host/selfplay/search_bench.hpp). Both depend
+// only on the game and the code, so they are identical on every backend, build type, thread count
+// and machine.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -10,33 +12,178 @@
 #include <vector>
 
 #include "games/common/errors.hpp"
-#include "games/ewn/game.hpp"
-#include "games/ewn/notation.hpp"
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
+#include "host/selfplay/search_bench.hpp"
 
 namespace sp::app {
 
-Runner add_bench(CLI::App& app) {
-  struct Opts {
-    std::string game = "ewn";
-    std::string backend = "cpu";
-    int threads = 1;
-    double seconds = 2.0;
-    bool sweep = false;
-    int sweep_min = 10, sweep_max = 22;
-    double sweep_seconds = 0.3;
-    uint32_t rollouts_per_leaf = 16;
-    uint32_t batch_log2 = 0;
-    std::string csv;
-    std::string policy = "uniform";
+namespace {
+
+struct BenchOpts {
+  std::string game;
+  std::string backend = "cpu";
+  int threads = 1;
+  double seconds = 2.0;
+  bool sweep = false;
+  int sweep_min = 10, sweep_max = 22;
+  double sweep_seconds = 0.3;
+  uint32_t rollouts_per_leaf = 16;
+  uint32_t batch_log2 = 0;
+  std::string csv;
+  std::vector<std::string> playout;
+  bool search_only = false, playouts_only = false;
+};
+
+// `KEY=VALUE ...` of --playout for the CSV and the report; "default" without any.
+std::string playout_text(const std::vector<std::string>& playout) {
+  std::string out;
+  for (const std::string& kv : playout) out += (out.empty() ? "" : " ") + kv;
+  return out.empty() ? "default" : out;
+}
+
+// The throughput measurement (one batch size, or a sweep) with an optional CSV.
+template <HostGame G>
+void throughput(rollout::Backend<G>& backend, const BenchOpts& o,
+                const rollout::StartPosition<G>& start) {
+  using namespace rollout;
+  const BackendInfo& info = backend.info();
+  PlayoutParams<G> params;
+  params.seed = kSignatureSeed + 1;
+  params.policies[0] = read_key_values(GameHost<G>::policy_section(), o.playout, "--playout");
+  const std::string policy = playout_text(o.playout);
+
+  std::FILE* csv = nullptr;
+  std::string csv_tmp;
+  if (!o.csv.empty()) {
+    csv_tmp = o.csv + ".tmp";
+    csv = std::fopen(csv_tmp.c_str(), "w");
+    if (!csv) throw std::runtime_error("cannot write " + csv_tmp);
+    std::fprintf(csv,
+                 "backend,device,policy,batch_rollouts,leaves,rollouts_per_leaf,batches,"
+                 "kernel_playouts_per_s,e2e_playouts_per_s,plies_per_s\n");
+  }
+  auto row = [&](uint64_t batch, const Throughput& t, uint32_t leaves, uint32_t rpl) {
+    if (!csv) return;
+    std::string device = info.device;
+    for (char& ch : device)
+      if (ch == ',' || ch == '"') ch = ' ';
+    std::fprintf(csv, "%s,%s,%s,%llu,%u,%u,%llu,%.6g,%.6g,%.6g\n", info.name.c_str(),
+                 device.c_str(), policy.c_str(), static_cast<unsigned long long>(batch), leaves,
+                 rpl, static_cast<unsigned long long>(t.batches), t.kernel_rate(), t.e2e_rate(),
+                 t.plies_rate());
   };
-  auto o = std::make_shared<Opts>();
-  app.add_option("--game", o->game, "Game")->check(CLI::IsMember({"ewn"}))->capture_default_str();
-  app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check")->capture_default_str();
-  app.add_option("--threads", o->threads, "CPU backend threads (0 = all cores)")
+  auto batch_for = [&](int log2) {
+    return throughput_batch<G>(start, params.seed, log2, o.rollouts_per_leaf);
+  };
+
+  if (o.sweep) {
+    std::printf("%12s %10s %16s %16s %14s\n", "batch", "leaves", "kernel play/s", "e2e play/s",
+                "plies/s");
+    for (int k = o.sweep_min; k <= o.sweep_max; ++k) {
+      const auto leaves = batch_for(k);
+      const Throughput t = measure<G>(backend, params, leaves, o.sweep_seconds, 2);
+      std::printf("%12llu %10zu %16.4g %16.4g %14.4g\n", 1ull << k, leaves.size(), t.kernel_rate(),
+                  t.e2e_rate(), t.plies_rate());
+      std::fflush(stdout);
+      row(uint64_t{1} << k, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
+    }
+  } else {
+    int log2 = static_cast<int>(o.batch_log2);
+    if (log2 == 0) {
+      log2 = 10;
+      while ((uint64_t{1} << log2) < info.preferred_rollouts && log2 < 22) ++log2;
+    }
+    const auto leaves = batch_for(log2);
+    const Throughput t = measure<G>(backend, params, leaves, o.seconds, 1);
+    std::printf("batch: %llu rollouts (%zu leaves x %u), playouts %s, %llu batches in %.2f s\n",
+                1ull << log2, leaves.size(), leaves[0].rollouts, policy.c_str(),
+                static_cast<unsigned long long>(t.batches), t.wall_s);
+    std::printf("playouts/s: %.4g (kernel-level %.4g)\n", t.e2e_rate(), t.kernel_rate());
+    std::printf("plies/s: %.4g\n", t.plies_rate());
+    row(uint64_t{1} << log2, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
+  }
+  if (csv) {
+    const bool ok = std::fflush(csv) == 0 && std::ferror(csv) == 0;
+    std::fclose(csv);
+    if (!ok || std::rename(csv_tmp.c_str(), o.csv.c_str()) != 0) {
+      std::remove(csv_tmp.c_str());
+      throw std::runtime_error("cannot write " + o.csv);
+    }
+    std::printf("csv: %s\n", o.csv.c_str());
+  }
+}
+
+template <HostGame G>
+int bench(const BenchOpts& o) {
+  using namespace rollout;
+  if (o.sweep && o.sweep_min > o.sweep_max)
+    throw InputError("--sweep-min " + std::to_string(o.sweep_min) + " is above --sweep-max " +
+                     std::to_string(o.sweep_max));
+  const bool playouts = !o.search_only, search = !o.playouts_only;
+  // Read before any work, so that a bad --playout fails at once (exit 2).
+  if (playouts) read_key_values(GameHost<G>::policy_section(), o.playout, "--playout");
+  BackendOptions bopts;
+  bopts.threads = o.threads;
+  const int max_log2 = std::max<int>(o.sweep ? o.sweep_max : 0, o.batch_log2);
+  bopts.max_rollouts =
+      std::max<size_t>(size_t{1} << std::max(max_log2, 22), kSignatureLeaves * kSignatureRollouts);
+  bopts.max_leaves =
+      std::max<size_t>(bopts.max_rollouts / o.rollouts_per_leaf + 1, kSignatureLeaves);
+  auto backend = make_backend<G>(o.backend, bopts);
+  const BackendInfo& info = backend->info();
+  std::printf("game: %s\nbackend: %s\ndevice: %s\n", G::kName, info.name.c_str(),
+              info.device.c_str());
+  // The null backend's statistics come from hashes, not playouts: no signature means anything.
+  const bool real = info.name != "null";
+  const StartPosition<G> start = [](uint64_t seed, uint32_t stream_game) {
+    return GameHost<G>::start(typename GameHost<G>::Settings{}, seed, stream_game, nullptr);
+  };
+
+  if (playouts) {
+    const Totals sig = run_signature<G>(*backend, start);
+    throughput<G>(*backend, o, start);
+    if (!real) {
+      std::printf("signature: none (the null backend plays no playouts)\n");
+    } else {
+      const double n = static_cast<double>(sig.rollouts);
+      std::printf(
+          "signature workload: %llu playouts, average plies %.3f, first-player win rate "
+          "%.4f\n",
+          static_cast<unsigned long long>(sig.rollouts), sig.plies / n, sig.wins0 / n);
+      std::printf("signature: %llu\n", static_cast<unsigned long long>(sig.plies));
+    }
+  }
+  if (search) {
+    if (!real) {
+      std::printf("search signature: none (the null backend plays no playouts)\n");
+      return 0;
+    }
+    std::fflush(stdout);
+    const selfplay::SearchBenchResult r = selfplay::run_search_bench<G>(*backend, o.threads);
+    std::printf(
+        "search workload: %u games, mcts %u, %s %u, draws %u; %llu plies, %llu nodes, "
+        "%llu rollouts in %.2f s (%.4g nodes/s)\n",
+        r.games, r.mcts_wins, ChanceGame<G> ? "expectimax" : "alphabeta", r.depth_wins, r.draws,
+        static_cast<unsigned long long>(r.plies), static_cast<unsigned long long>(r.nodes),
+        static_cast<unsigned long long>(r.rollouts), r.seconds,
+        r.seconds > 0 ? r.nodes / r.seconds : 0.0);
+    std::printf("search signature: %llu\n", static_cast<unsigned long long>(r.signature()));
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_bench(CLI::App& app) {
+  auto o = std::make_shared<BenchOpts>();
+  add_game_option(app, o->game, false);
+  app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check, null")
+      ->capture_default_str();
+  app.add_option("--threads", o->threads, "CPU backend and search threads (0 = all cores)")
       ->transform(integer_in(0, 4096))
       ->capture_default_str();
   app.add_option("--seconds", o->seconds, "Time for the throughput measurement")
@@ -49,8 +196,9 @@ Runner add_bench(CLI::App& app) {
                  "Rollouts per leaf in throughput batches")
       ->transform(integer_in(1, 1 << 20))
       ->capture_default_str();
-  app.add_option("--policy", o->policy, "Rollout policy for the throughput runs")
-      ->check(CLI::IsMember({"uniform", "heavy"}))->capture_default_str();
+  add_key_value_option(app, "--playout", o->playout,
+                       "Throughput runs: a playout key of the game's engines, e.g. policy=heavy "
+                       "(repeatable; the signatures use the defaults)");
   app.add_flag("--sweep", o->sweep, "Vary the batch size over powers of two");
   app.add_option("--sweep-min", o->sweep_min, "Smallest batch, log2 rollouts")
       ->transform(integer_in(0, 26))
@@ -61,92 +209,16 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--sweep-seconds", o->sweep_seconds, "Minimum time per sweep point")
       ->transform(real_in(0, 600))
       ->capture_default_str();
-  app.add_option("--csv", o->csv, "Write the measurements (one row per batch size) to this CSV file");
+  app.add_option("--csv", o->csv,
+                 "Write the measurements (one row per batch size) to this CSV file");
+  CLI::Option* search_only =
+      app.add_flag("--search-only", o->search_only,
+                   "Only the search signature (no throughput, no playout signature)");
+  app.add_flag("--playouts-only", o->playouts_only,
+               "Only the throughput and the playout signature (no search signature)")
+      ->excludes(search_only);
 
-  return [o]() {
-    using namespace rollout;
-    if (o->sweep && o->sweep_min > o->sweep_max)
-      throw InputError("--sweep-min " + std::to_string(o->sweep_min) + " is above --sweep-max " +
-                       std::to_string(o->sweep_max));
-    rollout::BackendOptions bopts;
-    bopts.threads = o->threads;
-    const int max_log2 = std::max<int>(o->sweep ? o->sweep_max : 0, o->batch_log2);
-    bopts.max_rollouts = std::max<size_t>(size_t{1} << std::max(max_log2, 22), kSignatureLeaves * kSignatureRollouts);
-    bopts.max_leaves = std::max<size_t>(bopts.max_rollouts / o->rollouts_per_leaf + 1, kSignatureLeaves);
-    auto backend = rollout::make_backend<EwnGame>(o->backend, bopts);
-    const rollout::BackendInfo& info = backend->info();
-    std::printf("backend: %s\ndevice: %s\n", info.name.c_str(), info.device.c_str());
-
-    const Totals sig = run_signature(*backend);
-
-    rollout::PlayoutParams<EwnGame> params;
-    params.seed = kSignatureSeed + 1;
-    params.policies[0].kind = o->policy == "heavy" ? ewn::PolicyKind::kHeavy : ewn::PolicyKind::kUniform;
-
-    std::FILE* csv = nullptr;
-    std::string csv_tmp;
-    if (!o->csv.empty()) {
-      csv_tmp = o->csv + ".tmp";
-      csv = std::fopen(csv_tmp.c_str(), "w");
-      if (!csv) throw std::runtime_error("cannot write " + csv_tmp);
-      std::fprintf(csv, "backend,device,policy,batch_rollouts,leaves,rollouts_per_leaf,batches,"
-                        "kernel_playouts_per_s,e2e_playouts_per_s,plies_per_s\n");
-    }
-    auto row = [&](uint64_t batch, const Throughput& t, uint32_t leaves, uint32_t rpl) {
-      if (!csv) return;
-      std::string device = info.device;
-      for (char& ch : device)
-        if (ch == ',' || ch == '"') ch = ' ';
-      std::fprintf(csv, "%s,%s,%s,%llu,%u,%u,%llu,%.6g,%.6g,%.6g\n", info.name.c_str(), device.c_str(),
-                   o->policy.c_str(), static_cast<unsigned long long>(batch), leaves, rpl,
-                   static_cast<unsigned long long>(t.batches), t.kernel_rate(), t.e2e_rate(), t.plies_rate());
-    };
-    auto batch_for = [&](int log2) { return throughput_batch(params.seed, log2, o->rollouts_per_leaf); };
-
-    if (o->sweep) {
-      std::printf("%12s %10s %16s %16s %14s\n", "batch", "leaves", "kernel play/s", "e2e play/s", "plies/s");
-      for (int k = o->sweep_min; k <= o->sweep_max; ++k) {
-        const auto leaves = batch_for(k);
-        const Throughput t = measure(*backend, params, leaves, o->sweep_seconds, 2);
-        std::printf("%12llu %10zu %16.4g %16.4g %14.4g\n", 1ull << k, leaves.size(), t.kernel_rate(),
-                    t.e2e_rate(), t.plies_rate());
-        std::fflush(stdout);
-        row(uint64_t{1} << k, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
-      }
-    } else {
-      int log2 = static_cast<int>(o->batch_log2);
-      if (log2 == 0) {
-        log2 = 10;
-        while ((uint64_t{1} << log2) < info.preferred_rollouts && log2 < 22) ++log2;
-      }
-      const auto leaves = batch_for(log2);
-      const Throughput t = measure(*backend, params, leaves, o->seconds, 1);
-      std::printf("batch: %llu rollouts (%zu leaves x %u), %s policy, %llu batches in %.2f s\n",
-                  1ull << log2, leaves.size(), leaves[0].rollouts, o->policy.c_str(),
-                  static_cast<unsigned long long>(t.batches), t.wall_s);
-      std::printf("playouts/s: %.4g (kernel-level %.4g)\n", t.e2e_rate(), t.kernel_rate());
-      std::printf("plies/s: %.4g\n", t.plies_rate());
-      row(uint64_t{1} << log2, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
-    }
-    if (csv) {
-      const bool ok = std::fflush(csv) == 0 && std::ferror(csv) == 0;
-      std::fclose(csv);
-      if (!ok || std::rename(csv_tmp.c_str(), o->csv.c_str()) != 0) {
-        std::remove(csv_tmp.c_str());
-        throw std::runtime_error("cannot write " + o->csv);
-      }
-      std::printf("csv: %s\n", o->csv.c_str());
-    }
-    if (info.name == "null") {  // its statistics come from hashes, not playouts
-      std::printf("signature: none (the null backend plays no playouts)\n");
-      return 0;
-    }
-    const double n = static_cast<double>(sig.rollouts);
-    std::printf("signature workload: %llu playouts, average plies %.3f, first-player win rate %.4f\n",
-                static_cast<unsigned long long>(sig.rollouts), sig.plies / n, sig.wins0 / n);
-    std::printf("signature: %llu\n", static_cast<unsigned long long>(sig.plies));
-    return 0;
-  };
+  return [o]() { return with_game(o->game, [&]<class G>() { return bench<G>(*o); }); };
 }
 
 }  // namespace sp::app

@@ -1,54 +1,68 @@
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "games/common/philox.hpp"
-#include "games/ewn/notation.hpp"
-#include "games/ewn/playout.hpp"
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
+#include "host/selfplay/human_game.hpp"
 
 namespace sp::app {
 
 Runner add_demo(CLI::App& app) {
   struct Opts {
+    std::string game;
     int games = 3;
     uint64_t seed = 1;
-    RuleFlags rules;
+    std::vector<std::string> rules;
   };
   auto o = std::make_shared<Opts>();
+  add_game_option(app, o->game, false);
   app.add_option("--games", o->games, "Number of games")
       ->transform(integer_in(1, 1000))
       ->capture_default_str();
   app.add_option("--seed", o->seed, "Seed")
       ->transform(integer_in(0, UINT64_MAX))
       ->capture_default_str();
-  add_rule_flags(app, o->rules);
+  add_key_value_option(app, "--rule", o->rules,
+                       "A key of the game's rules: section, e.g. setup=mirrored (repeatable)");
+  // Uniformly random moves from the game's openings: game g's chance outcomes come from the
+  // stream (seed, g, 0, kLeafDice) and its moves from (seed, g, 0, kLeafSearch), one draw a ply.
   return [o]() {
-    const ewn::Rules rules = to_rules(o->rules);
-    for (int g = 0; g < o->games; ++g) {
-      const auto game = static_cast<uint32_t>(g);
-      WordStream setup({o->seed, game, 0, kLeafSetup, 0});
-      const ewn::Arrangement a0 = ewn::random_arrangement(setup), a1 = ewn::random_arrangement(setup);
-      ewn::State s = ewn::initial_state(a0, a1, 0);
-      std::printf("game %d: setup %s %s\n%s", g, ewn::to_string(a0).c_str(), ewn::to_string(a1).c_str(),
-                  ewn::board_diagram(s).c_str());
-      WordStream dice({o->seed, game, 0, kLeafDice, 0});
-      WordStream choice({o->seed, game, 0, kLeafSearch, 0});
-      std::string record;
-      int plies = 0;
-      while (!ewn::is_over(s)) {
-        s.die = static_cast<uint8_t>(1 + dice.below(6));
-        ewn::MoveList moves;
-        ewn::generate_moves(s, rules, moves);
-        const ewn::Move m = moves.moves[choice.below(static_cast<uint32_t>(moves.size))];
-        if (!record.empty()) record += ' ';
-        record += ewn::ply_to_string(s.die, m);
-        ewn::apply(s, m);
-        ++plies;
+    return with_game(o->game, [&]<class G>() {
+      const auto settings = rule_settings<G>(o->rules);
+      const typename G::Rules& rules = GameHost<G>::rules_of(settings);
+      for (int g = 0; g < o->games; ++g) {
+        const auto game = static_cast<uint32_t>(g);
+        std::string opening;
+        typename G::State s = GameHost<G>::start(settings, o->seed, game, &opening);
+        std::printf("game %d: start %s", g, GameHost<G>::position_text(s).c_str());
+        if (!opening.empty()) std::printf(" (opening %s)", opening.c_str());
+        std::printf("\n%s", selfplay::board_text<G>(s).c_str());
+        WordStream chance({o->seed, game, 0, kLeafDice, 0});
+        WordStream choice({o->seed, game, 0, kLeafSearch, 0});
+        std::string record;
+        int plies = 0;
+        while (!G::is_over(s)) {
+          if constexpr (ChanceGame<G>)
+            G::set_chance(s, static_cast<int>(chance.below(G::kChanceOutcomes)));
+          typename G::MoveList moves;
+          G::generate_moves(s, rules, moves);
+          const typename G::Move m = moves.moves[choice.below(static_cast<uint32_t>(moves.size))];
+          if (!record.empty()) record += ' ';
+          record += ply_text<G>(s, m);
+          G::apply(s, m);
+          ++plies;
+        }
+        const int winner = G::winner(s);
+        const std::string result = winner == 0 || winner == 1
+                                       ? "winner: player " + std::to_string(winner)
+                                       : std::string("draw");
+        std::printf("record: %s\n%s after %d plies; final position %s\n\n", record.c_str(),
+                    result.c_str(), plies, GameHost<G>::position_text(s).c_str());
       }
-      std::printf("record: %s\nwinner: player %d after %d plies; final position %s\n\n", record.c_str(),
-                  s.winner, plies, ewn::to_string(s).c_str());
-    }
-    return 0;
+      return 0;
+    });
   };
 }
 

@@ -1,44 +1,56 @@
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "games/common/errors.hpp"
-#include "games/ewn/notation.hpp"
-#include "games/ewn/perft.hpp"
+#include "games/common/perft.hpp"
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 
 namespace sp::app {
 
 Runner add_perft(CLI::App& app) {
   struct Opts {
-    std::string game = "ewn";
+    std::string game;
     std::string position;
     int depth = 1;
     bool divide = false;
-    RuleFlags rules;
+    std::vector<std::string> rules;
   };
   auto o = std::make_shared<Opts>();
-  app.add_option("--game", o->game, "Game")->check(CLI::IsMember({"ewn"}))->capture_default_str();
-  app.add_option("--position", o->position, "Position string with a rolled die, e.g. \"ABC2/DE3/F3f/3ed/2cba 0 1\"")
+  add_game_option(app, o->game, false);
+  app.add_option("--position", o->position,
+                 "Position in the game's notation, its chance outcome drawn (ewn: a rolled die, "
+                 "e.g. \"ABC2/DE3/F3f/3ed/2cba 0 1\")")
       ->required();
   app.add_option("--depth", o->depth, "Decision plies")->transform(integer_in(1, 12))->required();
   app.add_flag("--divide", o->divide, "One line per legal move: <move>: <count>");
-  add_rule_flags(app, o->rules);
+  add_key_value_option(app, "--rule", o->rules,
+                       "A key of the game's rules: section, e.g. capture_own=false (repeatable)");
   return [o]() {
-    const ewn::State s = ewn::parse_position(o->position);
-    if (s.die == ewn::kNoDie)
-      throw InputError("position \"" + o->position + "\": perft needs a rolled die (1-6), not '-'");
-    const ewn::Rules rules = to_rules(o->rules);
-    if (o->divide) {
-      uint64_t total = 0;
-      for (const auto& [move, nodes] : ewn::perft_divide(s, rules, o->depth)) {
-        std::printf("%s: %llu\n", ewn::to_string(move).c_str(), static_cast<unsigned long long>(nodes));
-        total += nodes;
+    return with_game(o->game, [&]<class G>() {
+      const typename G::State s = GameHost<G>::parse_position(o->position);
+      if constexpr (ChanceGame<G>)
+        if (!G::is_over(s) && G::needs_chance(s))
+          throw InputError("position \"" + excerpt(o->position) +
+                           "\": perft needs a decision position, its chance outcome drawn");
+      if (G::is_over(s))
+        throw InputError("position \"" + excerpt(o->position) + "\": the game is over");
+      const auto settings = rule_settings<G>(o->rules);
+      const typename G::Rules& rules = GameHost<G>::rules_of(settings);
+      if (o->divide) {
+        uint64_t total = 0;
+        for (const auto& [move, nodes] : perft_divide<G>(s, rules, o->depth)) {
+          std::printf("%s: %llu\n", GameHost<G>::move_text(s, move).c_str(),
+                      static_cast<unsigned long long>(nodes));
+          total += nodes;
+        }
+        std::printf("total: %llu\n", static_cast<unsigned long long>(total));
+      } else {
+        std::printf("%llu\n", static_cast<unsigned long long>(perft<G>(s, rules, o->depth)));
       }
-      std::printf("total: %llu\n", static_cast<unsigned long long>(total));
-    } else {
-      std::printf("%llu\n", static_cast<unsigned long long>(ewn::perft(s, rules, o->depth)));
-    }
-    return 0;
+      return 0;
+    });
   };
 }
 

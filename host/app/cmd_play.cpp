@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/human_game.hpp"
@@ -8,16 +9,14 @@ namespace sp::app {
 
 Runner add_play(CLI::App& app) {
   struct Opts {
-    std::string game = "ewn";
+    std::string game;
     std::string engine;
     bool human_first = false;
     uint64_t seed = 0;
     std::string backend;
   };
   auto o = std::make_shared<Opts>();
-  app.add_option("--game", o->game, "Game to play")
-      ->check(CLI::IsMember({"ewn"}))
-      ->capture_default_str();
+  add_game_option(app, o->game);
   app.add_option(
          "--engine", o->engine,
          "Campaign config (YAML): the engine is its engines.player0 section, the rules its rules "
@@ -27,19 +26,21 @@ Runner add_play(CLI::App& app) {
                "You take the side that moves first (default: the engine does)");
   CLI::Option* seed =
       app.add_option("--seed", o->seed,
-                     "Seed of setups and dice (default: the config's campaign.seed)")
+                     "Seed of openings and chance (default: the config's campaign.seed)")
           ->transform(integer_in(0, UINT64_MAX));
   app.add_option("--backend", o->backend,
                  "Rollout backend: auto, cpu, cuda, check (default: the config's backend.name)");
   return [o, seed]() {
-    config::Config<EwnGame> cfg = config::load_campaign_config<EwnGame>(o->engine);
-    if (seed->count()) cfg.seed = o->seed;
-    if (!o->backend.empty()) cfg.backend.name = o->backend;
-    auto backend =
-        rollout::make_backend<EwnGame>(cfg.backend.name, selfplay::play_backend_options(cfg));
-    selfplay::HumanGame session(cfg, *backend, o->human_first, std::cin, std::cout);
-    session.run();
-    return 0;
+    return with_game(config::config_file_game(o->engine, o->game), [&]<class G>() {
+      config::Config<G> cfg = config::load_campaign_config<G>(o->engine);
+      if (seed->count()) cfg.seed = o->seed;
+      if (!o->backend.empty()) cfg.backend.name = o->backend;
+      auto backend =
+          rollout::make_backend<G>(cfg.backend.name, selfplay::play_backend_options(cfg));
+      selfplay::HumanGame<G> session(cfg, *backend, o->human_first, std::cin, std::cout);
+      session.run();
+      return 0;
+    });
   };
 }
 

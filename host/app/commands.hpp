@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
-#include "games/ewn/ewn.hpp"
+#include "games/common/game_host.hpp"
+#include "host/config/schema.hpp"
 
 namespace sp::app {
 
@@ -35,8 +37,9 @@ Runner add_export(CLI::App& app);  // the games of a campaign or match file as t
 Runner add_convert(CLI::App& app);
 
 // --game NAME: the game a command plays (games/games.hpp lists them); with a config, the config's
-// `game:` must agree. The help lists the known games.
-CLI::Option* add_game_option(CLI::App& cmd, std::string& game);
+// `game:` must agree. The help lists the known games. Commands without a config (with_config
+// false) default an empty `game` to the first game of the list.
+CLI::Option* add_game_option(CLI::App& cmd, std::string& game, bool with_config = true);
 
 // Throws sp::InputError when `path` does not exist or is a directory (verify, export, convert).
 void check_input_file(const std::string& path);
@@ -48,12 +51,33 @@ void check_input_file(const std::string& path);
 CLI::Validator integer_in(uint64_t lo, uint64_t hi);
 CLI::Validator real_in(double lo, double hi);
 
-// Rule options shared by commands that build EWN positions.
-struct RuleFlags {
-  bool no_capture_own = false;
-  std::string substitution = "next_lower_or_higher";
-};
-void add_rule_flags(CLI::App& cmd, RuleFlags& flags);
-ewn::Rules to_rules(const RuleFlags& flags);
+// Repeatable KEY=VALUE options read through one of a game's config sections: `--rule` (the keys
+// of its `rules:` section, GameHost<G>::settings_section()) and `--playout` (an engine's playout
+// keys, GameHost<G>::policy_section()). Keys, choices, ranges and messages are the config's, so
+// `--rule capture_own=false` means what `rules: {capture_own: false}` means in a config.
+CLI::Option* add_key_value_option(CLI::App& cmd, const std::string& name,
+                                  std::vector<std::string>& values, const std::string& help);
+
+// KEY=VALUE texts as a YAML map for read_key_values (throws InputError as it says).
+YAML::Node key_value_map(const std::vector<std::string>& values, const std::string& option);
+
+// The values over the section's declared defaults. Throws InputError (exit 2) for text that is not
+// KEY=VALUE, a key given twice, an unknown key (with a did-you-mean hint) or a bad value, e.g.
+// "--rule: key 'substitution': must be one of next_lower_or_higher, nearest; found 'x'".
+template <class T>
+T read_key_values(const config::Section<T>& section, const std::vector<std::string>& values,
+                  const std::string& option) {
+  T t{};
+  section.apply_defaults(t);
+  config::Document doc(option);
+  section.read(t, key_value_map(values, option), config::Mark{}, doc, "");
+  return t;
+}
+
+// The game settings of `--rule` values (the defaults for none).
+template <HostGame G>
+typename GameHost<G>::Settings rule_settings(const std::vector<std::string>& rules) {
+  return read_key_values(GameHost<G>::settings_section(), rules, "--rule");
+}
 
 }  // namespace sp::app

@@ -57,13 +57,14 @@ int main(int argc, char** argv) {
   add("run", "Run a self-play campaign from a YAML config, writing games to HDF5", &sp::app::add_run);
   add("match", "Play engine A against engine B in game pairs: Elo, pentanomial counts, SPRT",
       &sp::app::add_match);
-  add("perft", "Count leaf nodes of the move tree (dice enumerated) for rules validation",
+  add("perft", "Count leaf nodes of the move tree (chance enumerated) for rules validation",
       &sp::app::add_perft);
-  add("bench", "Rollout throughput and the deterministic bench signature", &sp::app::add_bench);
+  add("bench", "Rollout throughput and the deterministic playout and search signatures",
+      &sp::app::add_bench);
   add("demo", "Play a few random games and print their records", &sp::app::add_demo);
   add("config", "Check a campaign YAML file or print its effective configuration",
       &sp::app::add_config);
-  add("play", "Play EWN against an engine in the terminal", &sp::app::add_play);
+  add("play", "Play a game against an engine in the terminal", &sp::app::add_play);
   add("tune", "Tune evaluation weights on the positions of campaign HDF5 files (Texel)",
       &sp::app::add_tune);
   add("verify", "Replay every game of a campaign or match file; report the first bad rows",

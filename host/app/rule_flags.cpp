@@ -1,23 +1,29 @@
+#include <set>
+
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
 
 namespace sp::app {
 
-void add_rule_flags(CLI::App& cmd, RuleFlags& flags) {
-  cmd.add_flag("--no-capture-own", flags.no_capture_own,
-               "Variant: a cube may not move onto its own cube (a blocked player passes)");
-  cmd.add_option("--substitution", flags.substitution,
-                 "Which cube moves when the rolled one is gone")
-      ->check(CLI::IsMember({"next_lower_or_higher", "nearest"}))
-      ->capture_default_str();
+CLI::Option* add_key_value_option(CLI::App& cmd, const std::string& name,
+                                  std::vector<std::string>& values, const std::string& help) {
+  // One KEY=VALUE per occurrence: `--rule a=1 pos` must not swallow a positional argument.
+  return cmd.add_option(name, values, help)->type_name("KEY=VALUE")->allow_extra_args(false);
 }
 
-ewn::Rules to_rules(const RuleFlags& flags) {
-  ewn::Rules rules;
-  rules.capture_own = !flags.no_capture_own;
-  rules.substitution = flags.substitution == "nearest" ? ewn::Substitution::kNearest
-                                                       : ewn::Substitution::kNextLowerOrHigher;
-  return rules;
+YAML::Node key_value_map(const std::vector<std::string>& values, const std::string& option) {
+  YAML::Node map(YAML::NodeType::Map);
+  std::set<std::string> seen;
+  config::Document doc(option);
+  for (const std::string& text : values) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+      doc.fail({}, "", "expected KEY=VALUE, found '" + excerpt(text) + "'");
+    const std::string key = text.substr(0, eq);
+    if (!seen.insert(key).second) doc.fail({}, excerpt(key, 40), "given twice; give each key once");
+    map[key] = text.substr(eq + 1);
+  }
+  return map;
 }
 
 }  // namespace sp::app

@@ -1,0 +1,69 @@
+// Perft for every game, through generate_moves and apply only: the number of leaf nodes `depth`
+// decision plies deep. A move that ends the game counts at depth 1 and has no children deeper. In
+// a chance game every chance outcome is enumerated between two decisions, each a separate branch
+// (../shared/reference/ewn.md defines EWN's perft so). Host and tests; the order of divide's moves
+// is generate_moves order.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "games/common/game.hpp"
+
+namespace sp {
+
+// Precondition: s is a decision state (not over; in a chance game its outcome drawn); depth >= 1.
+template <Game G>
+uint64_t perft(const typename G::State& s, const typename G::Rules& rules, int depth);
+
+namespace perft_detail {
+// The leaves below the state a move led to, depth decision plies from the move's own ply.
+template <Game G>
+uint64_t after_move(typename G::State child, const typename G::Rules& rules, int depth) {
+  if (depth == 1) return 1;
+  if (G::is_over(child)) return 0;
+  if constexpr (ChanceGame<G>) {
+    uint64_t nodes = 0;
+    for (int k = 0; k < G::kChanceOutcomes; ++k) {
+      G::set_chance(child, k);
+      nodes += perft<G>(child, rules, depth - 1);
+    }
+    return nodes;
+  } else {
+    return perft<G>(child, rules, depth - 1);
+  }
+}
+}  // namespace perft_detail
+
+template <Game G>
+uint64_t perft(const typename G::State& s, const typename G::Rules& rules, int depth) {
+  typename G::MoveList list;
+  G::generate_moves(s, rules, list);
+  if (depth == 1) return static_cast<uint64_t>(list.size);
+  uint64_t nodes = 0;
+  for (int k = 0; k < list.size; ++k) {
+    typename G::State child = s;
+    G::apply(child, list.moves[k]);
+    nodes += perft_detail::after_move<G>(child, rules, depth);
+  }
+  return nodes;
+}
+
+// Per-move counts at the root, in generate_moves order; they sum to perft(s, rules, depth).
+template <Game G>
+std::vector<std::pair<typename G::Move, uint64_t>> perft_divide(const typename G::State& s,
+                                                                const typename G::Rules& rules,
+                                                                int depth) {
+  typename G::MoveList list;
+  G::generate_moves(s, rules, list);
+  std::vector<std::pair<typename G::Move, uint64_t>> out;
+  for (int k = 0; k < list.size; ++k) {
+    typename G::State child = s;
+    G::apply(child, list.moves[k]);
+    out.emplace_back(list.moves[k], perft_detail::after_move<G>(child, rules, depth));
+  }
+  return out;
+}
+
+}  // namespace sp
