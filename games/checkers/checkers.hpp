@@ -154,11 +154,19 @@ SP_HD inline MoveEffect effect_of(Move m) {
 }
 
 SP_HD SP_FORCEINLINE uint32_t occupied(const State& s) { return s.pieces[0] | s.pieces[1]; }
+// The pieces of the side to move and of its opponent. Selects, not s.pieces[s.side]: an index
+// known only at run time would put a GPU thread's state in local memory.
+SP_HD SP_FORCEINLINE uint32_t own_pieces(const State& s) {
+  return select(s.side != 0, s.pieces[1], s.pieces[0]);
+}
+SP_HD SP_FORCEINLINE uint32_t opponent_pieces(const State& s) {
+  return select(s.side != 0, s.pieces[0], s.pieces[1]);
+}
 SP_HD SP_FORCEINLINE uint32_t empty_squares(const State& s) { return ~occupied(s); }
 
 // Pieces of the side to move that may move in direction d at all: men forward, kings anywhere.
 SP_HD SP_FORCEINLINE uint32_t movers_toward(const State& s, int d) {
-  const uint32_t own = s.pieces[s.side];
+  const uint32_t own = own_pieces(s);
   return is_forward(s.side, d) ? own : own & s.kings;
 }
 
@@ -170,7 +178,7 @@ SP_HD SP_FORCEINLINE uint32_t steppers(const State& s, int d) {
 // Pieces of the side to move that can start a capture by jumping in direction d.
 SP_HD SP_FORCEINLINE uint32_t jumpers(const State& s, int d) {
   const int back = opposite(d);
-  const uint32_t landing_behind = shift(empty_squares(s), back) & s.pieces[s.side ^ 1];
+  const uint32_t landing_behind = shift(empty_squares(s), back) & opponent_pieces(s);
   return movers_toward(s, d) & shift(landing_behind, back);
 }
 
@@ -210,7 +218,7 @@ SP_HD SP_FORCEINLINE bool for_each_jump_path(const State& s, int from, Visit&& v
   const uint32_t start = 1u << from;
   const bool king = (s.kings & start) != 0;
   const uint32_t directions = king ? 0xFu : forward_directions(side);
-  const uint32_t opp = s.pieces[side ^ 1];
+  const uint32_t opp = opponent_pieces(s);
   const uint32_t empty = empty_squares(s) | start;
   const uint32_t crown = king ? 0u : crown_row(side);
   uint32_t at = start, captured = 0, path = 0;
@@ -296,8 +304,9 @@ SP_HD inline int count_moves(const State& s) {
 SP_HD SP_FORCEINLINE void apply_effect(State& s, uint32_t from, uint32_t to, uint32_t captured) {
   const int side = s.side;
   const bool king = (s.kings & from) != 0;
-  s.pieces[side] = (s.pieces[side] & ~from) | to;
-  s.pieces[side ^ 1] &= ~captured;
+  const uint32_t own = (own_pieces(s) & ~from) | to, opp = opponent_pieces(s) & ~captured;
+  s.pieces[0] = select(side == 0, own, opp);
+  s.pieces[1] = select(side == 0, opp, own);
   s.kings &= ~(captured | from);
   s.kings |= select(king || (to & crown_row(side)) != 0, to, 0u);
   const bool reversible = king && captured == 0;

@@ -103,13 +103,20 @@ SP_HD SP_FORCEINLINE void play_capture(State& s, uint32_t jumpers, uint32_t k) {
 
 // Plays step number k (0-based, in generate_moves order: by direction, then square).
 SP_HD SP_FORCEINLINE void play_step(State& s, const Steps& st, uint32_t k) {
-  int d = 0;
-  for (; d < kDirections - 1; ++d) {
-    const uint32_t n = static_cast<uint32_t>(count(st.from[d]));
-    if (k < n) break;
-    k -= n;
+  // Every index into st.from is a constant once the loop is unrolled, so a GPU thread keeps the
+  // boards in registers (an index chosen at run time would put them in local memory).
+  uint32_t board = st.from[kDirections - 1];
+  int d = kDirections - 1;
+  bool found = false;
+  for (int i = 0; i < kDirections - 1; ++i) {
+    const uint32_t n = static_cast<uint32_t>(count(st.from[i]));
+    const bool here = !found && k < n;
+    board = select(here, st.from[i], board);
+    d = here ? i : d;
+    k -= found || here ? 0 : n;
+    found = found || here;
   }
-  const uint32_t from = 1u << nth_set_bit(st.from[d], static_cast<int>(k));
+  const uint32_t from = 1u << nth_set_bit(board, static_cast<int>(k));
   apply_effect(s, from, shift(from, d), 0);
 }
 
@@ -118,28 +125,34 @@ SP_HD SP_FORCEINLINE void play_weighted_step(State& s, const Policy& p, const St
                                              uint32_t word) {
   const uint32_t man = scale(kWeightOne, p.advance_weight);
   const uint32_t crowning_man = scale(man, p.crown_weight);
-  const uint32_t men = s.pieces[s.side] & ~s.kings;
+  const uint32_t men = own_pieces(s) & ~s.kings;
   const uint32_t crown = crown_row(s.side);
-  uint32_t per_direction[kDirections];
+  const auto weight_of = [&](uint32_t b, int d) {
+    const uint32_t pre_crown = shift(crown, opposite(d));
+    return kWeightOne * static_cast<uint32_t>(count(b & ~men)) +
+           man * static_cast<uint32_t>(count(b & men & ~pre_crown)) +
+           crowning_man * static_cast<uint32_t>(count(b & men & pre_crown));
+  };
   uint32_t total = 0;
-  for (int d = 0; d < kDirections; ++d) {
-    const uint32_t b = st.from[d], pre_crown = shift(crown, opposite(d));
-    per_direction[d] = kWeightOne * static_cast<uint32_t>(count(b & ~men)) +
-                       man * static_cast<uint32_t>(count(b & men & ~pre_crown)) +
-                       crowning_man * static_cast<uint32_t>(count(b & men & pre_crown));
-    total += per_direction[d];
-  }
+  for (int d = 0; d < kDirections; ++d) total += weight_of(st.from[d], d);
   uint32_t r = bounded(word, total);
-  int d = 0;
-  for (; d < kDirections - 1; ++d) {
-    if (r < per_direction[d]) break;
-    r -= per_direction[d];
+  // The direction, with constant indices into st.from as in play_step.
+  uint32_t board = st.from[kDirections - 1];
+  int d = kDirections - 1;
+  bool found = false;
+  for (int i = 0; i < kDirections - 1; ++i) {
+    const uint32_t w = weight_of(st.from[i], i);
+    const bool here = !found && r < w;
+    board = select(here, st.from[i], board);
+    d = here ? i : d;
+    r -= found || here ? 0 : w;
+    found = found || here;
   }
   const uint32_t pre_crown = shift(crown, opposite(d));
-  uint32_t b = st.from[d], from = lowest_bit(b);
-  while (b) {
-    from = lowest_bit(b);
-    b ^= from;
+  uint32_t from = lowest_bit(board);
+  while (board) {
+    from = lowest_bit(board);
+    board ^= from;
     const uint32_t w = !(from & men) ? kWeightOne : (from & pre_crown) ? crowning_man : man;
     if (r < w) break;
     r -= w;
@@ -150,7 +163,7 @@ SP_HD SP_FORCEINLINE void play_weighted_step(State& s, const Policy& p, const St
 // Weighted choice among the captures: two walks over the paths, the total, then the pick.
 SP_HD SP_FORCEINLINE void play_weighted_capture(State& s, const Policy& p, uint32_t jumpers,
                                                 uint32_t word) {
-  const uint32_t men = s.pieces[s.side] & ~s.kings;
+  const uint32_t men = own_pieces(s) & ~s.kings;
   const uint32_t crown = crown_row(s.side);
   uint32_t total = 0;
   for (uint32_t j = jumpers; j;) {
