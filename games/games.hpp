@@ -10,13 +10,14 @@
 #include <vector>
 
 #include "games/common/errors.hpp"
+#include "games/checkers/game.hpp"
 #include "games/ewn/game.hpp"
 
 namespace sp {
 
 // X(G) for every game G, in order: the list itself. Backends and kernels instantiate their
 // per-game templates with it (explicit instantiations, one line per template).
-#define SP_FOR_EACH_GAME(X) X(::sp::EwnGame)
+#define SP_FOR_EACH_GAME(X) X(::sp::EwnGame) X(::sp::CheckersGame)
 
 template <class... Gs>
 struct GameList {

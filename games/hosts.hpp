@@ -3,4 +3,5 @@
 #pragma once
 
 #include "games/games.hpp"
+#include "games/checkers/host.hpp"
 #include "games/ewn/host.hpp"

@@ -1,8 +1,8 @@
-// The Game contract (games/common/game.hpp), checked the same way on every game: EWN and the
-// tests-only tic-tac-toe. Notation round trips, random games with state_ok() after every move,
-// playouts against a reference built only from generate_moves/apply and the documented use of the
-// random stream, playout_many against playout, rollout statistics of the cpu backend against the
-// check backend and the reference, the chance classes of games with chance, the evaluation
+// The Game contract (games/common/game.hpp), checked the same way on every game: EWN, checkers
+// and the tests-only tic-tac-toe. Notation round trips, random games with state_ok() after every
+// move, playouts against a reference built only from generate_moves/apply and the documented use of
+// the random stream, playout_many against playout, rollout statistics of the cpu backend against
+// the check backend and the reference, the chance classes of games with chance, the evaluation
 // features of games with features and the optional search hooks (hash, move_index).
 #include <gtest/gtest.h>
 
@@ -14,11 +14,13 @@
 #include <string_view>
 #include <vector>
 
-#include "games/ewn/host.hpp"
+#include "games/checkers/game.hpp"
+#include "games/checkers/notation.hpp"
 #include "games/common/errors.hpp"
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/rollout/check_backend_impl.hpp"
 #include "host/rollout/cpu_backend_impl.hpp"
@@ -71,6 +73,50 @@ struct Traits<EwnGame> {
     EwnGame::generate_moves(s, rules, list);
     EwnGame::apply(
         s, list.moves[bounded(static_cast<uint32_t>(scaled), static_cast<uint32_t>(list.size))]);
+  }
+};
+
+template <>
+struct Traits<CheckersGame> {
+  using State = CheckersGame::State;
+  static constexpr int kRandomPlies = 120;
+  static constexpr int kMaxPlayoutPlies = 0xFFFF;  // the state's max_plies ends every game
+  // The draw limits travel in the state (start() draws them), not in the rules.
+  static constexpr int kRuleVariants = 1;
+  static constexpr const char* kBadPositions[] = {"B:W21-32:B1-12:",    "X:W21-32:B1-12",
+                                                  "B:W21,21:B1",        "B:W1:B5",
+                                                  "B:W21-33:B1",        "B:W21",
+                                                  "B:W21:W22",          "B:W21:B1 ply=5/4",
+                                                  "B:W21:B1 quiet=9/8", "B:W21:B1 ply=1/1 ply=1/1",
+                                                  "B:W20-32:B1-12",     "[FEN \"B:W21:B1\""};
+
+  static CheckersGame::Rules rules(int) { return {}; }
+  // The standard start with the default draw limits, or short ones so that draws happen.
+  static State start(WordStream& rng) {
+    const uint32_t kind = rng.below(3);
+    const checkers::Rules r = kind == 0   ? checkers::Rules{}
+                              : kind == 1 ? checkers::Rules{60, 0}
+                                          : checkers::Rules{400, 10};
+    return checkers::initial_state(r);
+  }
+  static void policies(rollout::PlayoutParams<CheckersGame>& p) {
+    p.policies[1].kind = checkers::PolicyKind::kWeighted;
+    p.policies[2].kind = checkers::PolicyKind::kWeighted;
+    p.policies[2].advance_weight = 5 * checkers::kWeightOne;
+    p.policies[2].capture_weight = checkers::kWeightOne / 2;
+  }
+  static bool state_ok(const State& s) { return checkers::state_ok(s); }
+  static std::string position_text(const State& s) { return checkers::to_string(s); }
+  static State parse_position(const std::string& text) { return checkers::parse_position(text); }
+  static std::string move_text(CheckersGame::Move m) { return checkers::to_string(m); }
+  static CheckersGame::Move parse_move(const State& s, const CheckersGame::Rules&,
+                                       const std::string& text) {
+    return checkers::parse_move(s, text);
+  }
+  static void reference_ply(State& s, const CheckersGame::Rules& rules, uint32_t word) {
+    CheckersGame::MoveList list;
+    CheckersGame::generate_moves(s, rules, list);
+    CheckersGame::apply(s, list.moves[bounded(word, static_cast<uint32_t>(list.size))]);
   }
 };
 
@@ -156,7 +202,7 @@ typename G::Result reference_playout(typename G::State s, const typename G::Rule
 template <class G>
 class GameContract : public ::testing::Test {};
 
-using Games = ::testing::Types<EwnGame, TicTacToe>;
+using Games = ::testing::Types<EwnGame, CheckersGame, TicTacToe>;
 TYPED_TEST_SUITE(GameContract, Games);
 
 TYPED_TEST(GameContract, NotationRoundTrips) {

@@ -1,0 +1,78 @@
+// English checkers as the rollout backends and search see it: a DeterministicGame
+// (games/common/game.hpp) and a FeatureGame, with the host-side hooks of search (Zobrist hash,
+// captures as tactical moves, a history index).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "games/checkers/checkers.hpp"
+#include "games/checkers/features.hpp"
+#include "games/checkers/playout.hpp"
+#include "games/checkers/zobrist.hpp"
+#include "games/common/game.hpp"
+#include "games/common/philox.hpp"
+
+namespace sp {
+
+struct CheckersGame {
+  static constexpr const char* kName = "checkers";
+  using State = checkers::State;
+  // The draw limits travel in the state (see checkers.hpp): rules are read where a game starts
+  // (GameHost<CheckersGame>::start) and ignored by the functions below.
+  using Rules = checkers::Rules;
+  using Policy = checkers::Policy;
+  using Result = checkers::PlayoutResult;
+  using Move = checkers::Move;
+  using MoveList = checkers::MoveList;
+  static constexpr uint8_t kNoWinner = checkers::kNoWinner;
+  static constexpr int kMaxMoves = checkers::kMaxMoves;
+
+  static void generate_moves(const State& s, const Rules&, MoveList& list) {
+    checkers::generate_moves(s, list);
+  }
+  static void apply(State& s, Move m) { checkers::apply(s, m); }
+  static bool is_over(const State& s) { return checkers::is_over(s); }
+  static int winner(const State& s) { return checkers::winner(s); }
+  static int side_to_move(const State& s) { return s.side; }
+
+  // Rollouts first..last-1 of one leaf, one after the other.
+  template <class Sink>
+  static void playout_many(const State& s, const Rules&, const Policy& policy, PhiloxKey key,
+                           uint32_t ply, uint32_t leaf, uint32_t first, uint32_t last,
+                           Sink&& sink) {
+    for (uint32_t r = first; r < last; ++r) {
+      BlockStream rng(key, ply, leaf, r);
+      sink(r, checkers::playout(s, policy, rng));
+    }
+  }
+
+  SP_HD static SP_FORCEINLINE Result playout(const State& s, const Rules&, const Policy& policy,
+                                             BlockStream& rng) {
+    return checkers::playout(s, policy, rng);
+  }
+
+  // Host-side hooks (evaluation, search); device code never calls them.
+  static constexpr int kNumFeatures = checkers::kNumFeatures;
+  static constexpr std::span<const std::string_view> feature_names() {
+    return checkers::kFeatureNames;
+  }
+  static constexpr std::span<const double> feature_max() { return checkers::kFeatureMax; }
+  static void extract_features(const State& s, const Rules&, float* out) {
+    checkers::extract_features(s, out);
+  }
+  static uint64_t hash(const State& s) { return checkers::zobrist_key(s); }
+  static bool is_tactical(const State&, Move m) { return checkers::move_jumps(m) > 0; }
+  // History index: start square, end square and first direction. Two jump paths of one position
+  // that share all three (they part later) share an index, and history ordering treats them alike.
+  static constexpr int kMoveIndices = checkers::kSquares * checkers::kSquares * 4;
+  static int move_index(Move m) {
+    const checkers::MoveEffect e = checkers::effect_of(m);
+    return (checkers::move_from(m) * checkers::kSquares + lsb(e.to)) * 4 +
+           checkers::move_direction(m, 0);
+  }
+};
+
+static_assert(DeterministicGame<CheckersGame> && FeatureGame<CheckersGame>);
+
+}  // namespace sp
