@@ -115,6 +115,8 @@ ewn::State GameHost<EwnGame>::opening_position(std::string_view opening, int fir
   if (slash == std::string_view::npos) throw InputError("expected two arrangements joined by '/'");
   return ewn::initial_state(ewn::parse_arrangement(opening.substr(0, slash)),
                             ewn::parse_arrangement(opening.substr(slash + 1)), first_player);
+}
+
 // Terminal play
 
 std::string GameHost<EwnGame>::side_name(int side) {
