@@ -27,8 +27,7 @@ namespace fs = std::filesystem;
 
 using test::TempDir;
 
-SpsaParamConfig param(SpsaParam p, double start, double lo, double hi, double c_end,
-                      double r_end) {
+SpsaParamConfig param(SpsaParam p, double start, double lo, double hi, double c_end, double r_end) {
   SpsaParamConfig c;
   c.param = p;
   c.start = start;
@@ -165,11 +164,10 @@ Outcome selfplay(const std::string& args) {
 TEST(SpsaCli, TuneWritesTrajectoryAndResult) {
   TempDir dir;
   write_match_config(dir.file("match.yaml"));
-  std::ofstream(dir.file("tune.yaml")) << "method: spsa\nseed: 4\nspsa:\n  match: " +
-                                              dir.file("match.yaml") +
-                                              "\n  iterations: 2\n  pairs: 1\n  output: " +
-                                              dir.file("out/spsa.h5") + "\n  result: " +
-                                              dir.file("out/spsa_result.yaml") + R"(
+  std::ofstream(dir.file("tune.yaml"))
+      << "method: spsa\nseed: 4\nspsa:\n  match: " + dir.file("match.yaml") +
+             "\n  iterations: 2\n  pairs: 1\n  output: " + dir.file("out/spsa.h5") +
+             "\n  result: " + dir.file("out/spsa_result.yaml") + R"(
   parameters:
     - {name: exploration, start: 0.7, min: 0.1, max: 2, c_end: 0.1, r_end: 0.002}
     - {name: goal_weight, start: 2, min: 0.5, max: 8, c_end: 0.5, r_end: 0.002}

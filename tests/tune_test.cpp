@@ -29,8 +29,8 @@
 #include "host/tune/dataset.hpp"
 #include "host/tune/texel.hpp"
 #include "host/tune/tune_config.hpp"
-#include "tests/test_util.hpp"
 #include "host/tune/tune_run.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::tune {
 namespace {
@@ -318,8 +318,9 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
             "t.yaml:1:1: key 'data.inputs': missing: list at least one campaign HDF5 file or glob");
   EXPECT_EQ(error_of(in + "method: spsa\n"),
             "t.yaml:1:1: key 'spsa.parameters': missing: list at least one parameter to tune");
-  EXPECT_EQ(error_of(in + "method: spsx\n"),
-            "t.yaml:2:9: key 'method': must be one of texel, spsa; found 'spsx', did you mean 'spsa'?");
+  EXPECT_EQ(
+      error_of(in + "method: spsx\n"),
+      "t.yaml:2:9: key 'method': must be one of texel, spsa; found 'spsx', did you mean 'spsa'?");
   EXPECT_EQ(error_of("data: {inputs: [x.h5], validaton_fraction: 0.2}\n"),
             "t.yaml:1:24: key 'data.validaton_fraction': unknown key, did you mean "
             "'validation_fraction'?");

@@ -114,8 +114,9 @@ std::string result_yaml(const SpsaSettings& s, uint64_t seed, const std::string&
 }  // namespace
 
 const std::vector<std::string>& spsa_param_names() {
-  static const std::vector<std::string> names = {"exploration", "goal_weight",     "capture_weight",
-                                                 "eval_blend",  "progressive_bias", "eval_scale"};
+  static const std::vector<std::string> names = {"exploration",      "goal_weight",
+                                                 "capture_weight",   "eval_blend",
+                                                 "progressive_bias", "eval_scale"};
   return names;
 }
 
@@ -175,12 +176,24 @@ void apply_spsa_param(config::EngineConfig& e, ewn::PlayoutPolicy& policy, SpsaP
     return static_cast<uint32_t>(std::max(1.0, std::round(v * ewn::kWeightOne)));
   };
   switch (param) {
-    case SpsaParam::kExploration: e.exploration = value; break;
-    case SpsaParam::kGoalWeight: policy.goal_weight = fixed(value); break;
-    case SpsaParam::kCaptureWeight: policy.capture_weight = fixed(value); break;
-    case SpsaParam::kEvalBlend: e.eval_blend = value; break;
-    case SpsaParam::kProgressiveBias: e.progressive_bias = value; break;
-    case SpsaParam::kEvalScale: e.eval_scale = value; break;
+    case SpsaParam::kExploration:
+      e.exploration = value;
+      break;
+    case SpsaParam::kGoalWeight:
+      policy.goal_weight = fixed(value);
+      break;
+    case SpsaParam::kCaptureWeight:
+      policy.capture_weight = fixed(value);
+      break;
+    case SpsaParam::kEvalBlend:
+      e.eval_blend = value;
+      break;
+    case SpsaParam::kProgressiveBias:
+      e.progressive_bias = value;
+      break;
+    case SpsaParam::kEvalScale:
+      e.eval_scale = value;
+      break;
   }
 }
 
@@ -198,9 +211,11 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
   for (const SpsaParamConfig& p : s.parameters) {
     names.push_back(spsa_param_names()[static_cast<size_t>(p.param)]);
     gains.push_back(spsa_gains(p, s.iterations, big_a, s.alpha, s.gamma));
-    const bool needs_heavy = p.param == SpsaParam::kGoalWeight || p.param == SpsaParam::kCaptureWeight;
+    const bool needs_heavy =
+        p.param == SpsaParam::kGoalWeight || p.param == SpsaParam::kCaptureWeight;
     if (needs_heavy && cfg.policies[0].kind != ewn::PolicyKind::kHeavy)
-      fmt::print(out, "note        {} has no effect: engine A's policy is not heavy\n", names.back());
+      fmt::print(out, "note        {} has no effect: engine A's policy is not heavy\n",
+                 names.back());
   }
   auto backend = selfplay::make_campaign_backend<EwnGame>(cfg);
   TrajectoryFile file(s.output, names, cfg.source_text, seed);
@@ -216,8 +231,8 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
     const auto minus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, -1);
     config::Config<EwnGame> it = cfg;
     it.seed = splitmix64(splitmix64(seed) ^ k);
-    const auto play = [&](const std::vector<double>& a, const std::vector<double>* b,
-                          int64_t* w, int64_t* l) {
+    const auto play = [&](const std::vector<double>& a, const std::vector<double>* b, int64_t* w,
+                          int64_t* l) {
       config::Config<EwnGame> c = it;
       for (size_t i = 0; i < n; ++i) {
         apply_spsa_param(c.engines[0], c.policies[0], s.parameters[i].param, a[i]);
@@ -250,8 +265,8 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
     row.theta = theta;
     for (size_t i = 0; i < n; ++i) row.c_k.push_back(spsa_c_k(gains[i], k, s.gamma));
     file.append(row);
-    std::string line = fmt::format("iter {:>5}/{}  W {:>3} L {:>3} ", k, s.iterations, row.wins,
-                                   row.losses);
+    std::string line =
+        fmt::format("iter {:>5}/{}  W {:>3} L {:>3} ", k, s.iterations, row.wins, row.losses);
     for (size_t i = 0; i < n; ++i) line += fmt::format(" {} {:.5g}", names[i], theta[i]);
     fmt::print(out, "{}\n", line);
     std::fflush(out);

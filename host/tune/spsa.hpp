@@ -20,13 +20,20 @@
 namespace sp::tune {
 
 // The tunable parameters, by the engine config key they set.
-enum class SpsaParam { kExploration, kGoalWeight, kCaptureWeight, kEvalBlend, kProgressiveBias, kEvalScale };
+enum class SpsaParam {
+  kExploration,
+  kGoalWeight,
+  kCaptureWeight,
+  kEvalBlend,
+  kProgressiveBias,
+  kEvalScale
+};
 const std::vector<std::string>& spsa_param_names();  // in enum order: "exploration", ...
 
 struct SpsaParamConfig {
   SpsaParam param = SpsaParam::kExploration;
   double start = 0, min = 0, max = 1;
-  double c_end = 0.1;  // perturbation size at the last iteration, in the parameter's units
+  double c_end = 0.1;    // perturbation size at the last iteration, in the parameter's units
   double r_end = 0.002;  // learning rate at the last iteration (a_end / c_end^2)
 };
 
@@ -68,7 +75,7 @@ struct SpsaSettings {
                        // each play it, W - L is the difference of the two
   double big_a = -1;   // A; < 0 means 0.1 * iterations
   double alpha = 0.602, gamma = 0.101;
-  std::string output = "out/spsa.h5";          // trajectory, /spsa table
+  std::string output = "out/spsa.h5";           // trajectory, /spsa table
   std::string result = "out/spsa_result.yaml";  // final values
   std::vector<SpsaParamConfig> parameters;
   int threads = 0;  // cpu backend threads, 0 = the match config's

@@ -204,7 +204,8 @@ std::vector<SpsaParamConfig> read_params(const YAML::Node& v, Mark at, Document&
                                          const std::string& path) {
   std::vector<SpsaParamConfig> out;
   if (v.IsNull()) return out;
-  if (!v.IsSequence()) doc.fail(at, path, "expected a list of {name, start, min, max, c_end, r_end}");
+  if (!v.IsSequence())
+    doc.fail(at, path, "expected a list of {name, start, min, max, c_end, r_end}");
   const std::vector<std::string> keys = {"name", "start", "min", "max", "c_end", "r_end"};
   const Range any{-1e9, 1e9};
   for (const YAML::Node& item : v) {
@@ -224,8 +225,8 @@ std::vector<SpsaParamConfig> read_params(const YAML::Node& v, Mark at, Document&
             return;
           }
           const bool positive = i >= 4;
-          const double x = config::detail::read_real(
-              value, value_at, doc, key_path, positive ? Range{0, 1e9, true, false} : any);
+          const double x = config::detail::read_real(value, value_at, doc, key_path,
+                                                     positive ? Range{0, 1e9, true, false} : any);
           (i == 1 ? p.start : i == 2 ? p.min : i == 3 ? p.max : i == 4 ? p.c_end : p.r_end) = x;
         });
     for (size_t i = 0; i < 4; ++i)
@@ -254,7 +255,8 @@ Section<SpsaSettings> spsa_schema() {
   s.string("match", &S::match, "configs/ewn/match-mcts-vs-expectimax.yaml", false,
            "match config: engines.player0 (A) is tuned, engines.player1 (B) is the opponent");
   s.integer("iterations", &S::iterations, 100, 1, 10'000'000, "SPSA iterations N");
-  s.integer("pairs", &S::pairs, 4, 1, 1'000'000, "game pairs per iteration (per side unless mirror)");
+  s.integer("pairs", &S::pairs, 4, 1, 1'000'000,
+            "game pairs per iteration (per side unless mirror)");
   s.boolean("mirror", &S::mirror, true,
             "true: A plays theta + c_k Delta against B with theta - c_k Delta; false: both "
             "points play the fixed B and W - L is their difference");

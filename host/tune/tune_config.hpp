@@ -57,7 +57,7 @@ struct TuneConfig {
     int epochs = 300;
     double l2 = 0;
     int report_every = 10;
-    std::string log;  // CSV of every printed epoch (epoch, K, losses); "" = none
+    std::string log;                 // CSV of every printed epoch (epoch, K, losses); "" = none
     bool write_if_diverged = false;  // write weights.output even when the fit diverged
   } texel;
 
