@@ -50,6 +50,15 @@ struct GameHost<EwnGame> {
   static std::string position_text(const ewn::State& s) { return ewn::to_string(s); }
   static ewn::State parse_position(std::string_view text) { return ewn::parse_position(text); }
   static int chance_value(const ewn::State& s) { return s.die; }
+
+  // Tuning
+  // Why playout key `key` has no effect under `policy` ("" when it has one): SPSA says so before
+  // it tunes the key (host/tune/spsa_game.hpp).
+  static std::string inert_policy_key(const ewn::PlayoutPolicy& policy, std::string_view key) {
+    if ((key == "goal_weight" || key == "capture_weight") && policy.kind != ewn::PolicyKind::kHeavy)
+      return "its playout policy is not heavy";
+    return "";
+  }
 };
 
 static_assert(HostGame<EwnGame>);

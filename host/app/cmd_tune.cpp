@@ -4,6 +4,7 @@
 #include <string>
 
 #include "host/app/commands.hpp"
+#include "host/tune/spsa.hpp"
 #include "host/tune/tune_config.hpp"
 #include "host/tune/tune_run.hpp"
 
@@ -47,7 +48,7 @@ Runner add_tune(CLI::App& app) {
       case tune::Method::kSpsa: {
         tune::check_spsa_outputs(c);
         const std::atomic<bool>& stop = stop_on_signals();
-        tune::run_spsa(c.spsa, c.seed, c.source_path, stdout, stop);
+        tune::run_spsa(c, stdout, stop);
         return stop ? 130 : 0;
       }
     }
