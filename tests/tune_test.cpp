@@ -27,10 +27,12 @@
 #include "host/eval/weights.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/tune/dataset.hpp"
+#include "host/tune/game_features.hpp"
 #include "host/tune/texel.hpp"
 #include "host/tune/tune_config.hpp"
-#include "tests/test_util.hpp"
 #include "host/tune/tune_run.hpp"
+#include "tests/games/tictactoe.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::tune {
 namespace {
@@ -260,6 +262,12 @@ TEST(Split, ByGameNeverByPosition) {
 
 using test::TempDir;
 
+std::vector<std::string> names_of(const std::vector<FeatureName>& features) {
+  std::vector<std::string> out;
+  for (const FeatureName& f : features) out.push_back(f.name);
+  return out;
+}
+
 std::string error_of(const std::string& yaml) {
   try {
     load_tune_config_text(yaml, "t.yaml");
@@ -297,8 +305,11 @@ seed: 0x10
   ASSERT_EQ(c.data.inputs.size(), 2u);
   EXPECT_EQ(c.data.inputs[1].pattern, "b/*.h5");
   EXPECT_EQ(c.data.inputs[1].at.line, 2);
-  EXPECT_EQ(c.weights.tune, (std::vector<std::string>{"own_cubes", "opp_cubes", "own_dist_sum"}));
-  EXPECT_EQ(c.weights.bounds.at("opp_cubes"), std::make_pair(-500.0, 0.5));
+  EXPECT_EQ(names_of(c.weights.tune),
+            (std::vector<std::string>{"own_cubes", "opp_cubes", "own_dist_sum"}));
+  EXPECT_EQ(c.weights.tune[2].at.line, 4);
+  EXPECT_EQ(c.weights.bounds.at("opp_cubes").lo, -500.0);
+  EXPECT_EQ(c.weights.bounds.at("opp_cubes").hi, 0.5);
   EXPECT_EQ(c.k.method, KSearch::kGrid);
   EXPECT_EQ(c.texel.optimizer, Optimizer::kGd);
   EXPECT_EQ(c.texel.loss, Loss::kLogLoss);
@@ -318,21 +329,37 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
             "t.yaml:1:1: key 'data.inputs': missing: list at least one campaign HDF5 file or glob");
   EXPECT_EQ(error_of(in + "method: spsa\n"),
             "t.yaml:1:1: key 'spsa.parameters': missing: list at least one parameter to tune");
-  EXPECT_EQ(error_of(in + "method: spsx\n"),
-            "t.yaml:2:9: key 'method': must be one of texel, spsa; found 'spsx', did you mean 'spsa'?");
+  EXPECT_EQ(error_of("method: spsa\nspsa: {parameters: [{name: x, start: 0, min: 0, max: 1}]}\n"),
+            "t.yaml:2:7: key 'spsa.match': missing: the match config whose engines.player0 is "
+            "tuned");
+  EXPECT_EQ(
+      error_of(in + "method: spsx\n"),
+      "t.yaml:2:9: key 'method': must be one of texel, spsa; found 'spsx', did you mean 'spsa'?");
   EXPECT_EQ(error_of("data: {inputs: [x.h5], validaton_fraction: 0.2}\n"),
             "t.yaml:1:24: key 'data.validaton_fraction': unknown key, did you mean "
             "'validation_fraction'?");
   EXPECT_EQ(error_of("data: {inputs: []}\n"),
             "t.yaml:1:16: key 'data.inputs': empty list: give at least one HDF5 file or glob");
+  // With a game: key, feature names are checked as the config is read (else once the inputs say
+  // which game it is: TuneRun.FeaturesAreTheInputsGames).
+  const std::string ewn = "game: ewn\n";
   EXPECT_EQ(
-      error_of(in + "weights: {tune: [own_cubes, own_cube]}\n"),
+      error_of(in + "weights: {tune: [own_cubes, own_cube]}\n" + ewn),
       "t.yaml:2:29: key 'weights.tune': unknown feature \"own_cube\", did you mean 'own_cubes'?");
+  EXPECT_EQ(error_of(in + "weights: {tune: [own_cubes, own_cube]}\n"), "(no error)");
+  EXPECT_EQ(
+      error_of(in + "weights: {tune: [zzz_zzz]}\n" + ewn)
+          .rfind("t.yaml:2:18: key 'weights.tune': unknown feature \"zzz_zzz\"; the features of "
+                 "ewn: own_cubes, opp_cubes, ",
+                 0),
+      0u);
+  EXPECT_EQ(error_of(in + "game: ewm\n"),
+            "t.yaml:2:7: key 'game': unknown game 'ewm' (did you mean 'ewn'?); known games: ewn");
   EXPECT_EQ(error_of(in + "weights: {tune: [own_cubes, own_cubes]}\n"),
             "t.yaml:2:29: key 'weights.tune': feature 'own_cubes' is listed twice");
   EXPECT_EQ(error_of(in + "weights: {tune: []}\n"),
             "t.yaml:2:17: key 'weights.tune': empty list: name at least one feature, or write all");
-  EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubez: [0, 1]}}\n"),
+  EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubez: [0, 1]}}\n" + ewn),
             "t.yaml:2:20: key 'weights.bounds.own_cubez': unknown feature \"own_cubez\", did you "
             "mean 'own_cubes'?");
   EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubes: [2, 1]}}\n"),
@@ -824,6 +851,62 @@ TEST(TuneRun, ByteIdenticalInputsAreCountedOnce) {
             std::string::npos);
 }
 
+// The game is the inputs': its features decide which names weights.tune may use, files of two
+// games or of a game other than the config's `game:` are refused, and so is a game without
+// features.
+TEST(TuneRun, FeaturesAreTheInputsGames) {
+  TempDir dir;
+  TuneSetup setup(dir);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  io::FileMeta ttt = meta_with(ewn_names(), 2);
+  ttt.game = "tictactoe";
+  write_campaign(dir.file("ttt.h5"), ttt, ewn_games(ewn_truth(), 0.01, 20, 4, 52));
+  const std::string c1 = dir.file("c1.h5"), t = dir.file("ttt.h5");
+  const auto config = [&](const std::string& inputs, const std::string& head = "",
+                          const std::string& weights = "") {
+    return config_for(head + "data: {inputs: [" + inputs +
+                      "]}\nweights: {initial: " + dir.file("initial.yaml") +
+                      ", output: " + dir.file("out.yaml") + weights + "}\ntexel: {epochs: 5}\n");
+  };
+  const FeatureLookup known = [](const std::string& game) { return game_features(game); };
+  const auto error = [&](const TuneConfig& c, const FeatureLookup& lookup) {
+    return input_error([&] { run_tune(c, sink.get(), lookup); });
+  };
+  // Without a game: key, the names are checked once the inputs' game is known.
+  EXPECT_EQ(error(config(c1, "", ", tune: [own_cubes, own_cube]"), known),
+            "tune.yaml:2:" +
+                std::to_string(50 + dir.file("initial.yaml").size() + dir.file("out.yaml").size()) +
+                ": key 'weights.tune': unknown feature \"own_cube\", did you mean 'own_cubes'?");
+  EXPECT_EQ(error(config(c1 + ", " + t), known),
+            "tune.yaml: key 'data.inputs': the inputs hold different games: " + c1 +
+                " is a campaign of ewn, " + t + " of tictactoe; tune one game at a time");
+  EXPECT_EQ(error(config(t, "game: ewn\n"), known),
+            "tune.yaml:1:7: key 'game': ewn, but " + t + " holds games of tictactoe");
+  EXPECT_EQ(error(config(t), known), t + ": unknown game 'tictactoe'; known games: ewn");
+  // A game without evaluation features (tic-tac-toe here, through a lookup that knows it).
+  EXPECT_TRUE(game_features<TicTacToe>().names.empty());
+  EXPECT_EQ(game_features<EwnGame>().names.size(), static_cast<size_t>(ewn::kNumFeatures));
+  EXPECT_EQ(error(config(t),
+                  [](const std::string& game) {
+                    return game == "tictactoe" ? game_features<TicTacToe>() : game_features(game);
+                  }),
+            "tune.yaml: tictactoe has no evaluation features (FeatureGame): method texel fits the "
+            "weights of a game's features (the game of " +
+                t + ")");
+  // Texel needs both weights files named; neither has a game's path as its default.
+  EXPECT_EQ(error(config_for("data: {inputs: [" + c1 + "]}\nweights: {initial: x.yaml}\n"), known),
+            "tune.yaml: key 'weights.output': missing: the weights file to write (or --out)");
+  EXPECT_EQ(
+      error(config_for("data: {inputs: [" + c1 + "]}\nweights: {output: x.yaml}\n"), known),
+      "tune.yaml: key 'weights.initial': missing: the weights file of the game to start from");
+  EXPECT_FALSE(fs::exists(dir.file("out.yaml")));
+  // The inputs' game agrees with game: ewn, and the report names it.
+  const TuneReport r = run_tune(config(c1, "game: ewn\n"), sink.get());
+  EXPECT_EQ(r.game, "ewn");
+  EXPECT_EQ(r.feature_names, ewn_names());
+  EXPECT_NE(file_text(dir.file("out.yaml")).find("\n#   game          ewn\n"), std::string::npos);
+}
+
 TEST(TuneRun, ADivergedFitWritesNothingUnlessAsked) {
   TempDir dir;
   TuneSetup setup(dir);
@@ -895,7 +978,9 @@ output: {path: unused.h5, positions_per_game: 0}
   EXPECT_FALSE(fs::exists(dir.file("unused.yaml")));  // --out replaced weights.output
 
   // Input errors exit 2 with the file, line and key.
-  std::ofstream(dir.file("bad.yaml")) << "data: {inputs: [\"" + dir.file("nothing*.h5") + "\"]}\n";
+  std::ofstream(dir.file("bad.yaml")) << "data: {inputs: [\"" + dir.file("nothing*.h5") +
+                                             "\"]}\nweights: {initial: " + initial +
+                                             ", output: " + dir.file("bad-out.yaml") + "}\n";
   const Outcome bad = selfplay("tune " + dir.file("bad.yaml"));
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.out.find("bad.yaml:1:17: key 'data.inputs': '" + dir.file("nothing*.h5") +

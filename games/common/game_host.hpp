@@ -45,6 +45,9 @@
 //                             why the move that ended the game won it, worded for a human
 //                             winner ("your cube reached e1") or the engine ("its cube reached
 //                             e1") [none: "You win." / "Engine wins."]
+// Tuning (`selfplay tune`, SPSA; host/tune/spsa_game.hpp), optional:
+//   inert_policy_key(policy, key)  why playout key `key` has no effect under `policy` ("" when it
+//                             has one), noted before SPSA tunes it
 #pragma once
 
 #include <concepts>

@@ -71,6 +71,15 @@ struct GameHost<EwnGame> {
   static std::string move_help();
   static std::string rules_help(const ewn::Rules& rules);
   static std::string win_reason(const ewn::State& before, ewn::Move move, bool human);
+
+  // Tuning
+  // Why playout key `key` has no effect under `policy` ("" when it has one): SPSA says so before
+  // it tunes the key (host/tune/spsa_game.hpp).
+  static std::string inert_policy_key(const ewn::PlayoutPolicy& policy, std::string_view key) {
+    if ((key == "goal_weight" || key == "capture_weight") && policy.kind != ewn::PolicyKind::kHeavy)
+      return "its playout policy is not heavy";
+    return "";
+  }
 };
 
 static_assert(HostGame<EwnGame>);

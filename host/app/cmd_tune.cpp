@@ -4,6 +4,7 @@
 #include <string>
 
 #include "host/app/commands.hpp"
+#include "host/tune/spsa.hpp"
 #include "host/tune/tune_config.hpp"
 #include "host/tune/tune_run.hpp"
 
@@ -16,9 +17,9 @@ Runner add_tune(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   app.add_option("config", o->config, "Tune config (YAML), e.g. configs/ewn/tune.yaml")->required();
-  app.add_option("--out", o->out, "Weights file to write (overrides weights.output; spsa: spsa.result)");
-  app.add_option("--log", o->log,
-                 "texel: CSV of the printed epochs (overrides texel.log)");
+  app.add_option("--out", o->out,
+                 "Weights file to write (overrides weights.output; spsa: spsa.result)");
+  app.add_option("--log", o->log, "texel: CSV of the printed epochs (overrides texel.log)");
   app.add_flag("--write-if-diverged", o->write_if_diverged,
                "texel: write the weights even when the fit diverged (sets "
                "texel.write_if_diverged)");
@@ -47,7 +48,7 @@ Runner add_tune(CLI::App& app) {
       case tune::Method::kSpsa: {
         tune::check_spsa_outputs(c);
         const std::atomic<bool>& stop = stop_on_signals();
-        tune::run_spsa(c.spsa, c.seed, c.source_path, stdout, stop);
+        tune::run_spsa(c, stdout, stop);
         return stop ? 130 : 0;
       }
     }

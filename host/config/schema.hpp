@@ -132,6 +132,15 @@ size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to name when it is a likely typo of it (or name is a prefix of it); "".
 std::string closest_match(std::string_view name, const std::vector<std::string>& candidates);
 
+// One key of a Section as tools that set keys one at a time see it (SPSA: host/tune/spsa_game.hpp).
+struct KeyInfo {
+  std::string name;
+  std::string type;          // as explain() writes it: "number in [0, 100]"
+  bool real = false;         // a real or fixed_point key: any number in its range may be set
+  bool applies = true;       // to the value it was asked about (only_if)
+  std::string applies_text;  // only_if's text ("for type mcts"); "" for a key that always applies
+};
+
 // The keys of one YAML map, bound to the fields of T. Declaring a key gives its name, getter,
 // default, type and help; sections nest, and a nested section may be bound to T itself (the YAML
 // groups keys that the struct keeps flat). Build once, then use as const.
@@ -191,6 +200,7 @@ class Section {
     static_assert(std::is_same_v<Field<Get>, double>);
     assert(range.contains(def));
     Key k{std::move(name), std::move(help), "number in " + range.to_string()};
+    k.real = true;
     k.reset = [get, def](T& t) { std::invoke(get, t) = def; };
     k.read = [get, range](T& t, const YAML::Node& v, Mark at, Document& doc,
                           const std::string& path) {
@@ -211,6 +221,7 @@ class Section {
     assert(range.hi * one <= static_cast<double>(std::numeric_limits<F>::max()));
     Key k{std::move(name), std::move(help),
           "number in " + range.to_string() + ", kept in steps of 1/" + std::to_string(one)};
+    k.real = true;
     k.reset = [get, def, one](T& t) { std::invoke(get, t) = to_fixed<F>(def, one); };
     k.read = [get, range, one](T& t, const YAML::Node& v, Mark at, Document& doc,
                                const std::string& path) {
@@ -359,6 +370,7 @@ class Section {
     static_assert(std::is_same_v<Field<Get>, U>);
     for (const auto& u : sub.keys_) {
       Key k{u.name, u.help, u.type};
+      k.real = u.real;
       k.reset = [get, f = u.reset](T& t) { f(std::invoke(get, t)); };
       k.read = [get, f = u.read](T& t, const YAML::Node& v, Mark at, Document& doc,
                                  const std::string& path) { f(std::invoke(get, t), v, at, doc, path); };
@@ -454,6 +466,34 @@ class Section {
     return out;
   }
 
+  // Every key of this map (not of nested sections), in declaration order, with whether it applies
+  // to t.
+  std::vector<KeyInfo> keys(const T& t) const {
+    std::vector<KeyInfo> out;
+    for (const Key& k : keys_)
+      out.push_back({k.name, k.type, k.real, !k.applies || k.applies(t), k.applies_text});
+    return out;
+  }
+
+  // The value of the scalar key `name` in t as explain() writes it ("mcts", "0.7"). Precondition:
+  // name is a scalar key of this map.
+  std::string value(const T& t, std::string_view name) const {
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    assert(it != names_.end() && keys_[static_cast<size_t>(it - names_.begin())].format);
+    return keys_[static_cast<size_t>(it - names_.begin())].format(t);
+  }
+
+  // Sets the key `name` of t from value as reading a file that wrote it would: the same type and
+  // range checks, the same rounding (fixed_point), failing through doc at `at` with `path`. The
+  // cross-key checks and only_if are not run: the caller decides what may be set. Precondition:
+  // name is a key of this map.
+  void set(T& t, std::string_view name, const YAML::Node& value, Mark at, Document& doc,
+           const std::string& path) const {
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    assert(it != names_.end() && "no such key");
+    keys_[static_cast<size_t>(it - names_.begin())].read(t, value, at, doc, path);
+  }
+
  private:
   // Getters take T&; reading through one does not modify t.
   template <class Get>
@@ -476,6 +516,7 @@ class Section {
     std::function<void(const T&, std::string&, int, bool)> write;  // sections
     std::function<bool(const T&)> applies;  // only_if: empty when the key always applies
     std::string applies_text;
+    bool real = false;  // real and fixed_point keys
   };
 
   Section& add(Key k) {

@@ -157,6 +157,22 @@ DistinctFiles distinct_files(const std::vector<std::string>& files) {
   return out;
 }
 
+InputsGame inputs_game(const std::vector<std::string>& files, const std::string& where) {
+  InputsGame out;
+  for (const std::string& path : files) {
+    const std::string game = open_campaign(path).meta().game;
+    if (game.empty()) throw InputError(path + ": the campaign file names no game");
+    if (out.file.empty()) {
+      out = {game, path};
+    } else if (game != out.game) {
+      throw InputError(where + ": the inputs hold different games: " + excerpt(out.file) +
+                       " is a campaign of " + excerpt(out.game) + ", " + excerpt(path) + " of " +
+                       excerpt(game) + "; tune one game at a time");
+    }
+  }
+  return out;
+}
+
 uint64_t game_key(uint64_t campaign_seed, uint64_t game_id) {
   return splitmix64(splitmix64(campaign_seed) ^ game_id);
 }

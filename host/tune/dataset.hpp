@@ -34,6 +34,16 @@ struct DistinctFiles {
 // it later says what is wrong).
 DistinctFiles distinct_files(const std::vector<std::string>& files);
 
+// The game of the files: the `game` attribute of each (io::FileMeta::game), which must be the same
+// in all. Throws InputError naming a file that cannot be read, or "WHERE: the inputs hold
+// different games: ..." naming two files of different games (where: "tune.yaml: key
+// 'data.inputs'"). Precondition: files is not empty.
+struct InputsGame {
+  std::string game;
+  std::string file;  // the first file, for messages
+};
+InputsGame inputs_game(const std::vector<std::string>& files, const std::string& where);
+
 // The key of a game in Positions::games: campaigns differ by seed, so (campaign seed, game id)
 // names a game across files. Two files of the same campaign seed share keys, which keeps a game
 // stored twice on one side of the validation split.

@@ -10,13 +10,12 @@
 
 #include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
-#include "games/ewn/playout.hpp"
+#include "games/hosts.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/h5.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/match.hpp"
-#include "host/selfplay/memory.hpp"
+#include "host/tune/spsa_game.hpp"
+#include "host/tune/tune_config.hpp"
 #include "host/tune/tune_run.hpp"
 
 #ifndef SELFPLAY_GIT_COMMIT
@@ -104,8 +103,7 @@ std::string result_yaml(const SpsaSettings& s, uint64_t seed, const std::string&
   out += "# Copy the values into engines.player0 of a match or campaign config.\n";
   for (size_t i = 0; i < s.parameters.size(); ++i) {
     const SpsaParamConfig& p = s.parameters[i];
-    out += fmt::format("{}: {}  # start {}, range [{}, {}]\n",
-                       spsa_param_names()[static_cast<size_t>(p.param)], theta[i], p.start, p.min,
+    out += fmt::format("{}: {}  # start {}, range [{}, {}]\n", p.name, theta[i], p.start, p.min,
                        p.max);
   }
   return out;
@@ -113,10 +111,35 @@ std::string result_yaml(const SpsaSettings& s, uint64_t seed, const std::string&
 
 }  // namespace
 
-const std::vector<std::string>& spsa_param_names() {
-  static const std::vector<std::string> names = {"exploration", "goal_weight",     "capture_weight",
-                                                 "eval_blend",  "progressive_bias", "eval_scale"};
-  return names;
+std::vector<std::string> spsa_tunable(const std::vector<config::KeyInfo>& keys) {
+  std::vector<std::string> out;
+  for (const config::KeyInfo& k : keys)
+    if (k.real && k.applies) out.push_back(k.name);
+  return out;
+}
+
+void check_spsa_name(const SpsaParamConfig& p, const std::vector<config::KeyInfo>& keys,
+                     const std::string& engine, const config::Document& doc) {
+  const std::vector<std::string> tunable = spsa_tunable(keys);
+  if (std::find(tunable.begin(), tunable.end(), p.name) != tunable.end()) return;
+  std::string list;
+  for (const std::string& n : tunable) list += (list.empty() ? "" : ", ") + n;
+  const std::string can =
+      "the keys SPSA can tune in " + engine + ": " + (list.empty() ? std::string("none") : list);
+  const std::string name = config::detail::quote(p.name);
+  const auto key = std::find_if(keys.begin(), keys.end(),
+                                [&](const config::KeyInfo& k) { return k.name == p.name; });
+  std::string what;
+  if (key == keys.end()) {
+    const std::string hint = config::closest_match(p.name, tunable);
+    what = "unknown engine key " + name + "; " + can +
+           (hint.empty() ? "" : "; did you mean '" + hint + "'?");
+  } else if (!key->real) {
+    what = name + " is not a real-valued key (" + key->type + "); " + can;
+  } else {
+    what = name + " applies only " + key->applies_text + "; " + can;
+  }
+  doc.fail(p.name_at, "spsa.parameters.name", what);
 }
 
 SpsaGains spsa_gains(const SpsaParamConfig& p, uint32_t iterations, double big_a, double alpha,
@@ -169,41 +192,19 @@ std::vector<double> spsa_update(const std::vector<double>& theta, const std::vec
   return out;
 }
 
-void apply_spsa_param(config::EngineConfig& e, ewn::PlayoutPolicy& policy, SpsaParam param,
-                      double value) {
-  const auto fixed = [](double v) {
-    return static_cast<uint32_t>(std::max(1.0, std::round(v * ewn::kWeightOne)));
-  };
-  switch (param) {
-    case SpsaParam::kExploration: e.exploration = value; break;
-    case SpsaParam::kGoalWeight: policy.goal_weight = fixed(value); break;
-    case SpsaParam::kCaptureWeight: policy.capture_weight = fixed(value); break;
-    case SpsaParam::kEvalBlend: e.eval_blend = value; break;
-    case SpsaParam::kProgressiveBias: e.progressive_bias = value; break;
-    case SpsaParam::kEvalScale: e.eval_scale = value; break;
-  }
-}
-
-SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& config_path,
-                    std::FILE* out, const std::atomic<bool>& stop) {
-  if (s.parameters.empty()) throw InputError(config_path + ": key 'spsa.parameters': empty");
-  config::Config<EwnGame> cfg = config::load_match_config<EwnGame>(s.match);
-  if (s.threads > 0) cfg.backend.threads = s.threads;
-  cfg.games = 2 * s.pairs;  // each iteration plays spsa.pairs pairs (play_pairs sets the same)
-  selfplay::check_memory(cfg);
+SpsaResult run_spsa_loop(const TuneConfig& config, const std::string& match_text,
+                         const SpsaPlay& play, std::FILE* out, const std::atomic<bool>& stop) {
+  const SpsaSettings& s = config.spsa;
+  const uint64_t seed = config.seed;
   const size_t n = s.parameters.size();
   std::vector<std::string> names;
   std::vector<SpsaGains> gains;
   const double big_a = big_a_of(s);
   for (const SpsaParamConfig& p : s.parameters) {
-    names.push_back(spsa_param_names()[static_cast<size_t>(p.param)]);
+    names.push_back(p.name);
     gains.push_back(spsa_gains(p, s.iterations, big_a, s.alpha, s.gamma));
-    const bool needs_heavy = p.param == SpsaParam::kGoalWeight || p.param == SpsaParam::kCaptureWeight;
-    if (needs_heavy && cfg.policies[0].kind != ewn::PolicyKind::kHeavy)
-      fmt::print(out, "note        {} has no effect: engine A's policy is not heavy\n", names.back());
   }
-  auto backend = selfplay::make_campaign_backend<EwnGame>(cfg);
-  TrajectoryFile file(s.output, names, cfg.source_text, seed);
+  TrajectoryFile file(s.output, names, match_text, seed);
 
   SpsaResult result;
   std::vector<double> theta;
@@ -214,34 +215,17 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
     const std::vector<int> delta = spsa_delta(seed, k, n);
     const auto plus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, +1);
     const auto minus = spsa_perturb(theta, delta, s.parameters, gains, k, s.gamma, -1);
-    config::Config<EwnGame> it = cfg;
-    it.seed = splitmix64(splitmix64(seed) ^ k);
-    const auto play = [&](const std::vector<double>& a, const std::vector<double>* b,
-                          int64_t* w, int64_t* l) {
-      config::Config<EwnGame> c = it;
-      for (size_t i = 0; i < n; ++i) {
-        apply_spsa_param(c.engines[0], c.policies[0], s.parameters[i].param, a[i]);
-        if (b) apply_spsa_param(c.engines[1], c.policies[1], s.parameters[i].param, (*b)[i]);
-      }
-      const auto pairs = selfplay::play_pairs<EwnGame>(c, s.pairs, *backend, stop);
-      if (pairs.size() < s.pairs) return false;
-      *w = *l = 0;
-      for (const auto& p : pairs)
-        for (stats::GameResult r : {p.first, p.second}) {
-          *w += r == stats::GameResult::kWin;
-          *l += r == stats::GameResult::kLoss;
-        }
-      return true;
-    };
+    const uint64_t game_seed = splitmix64(splitmix64(seed) ^ k);
     SpsaRow row;
     row.iteration = k;
     if (s.mirror) {
-      if (!play(plus, &minus, &row.wins, &row.losses)) break;
+      if (!play(game_seed, plus, &minus, row.wins, row.losses)) break;
     } else {
       // theta + c_k Delta and theta - c_k Delta each against B on the same games: W counts the
       // wins of the first and the losses of the second.
       int64_t w1 = 0, l1 = 0, w2 = 0, l2 = 0;
-      if (!play(plus, nullptr, &w1, &l1) || !play(minus, nullptr, &w2, &l2)) break;
+      if (!play(game_seed, plus, nullptr, w1, l1) || !play(game_seed, minus, nullptr, w2, l2))
+        break;
       row.wins = w1 + l2;
       row.losses = l1 + w2;
     }
@@ -250,8 +234,8 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
     row.theta = theta;
     for (size_t i = 0; i < n; ++i) row.c_k.push_back(spsa_c_k(gains[i], k, s.gamma));
     file.append(row);
-    std::string line = fmt::format("iter {:>5}/{}  W {:>3} L {:>3} ", k, s.iterations, row.wins,
-                                   row.losses);
+    std::string line =
+        fmt::format("iter {:>5}/{}  W {:>3} L {:>3} ", k, s.iterations, row.wins, row.losses);
     for (size_t i = 0; i < n; ++i) line += fmt::format(" {} {:.5g}", names[i], theta[i]);
     fmt::print(out, "{}\n", line);
     std::fflush(out);
@@ -259,9 +243,22 @@ SpsaResult run_spsa(const SpsaSettings& s, uint64_t seed, const std::string& con
   }
   file.finish();
   result.theta = theta;
-  write_file_atomically(s.result, result_yaml(s, seed, config_path, theta));
+  write_file_atomically(s.result, result_yaml(s, seed, config.source_path, theta));
   fmt::print(out, "wrote       {}\nwrote       {}\n", s.output, s.result);
   return result;
+}
+
+SpsaResult run_spsa(const TuneConfig& config, std::FILE* out, const std::atomic<bool>& stop) {
+  const SpsaSettings& s = config.spsa;
+  if (s.parameters.empty()) throw InputError(config.source_path + ": key 'spsa.parameters': empty");
+  const std::string game = config::config_file_game(s.match);
+  if (!config.game.name.empty() && config.game.name != game)
+    fail_at(
+        config, config.game.at, "game",
+        config.game.name + ", but spsa.match (" + excerpt(s.match) + ") is a config for " + game);
+  return with_game(game, [&]<class G>() {
+    return run_spsa<G>(config, config::load_match_config<G>(s.match), out, stop);
+  });
 }
 
 }  // namespace sp::tune

@@ -1,5 +1,6 @@
 // SPSA (simultaneous perturbation stochastic approximation) for the parameters that positions
-// cannot fit: search constants and rollout-policy weights of engine A of a match config. Gains as
+// cannot fit: search constants and rollout-policy weights of engine A of a match config, named by
+// their engine keys (spsa_game.hpp says which keys can be tuned). Gains as
 // fishtest computes them (docs: /work/shared/reference/statistics.md, SPSA):
 //   c = c_end * N^gamma, a = r_end * c_end^2 * (A + N)^alpha,
 //   c_k = c / k^gamma, R_k = a / (A + k)^alpha / c_k^2  (k = 1..N),
@@ -11,23 +12,22 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "games/ewn/host.hpp"
-#include "host/config/campaign_config.hpp"
+#include "host/config/schema.hpp"
 
 namespace sp::tune {
 
-// The tunable parameters, by the engine config key they set.
-enum class SpsaParam { kExploration, kGoalWeight, kCaptureWeight, kEvalBlend, kProgressiveBias, kEvalScale };
-const std::vector<std::string>& spsa_param_names();  // in enum order: "exploration", ...
+struct TuneConfig;
 
 struct SpsaParamConfig {
-  SpsaParam param = SpsaParam::kExploration;
+  std::string name;  // the engine key it sets, e.g. "exploration"
   double start = 0, min = 0, max = 1;
-  double c_end = 0.1;  // perturbation size at the last iteration, in the parameter's units
+  double c_end = 0.1;    // perturbation size at the last iteration, in the parameter's units
   double r_end = 0.002;  // learning rate at the last iteration (a_end / c_end^2)
+  config::Mark name_at, min_at, max_at;  // where the tune config wrote them
 };
 
 struct SpsaGains {
@@ -55,10 +55,16 @@ std::vector<double> spsa_perturb(const std::vector<double>& theta, const std::ve
                                  const std::vector<SpsaGains>& gains, uint32_t k, double gamma,
                                  int sign);
 
-// Sets one parameter in an engine config (goal/capture weights rounded to their 1/256 steps, at
-// least one step).
-void apply_spsa_param(config::EngineConfig& engine, ewn::PlayoutPolicy& policy, SpsaParam param,
-                      double value);
+// The keys SPSA can tune among an engine's keys (config::Section::keys of its section): the
+// real-valued ones (real, fixed_point) that apply to its type, in declaration order.
+std::vector<std::string> spsa_tunable(const std::vector<config::KeyInfo>& keys);
+
+// Fails through doc (the tune config) at p.name_at unless p.name is one of spsa_tunable(keys):
+// an unknown key (with a did-you-mean hint), a key that is not a real number, or one that does not
+// apply to the engine's type, each listing the tunable keys. engine says which engine, for the
+// messages: "engine A (engines.player0 of match.yaml, type mcts)".
+void check_spsa_name(const SpsaParamConfig& p, const std::vector<config::KeyInfo>& keys,
+                     const std::string& engine, const config::Document& doc);
 
 struct SpsaSettings {
   std::string match;  // match config: engine A (player0) is tuned, B (player1) is the opponent
@@ -68,7 +74,7 @@ struct SpsaSettings {
                        // each play it, W - L is the difference of the two
   double big_a = -1;   // A; < 0 means 0.1 * iterations
   double alpha = 0.602, gamma = 0.101;
-  std::string output = "out/spsa.h5";          // trajectory, /spsa table
+  std::string output = "out/spsa.h5";           // trajectory, /spsa table
   std::string result = "out/spsa_result.yaml";  // final values
   std::vector<SpsaParamConfig> parameters;
   int threads = 0;  // cpu backend threads, 0 = the match config's
@@ -86,9 +92,22 @@ struct SpsaResult {
   std::vector<double> theta;
 };
 
-// Runs SPSA, printing a line per iteration to out; writes settings.output (HDF5, renamed into place
-// when complete) and settings.result (YAML, atomically). Throws sp::InputError for unusable input.
-SpsaResult run_spsa(const SpsaSettings& settings, uint64_t seed, const std::string& config_path,
-                    std::FILE* out, const std::atomic<bool>& stop);
+// Runs SPSA (method spsa) on config.spsa with config.seed, printing a line per iteration to out;
+// writes spsa.output (HDF5, renamed into place when complete) and spsa.result (YAML, atomically).
+// The game is spsa.match's (and config.game's, which must agree). Throws sp::InputError for
+// unusable input: a ConfigError at the parameter's line for a name that is no tunable key of
+// engine A, or a min or max outside the key's range.
+SpsaResult run_spsa(const TuneConfig& config, std::FILE* out, const std::atomic<bool>& stop);
+
+// What a game gives the SPSA loop: plays spsa.pairs game pairs of the match config on `seed`, with
+// engine A's parameters at a and engine B's at *b (B as configured when b is null), and returns
+// engine A's wins and losses in them; false when stopped before every pair was played.
+using SpsaPlay = std::function<bool(uint64_t seed, const std::vector<double>& a,
+                                    const std::vector<double>* b, int64_t& wins, int64_t& losses)>;
+
+// The game-neutral loop of run_spsa: iterations, trajectory file (whose root attribute `config` is
+// match_text) and result file. Precondition: config.spsa.parameters were checked.
+SpsaResult run_spsa_loop(const TuneConfig& config, const std::string& match_text,
+                         const SpsaPlay& play, std::FILE* out, const std::atomic<bool>& stop);
 
 }  // namespace sp::tune

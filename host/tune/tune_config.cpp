@@ -9,8 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "games/ewn/features.hpp"
+#include "games/games.hpp"
 #include "host/eval/weights.hpp"
+#include "host/tune/game_features.hpp"
 
 namespace sp::tune {
 namespace {
@@ -24,26 +25,32 @@ using config::detail::join;
 using config::detail::mark_of;
 using config::detail::quote;
 
-const std::vector<std::string>& feature_names() {
-  static const std::vector<std::string> names(ewn::kFeatureNames.begin(), ewn::kFeatureNames.end());
-  return names;
+GameKey read_game(const YAML::Node& v, Mark at, Document& doc, const std::string& path) {
+  if (v.IsNull()) return {};
+  const std::string name = config::detail::read_string(v, at, doc, path, true);
+  if (name.empty()) return {};
+  if (!is_game(name)) {
+    const std::string hint = config::closest_match(name, Games::names());
+    doc.fail(at, path,
+             "unknown game '" + name + "'" +
+                 (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                 "; known games: " + game_names_text());
+  }
+  return {name, at};
 }
 
-// Fails unless name is a feature, with a did-you-mean hint.
-void check_feature(const std::string& name, Mark at, const Document& doc, const std::string& path) {
-  const auto& names = feature_names();
-  if (std::find(names.begin(), names.end(), name) != names.end()) return;
-  const std::string hint = config::closest_match(name, names);
-  doc.fail(at, path,
-           "unknown feature " + quote(name) +
-               (hint.empty() ? " (the features are listed in games/ewn/features.hpp)"
-                             : ", did you mean '" + hint + "'?"));
-}
+std::string format_game(const GameKey& game) { return quote(game.name); }
 
 std::string flow_list(const std::vector<std::string>& items, bool quoted) {
   std::string out = "[";
   for (const auto& s : items) out += (out.size() > 1 ? ", " : "") + (quoted ? quote(s) : s);
   return out + "]";
+}
+
+std::string comma_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
 }
 
 std::vector<InputPattern> read_inputs(const YAML::Node& v, Mark at, Document& doc,
@@ -69,33 +76,33 @@ std::string format_inputs(const std::vector<InputPattern>& inputs) {
   return flow_list(items, true);
 }
 
-std::vector<std::string> read_tune(const YAML::Node& v, Mark at, Document& doc,
+std::vector<FeatureName> read_tune(const YAML::Node& v, Mark at, Document& doc,
                                    const std::string& path) {
   if (v.IsScalar() && v.Scalar() == "all") return {};
-  std::vector<std::string> out;
+  std::vector<FeatureName> out;
   if (v.IsScalar()) {
-    check_feature(v.Scalar(), at, doc, path);
-    out.push_back(v.Scalar());
+    out.push_back({config::detail::read_string(v, at, doc, path, false), at});
     return out;
   }
   if (!v.IsSequence()) doc.fail(at, path, "expected all or a list of feature names");
   for (const YAML::Node& item : v) {
     const Mark item_at = mark_of(item);
     const std::string name = config::detail::read_string(item, item_at, doc, path, false);
-    check_feature(name, item_at, doc, path);
-    if (std::find(out.begin(), out.end(), name) != out.end())
-      doc.fail(item_at, path, "feature '" + name + "' is listed twice");
-    out.push_back(name);
+    for (const FeatureName& f : out)
+      if (f.name == name) doc.fail(item_at, path, "feature '" + name + "' is listed twice");
+    out.push_back({name, item_at});
   }
   if (out.empty()) doc.fail(at, path, "empty list: name at least one feature, or write all");
   return out;
 }
 
-std::string format_tune(const std::vector<std::string>& tune) {
-  return tune.empty() ? "all" : flow_list(tune, false);
+std::string format_tune(const std::vector<FeatureName>& tune) {
+  std::vector<std::string> names;
+  for (const FeatureName& f : tune) names.push_back(f.name);
+  return tune.empty() ? "all" : flow_list(names, false);
 }
 
-using Bounds = std::map<std::string, std::pair<double, double>>;
+using Bounds = std::map<std::string, FeatureBounds>;
 
 Bounds read_bounds(const YAML::Node& v, Mark at, Document& doc, const std::string& path) {
   Bounds out;
@@ -108,7 +115,6 @@ Bounds read_bounds(const YAML::Node& v, Mark at, Document& doc, const std::strin
     if (!key.IsScalar()) doc.fail(key_at, path, "keys must be feature names");
     const std::string name = key.Scalar();
     const std::string key_path = join(path, name);
-    check_feature(name, key_at, doc, key_path);
     if (out.count(name)) doc.fail(key_at, key_path, "duplicate key");
     const Mark value_at = value.IsNull() ? key_at : mark_of(value);
     if (!value.IsSequence() || value.size() != 2)
@@ -120,7 +126,7 @@ Bounds read_bounds(const YAML::Node& v, Mark at, Document& doc, const std::strin
                "lower bound " + config::detail::format_real(lo) + " exceeds upper bound " +
                    config::detail::format_real(hi));
     doc.record(key_path, key_at);
-    out[name] = {lo, hi};
+    out[name] = {lo, hi, key_at};
   }
   return out;
 }
@@ -128,8 +134,8 @@ Bounds read_bounds(const YAML::Node& v, Mark at, Document& doc, const std::strin
 std::string format_bounds(const Bounds& bounds) {
   std::string out = "{";
   for (const auto& [name, b] : bounds)
-    out += (out.size() > 1 ? ", " : "") + name + ": [" + config::detail::format_real(b.first) +
-           ", " + config::detail::format_real(b.second) + "]";
+    out += (out.size() > 1 ? ", " : "") + name + ": [" + config::detail::format_real(b.lo) + ", " +
+           config::detail::format_real(b.hi) + "]";
   return out + "}";
 }
 
@@ -148,10 +154,12 @@ Section<TuneConfig::Data> data_schema() {
 Section<TuneConfig::WeightsKeys> weights_schema() {
   using W = TuneConfig::WeightsKeys;
   Section<W> s;
-  s.string("initial", &W::initial, "configs/ewn/weights/survival-distance.yaml", false,
-           "weights file to start from; K is fitted with these weights");
-  s.string("output", &W::output, "configs/ewn/weights/tuned.yaml", false,
-           "weights file to write (replaced atomically); loadable like any weights file");
+  s.string("initial", &W::initial, "", true,
+           "weights file of the game to start from (method texel: required); K is fitted with "
+           "these weights");
+  s.string("output", &W::output, "", true,
+           "weights file to write (method texel: required, or --out; replaced atomically); "
+           "loadable like any weights file");
   s.string("name", &W::name, "tuned", false, "the name: written into the output file");
   s.node("tune", &W::tune, {}, "all | list of feature names", &read_tune, &format_tune,
          "the weights to fit; the others keep their initial values");
@@ -204,7 +212,8 @@ std::vector<SpsaParamConfig> read_params(const YAML::Node& v, Mark at, Document&
                                          const std::string& path) {
   std::vector<SpsaParamConfig> out;
   if (v.IsNull()) return out;
-  if (!v.IsSequence()) doc.fail(at, path, "expected a list of {name, start, min, max, c_end, r_end}");
+  if (!v.IsSequence())
+    doc.fail(at, path, "expected a list of {name, start, min, max, c_end, r_end}");
   const std::vector<std::string> keys = {"name", "start", "min", "max", "c_end", "r_end"};
   const Range any{-1e9, 1e9};
   for (const YAML::Node& item : v) {
@@ -216,16 +225,18 @@ std::vector<SpsaParamConfig> read_params(const YAML::Node& v, Mark at, Document&
         [&](size_t i, const YAML::Node& value, Mark value_at, const std::string& key_path) {
           seen[i] = true;
           if (i == 0) {
-            const auto& names = spsa_param_names();
-            p.param = static_cast<SpsaParam>(
-                config::detail::read_choice(value, value_at, doc, key_path, names));
+            // Which engine keys can be tuned depends on spsa.match: run_spsa checks the name.
+            p.name = config::detail::read_string(value, value_at, doc, key_path, false);
+            p.name_at = value_at;
             for (const auto& q : out)
-              if (q.param == p.param) doc.fail(value_at, key_path, "parameter listed twice");
+              if (q.name == p.name) doc.fail(value_at, key_path, "parameter listed twice");
             return;
           }
+          if (i == 2) p.min_at = value_at;
+          if (i == 3) p.max_at = value_at;
           const bool positive = i >= 4;
-          const double x = config::detail::read_real(
-              value, value_at, doc, key_path, positive ? Range{0, 1e9, true, false} : any);
+          const double x = config::detail::read_real(value, value_at, doc, key_path,
+                                                     positive ? Range{0, 1e9, true, false} : any);
           (i == 1 ? p.start : i == 2 ? p.min : i == 3 ? p.max : i == 4 ? p.c_end : p.r_end) = x;
         });
     for (size_t i = 0; i < 4; ++i)
@@ -240,8 +251,7 @@ std::string format_params(const std::vector<SpsaParamConfig>& params) {
   std::string out = "[";
   for (const auto& p : params)
     out += (out.size() > 1 ? ", " : "") +
-           fmt::format("{{name: {}, start: {}, min: {}, max: {}, c_end: {}, r_end: {}}}",
-                       spsa_param_names()[static_cast<size_t>(p.param)],
+           fmt::format("{{name: {}, start: {}, min: {}, max: {}, c_end: {}, r_end: {}}}", p.name,
                        config::detail::format_real(p.start), config::detail::format_real(p.min),
                        config::detail::format_real(p.max), config::detail::format_real(p.c_end),
                        config::detail::format_real(p.r_end));
@@ -251,10 +261,12 @@ std::string format_params(const std::vector<SpsaParamConfig>& params) {
 Section<SpsaSettings> spsa_schema() {
   using S = SpsaSettings;
   Section<S> s;
-  s.string("match", &S::match, "configs/ewn/match-mcts-vs-expectimax.yaml", false,
-           "match config: engines.player0 (A) is tuned, engines.player1 (B) is the opponent");
+  s.string("match", &S::match, "", true,
+           "match config (required): engines.player0 (A) is tuned, engines.player1 (B) is the "
+           "opponent");
   s.integer("iterations", &S::iterations, 100, 1, 10'000'000, "SPSA iterations N");
-  s.integer("pairs", &S::pairs, 4, 1, 1'000'000, "game pairs per iteration (per side unless mirror)");
+  s.integer("pairs", &S::pairs, 4, 1, 1'000'000,
+            "game pairs per iteration (per side unless mirror)");
   s.boolean("mirror", &S::mirror, true,
             "true: A plays theta + c_k Delta against B with theta - c_k Delta; false: both "
             "points play the fixed B and W - L is their difference");
@@ -267,14 +279,17 @@ Section<SpsaSettings> spsa_schema() {
   s.integer("threads", &S::threads, 0, 0, 4096, "cpu backend threads; 0 = the match config's");
   s.node("parameters", &S::parameters, {}, "list of {name, start, min, max, c_end, r_end}",
          &read_params, &format_params,
-         "tuned parameters of engine A: exploration | goal_weight | capture_weight | eval_blend | "
-         "progressive_bias | eval_scale");
+         "tuned parameters: real-valued keys of engine A that apply to its type, e.g. exploration, "
+         "eval_blend, eval_scale, progressive_bias (mcts) and the game's playout weights");
   return s;
 }
 
 const Section<TuneConfig>& schema() {
   static const Section<TuneConfig> s = [] {
     Section<TuneConfig> top;
+    top.node("game", &TuneConfig::game, {}, "game name, or \"\"", &read_game, &format_game,
+             "the game tuned (known: " + game_names_text() +
+                 "); the inputs (texel) or spsa.match (spsa) must be of it; \"\" = theirs");
     top.choice("method", &TuneConfig::method, Method::kTexel,
                {{"texel", Method::kTexel}, {"spsa", Method::kSpsa}},
                "texel: fit the weights to game results of stored positions; spsa: tune engine "
@@ -292,13 +307,16 @@ const Section<TuneConfig>& schema() {
       if (c.method == Method::kSpsa) {
         if (c.spsa.parameters.empty())
           doc.fail_key("spsa.parameters", "missing: list at least one parameter to tune");
+        if (c.spsa.match.empty())
+          doc.fail_key("spsa.match", "missing: the match config whose engines.player0 is tuned");
         return;
       }
       if (c.data.inputs.empty())
         doc.fail_key("data.inputs", "missing: list at least one campaign HDF5 file or glob");
       if (c.weights.tune.empty()) return;
       for (const auto& [name, b] : c.weights.bounds)
-        if (std::find(c.weights.tune.begin(), c.weights.tune.end(), name) == c.weights.tune.end())
+        if (std::find(c.weights.tune.begin(), c.weights.tune.end(), FeatureName{name, {}}) ==
+            c.weights.tune.end())
           doc.fail_key("weights.bounds." + name,
                        "bounds for '" + name + "', which weights.tune does not select");
     });
@@ -313,7 +331,29 @@ TuneConfig load_tune_config_text(const std::string& text, const std::string& nam
   TuneConfig c = schema().load(text, name);
   c.source_path = name;
   c.source_text = text;
+  if (!c.game.name.empty()) {  // else run_tune checks the features, knowing the inputs' game
+    const GameFeatures features = game_features(c.game.name);
+    if (!features.names.empty())
+      check_features(c, features.game, features.names);
+    else if (c.method == Method::kTexel)
+      fail_at(c, c.game.at, "game", no_features_text(features.game));
+  }
   return c;
+}
+
+void check_features(const TuneConfig& config, const std::string& game,
+                    std::span<const std::string_view> names) {
+  const std::vector<std::string> known(names.begin(), names.end());
+  const auto check = [&](const std::string& name, Mark at, const std::string& path) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) return;
+    const std::string hint = config::closest_match(name, known);
+    fail_at(config, at, path,
+            "unknown feature " + quote(name) +
+                (hint.empty() ? "; the features of " + game + ": " + comma_list(known)
+                              : ", did you mean '" + hint + "'?"));
+  };
+  for (const FeatureName& f : config.weights.tune) check(f.name, f.at, "weights.tune");
+  for (const auto& [name, b] : config.weights.bounds) check(name, b.at, "weights.bounds." + name);
 }
 
 TuneConfig load_tune_config(const std::string& path) {

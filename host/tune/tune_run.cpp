@@ -15,8 +15,6 @@
 #include <stdexcept>
 
 #include "games/common/errors.hpp"
-#include "games/ewn/features.hpp"
-#include "games/ewn/game.hpp"
 #include "host/common/system.hpp"
 #include "host/tune/output_paths.hpp"
 
@@ -41,10 +39,6 @@ std::string loss_text(double v) {
 const char* loss_name(Loss l) { return l == Loss::kMse ? "mse" : "logloss"; }
 const char* optimizer_name(Optimizer o) { return o == Optimizer::kAdam ? "adam" : "gd"; }
 const char* search_name(KSearch s) { return s == KSearch::kGolden ? "golden-section" : "grid"; }
-
-std::vector<std::string> feature_names() {
-  return std::vector<std::string>(ewn::kFeatureNames.begin(), ewn::kFeatureNames.end());
-}
 
 }  // namespace
 
@@ -89,10 +83,11 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
                          const TuneReport& r) {
   const TuneConfig::Texel& t = config.texel;
   std::string out;
-  out +=
-      "# Texel-tuned EWN evaluation weights, written by `selfplay tune`: p = sigmoid(K * w . x)\n";
+  out += "# Texel-tuned " + one_line(r.game) +
+         " evaluation weights, written by `selfplay tune`: p = sigmoid(K * w . x)\n";
   out += "# fitted to the game results of self-play positions. Provenance:\n";
   out += "#   config        " + one_line(r.config_path) + "\n";
+  out += "#   game          " + one_line(r.game) + "\n";
   out += "#   date (UTC)    " + r.date_utc + "\n";
   out += "#   git commit    " + one_line(r.git_commit) + "\n";
   out += "#   initial       " + one_line(r.initial_path) + " (" + one_line(r.initial_name) + ")\n";
@@ -131,9 +126,9 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
           loss_text(r.result.before.validation_loss), loss_text(r.result.after.validation_loss))) +
       "\n";
   out += "weights:\n";
-  for (int i = 0; i < ewn::kNumFeatures; ++i) {
-    const std::string line = "  " + std::string(ewn::kFeatureNames[i]) + ": " +
-                             config::detail::format_real(r.result.weights[i]);
+  for (size_t i = 0; i < r.feature_names.size(); ++i) {
+    const std::string line =
+        "  " + r.feature_names[i] + ": " + config::detail::format_real(r.result.weights[i]);
     out += fmt::format("{:<40}# {} {}\n", line, r.tuned[i] ? "initial" : "fixed at",
                        config::detail::format_real(initial.w[i]));
   }
@@ -161,7 +156,7 @@ void check_spsa_outputs(const TuneConfig& config) {
                      " is also spsa.output; the trajectory and the result need two files");
 }
 
-TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
+TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLookup& lookup) {
   TuneReport report;
   report.config_path = config.source_path;
   report.git_commit = SELFPLAY_GIT_COMMIT;
@@ -169,6 +164,12 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   // The outputs first: a path that cannot be written, or that names a file read here, fails
   // before any work (and before a replaced input could be lost).
   const std::string& output = config.weights.output;
+  if (output.empty())
+    throw InputError(setting_name(config, "weights.output") +
+                     ": missing: the weights file to write (or --out)");
+  if (config.weights.initial.empty())
+    throw InputError(setting_name(config, "weights.initial") +
+                     ": missing: the weights file of the game to start from");
   const std::string& log_path = config.texel.log;
   check_writable_file(output, setting_name(config, "weights.output"));
   if (!log_path.empty()) check_writable_file(log_path, setting_name(config, "texel.log"));
@@ -188,16 +189,37 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   for (const DuplicateFile& d : report.duplicates)
     fmt::print(out, "input       {}: the same {} as {}; counted once\n", excerpt(d.path),
                d.same_inode ? "file" : "bytes", excerpt(d.same_as));
+
+  // The game: the inputs', and with it the features the weights are for.
+  const InputsGame inputs = inputs_game(files, setting_name(config, "data.inputs"));
+  if (!config.game.name.empty() && config.game.name != inputs.game)
+    fail_at(config, config.game.at, "game",
+            config.game.name + ", but " + excerpt(inputs.file) + " holds games of " +
+                excerpt(inputs.game));
+  const GameFeatures features = [&] {
+    try {
+      return lookup(inputs.game);
+    } catch (const InputError& e) {
+      throw InputError(excerpt(inputs.file) + ": " + e.what());
+    }
+  }();
+  if (features.names.empty())
+    throw InputError(config.source_path + ": " + no_features_text(features.game) +
+                     " (the game of " + excerpt(inputs.file) + ")");
+  check_features(config, features.game, features.names);
+  report.game = features.game;
+  report.feature_names.assign(features.names.begin(), features.names.end());
+  const std::vector<std::string>& names = report.feature_names;
+
   const eval::Weights initial = [&] {
     try {
-      return eval::load_weights<EwnGame>(config.weights.initial);
+      return eval::load_weights(config.weights.initial, features.names);
     } catch (const InputError& e) {
       throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
     }
   }();
   report.initial_path = config.weights.initial;
   report.initial_name = initial.name;
-  const std::vector<std::string> names = feature_names();
 
   LoadedPositions loaded =
       load_positions(files, names, config.data.positions_per_game, config.seed);
@@ -242,10 +264,11 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   options.upper.assign(f, eval::kMaxWeight);
   for (size_t j = 0; j < f; ++j) {
     const auto& tune = config.weights.tune;
-    if (std::find(tune.begin(), tune.end(), names[j]) != tune.end()) options.tuned[j] = true;
+    if (std::find(tune.begin(), tune.end(), FeatureName{names[j], {}}) != tune.end())
+      options.tuned[j] = true;
     if (const auto b = config.weights.bounds.find(names[j]); b != config.weights.bounds.end()) {
-      options.lower[j] = b->second.first;
-      options.upper[j] = b->second.second;
+      options.lower[j] = b->second.lo;
+      options.upper[j] = b->second.hi;
       if (initial.w[j] < options.lower[j] || initial.w[j] > options.upper[j])
         fmt::print(out, "note        initial {} = {} lies outside its bounds [{}, {}]; clipped\n",
                    names[j], initial.w[j], options.lower[j], options.upper[j]);
@@ -335,7 +358,7 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out) {
   report.date_utc = utc_now();
   const std::string text = weights_yaml(config, initial, report);
   // The file must read back as the weights just fitted; anything else is a bug here.
-  const eval::Weights check = eval::load_weights_text<EwnGame>(text, config.weights.output);
+  const eval::Weights check = eval::load_weights_text(text, config.weights.output, features.names);
   if (check.w != report.result.weights)
     throw std::runtime_error("internal error: the weights file text does not read back exactly");
   write_file_atomically(config.weights.output, text);

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "host/eval/weights.hpp"
 #include "host/tune/dataset.hpp"
+#include "host/tune/game_features.hpp"
 #include "host/tune/texel.hpp"
 #include "host/tune/tune_config.hpp"
 
@@ -17,6 +19,8 @@ namespace sp::tune {
 // What a tuning run did, for the provenance of the weights file.
 struct TuneReport {
   std::string config_path;
+  std::string game;                        // the inputs' game
+  std::vector<std::string> feature_names;  // its features, the order of the weights
   std::string initial_path, initial_name;
   std::vector<FileSummary> files;
   std::vector<DuplicateFile> duplicates;  // inputs left out: the same data as another input
@@ -36,14 +40,21 @@ class TuneDiverged : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The features of a game by name: game_features, or in tests one that knows a tests-only game.
+using FeatureLookup = std::function<GameFeatures(const std::string& game)>;
+
 // Runs the config (method texel), printing to out, and writes config.weights.output. Before it
 // reads anything it checks that weights.output (and texel.log) can be written and name none of the
-// files it reads (inputs, weights.initial, the config). An input that is the same file as another
-// or a byte-for-byte copy of it is read once, and said so. Throws sp::InputError (naming the file
-// and, for config values, the key or the option that set it) for unusable inputs and outputs,
-// and TuneDiverged when the fit diverged and texel.write_if_diverged is off; the output file is
-// then left as it was.
-TuneReport run_tune(const TuneConfig& config, std::FILE* out);
+// files it reads (inputs, weights.initial, the config). The game is the inputs' (their `game`
+// attribute, which must agree with each other and with config.game), and must have evaluation
+// features; weights.tune and weights.bounds are checked against them. An input that is the same
+// file as another or a byte-for-byte copy of it is read once, and said so. Throws sp::InputError
+// (naming the file and, for config values, the key or the option that set it) for unusable inputs
+// and outputs, and TuneDiverged when the fit diverged and texel.write_if_diverged is off; the
+// output file is then left as it was.
+TuneReport run_tune(
+    const TuneConfig& config, std::FILE* out,
+    const FeatureLookup& lookup = [](const std::string& game) { return game_features(game); });
 
 // Method spsa: the checks run_tune makes of its outputs, for spsa.output and spsa.result (which
 // must differ, and be neither the tune config nor spsa.match). Call before run_spsa.
