@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "games/games.hpp"
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"
@@ -354,7 +355,8 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
                  0),
       0u);
   EXPECT_EQ(error_of(in + "game: ewm\n"),
-            "t.yaml:2:7: key 'game': unknown game 'ewm' (did you mean 'ewn'?); known games: ewn");
+            "t.yaml:2:7: key 'game': unknown game 'ewm' (did you mean 'ewn'?); known games: " +
+                game_names_text());
   EXPECT_EQ(error_of(in + "weights: {tune: [own_cubes, own_cubes]}\n"),
             "t.yaml:2:29: key 'weights.tune': feature 'own_cubes' is listed twice");
   EXPECT_EQ(error_of(in + "weights: {tune: []}\n"),
@@ -882,7 +884,8 @@ TEST(TuneRun, FeaturesAreTheInputsGames) {
                 " is a campaign of ewn, " + t + " of tictactoe; tune one game at a time");
   EXPECT_EQ(error(config(t, "game: ewn\n"), known),
             "tune.yaml:1:7: key 'game': ewn, but " + t + " holds games of tictactoe");
-  EXPECT_EQ(error(config(t), known), t + ": unknown game 'tictactoe'; known games: ewn");
+  EXPECT_EQ(error(config(t), known),
+            t + ": unknown game 'tictactoe'; known games: " + game_names_text());
   // A game without evaluation features (tic-tac-toe here, through a lookup that knows it).
   EXPECT_TRUE(game_features<TicTacToe>().names.empty());
   EXPECT_EQ(game_features<EwnGame>().names.size(), static_cast<size_t>(ewn::kNumFeatures));

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "games/games.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/records.hpp"
@@ -587,7 +588,8 @@ TEST_F(Verify, AFileOfAnUnknownGameIsRefusedNamingTheKnownGames) {
     EXPECT_EQ(r.code, 2) << command;
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(stderr_text(), "error: " + tmp_.file("chess.h5") +
-                                 ": game 'chess' has no replay in this build (known: ewn)\n")
+                                 ": game 'chess' has no replay in this build (known: " +
+                                 game_names_text() + ")\n")
         << command;
   }
 }
