@@ -92,7 +92,8 @@ Section<EngineConfig> engine_search_keys(bool chance_game) {
              "chance outcome (die) at chance nodes: sampled on each visit, or each in turn");
   s.integer("node_budget_mb", &EngineConfig::node_budget, 16, 1, 65536,
             "MiB of nodes per tree (one tree per mcts engine per concurrent game; a node takes "
-            "48 bytes); the search stops expanding when the tree is full");
+            "48-64 bytes, by the size of the game's moves); the search stops expanding when the "
+            "tree is full");
   s.boolean("reuse_tree", &EngineConfig::reuse_tree, true,
             "keep the subtree below the played move for the next search");
   s.only_if({}, "");

@@ -98,7 +98,7 @@ struct ExpectimaxStats {
 };
 
 // "depth 4 nodes 1234 nps 2.1M value 123.4 line 3:b4-c3 5:d2-c1" on one line; ply_text(ply) gives
-// the text of each ply of the line (EWN: ewn::ply_to_string(ply.outcome + 1, ply.move)).
+// the text of each ply of the line (EWN: the die, then the move, as in "3:b4-c3").
 template <class Move, class PlyText>
 std::string to_string(const ExpectimaxStats<Move>& st, PlyText&& ply_text) {
   char head[160];
