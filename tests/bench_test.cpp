@@ -64,6 +64,33 @@ TEST(Bench, SearchSignatureIsPinnedAndIndependentOfThreads) {
   EXPECT_EQ(search_signature_of("--backend check --threads 2"), kSearchSignature);
 }
 
+// Every game of the list has both signatures pinned: a new game adds its line here, and a change to
+// one game's rules or search shows up under its name.
+struct GamePins {
+  const char* game;
+  const char* playouts;
+  const char* search;
+};
+constexpr GamePins kPins[] = {
+    {"ewn", kSignature, kSearchSignature},
+    {"checkers", "4638732", "118185"},
+};
+
+TEST(Bench, EveryGameHasItsSignaturesPinned) {
+  for (const std::string& game : Games::names()) {
+    const GamePins* pin = nullptr;
+    for (const GamePins& p : kPins)
+      if (game == p.game) pin = &p;
+    ASSERT_NE(pin, nullptr) << "no signatures pinned for " << game << ": add its line to kPins";
+    EXPECT_EQ(signature_of("--game " + game + " --backend cpu --threads 2"), pin->playouts)
+        << game;
+    EXPECT_EQ(search_signature_of("--game " + game + " --backend cpu --threads 1"), pin->search)
+        << game;
+    EXPECT_EQ(search_signature_of("--game " + game + " --backend check --threads 2"), pin->search)
+        << game << ": the search signature depends on threads or backend";
+  }
+}
+
 TEST(Bench, DefaultRunPrintsBothSignaturesOnce) {
   EXPECT_EQ(number_of("--threads 1", "signature"), kSignature);
   EXPECT_EQ(number_of("--threads 1", "search signature"), kSearchSignature);
