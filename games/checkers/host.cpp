@@ -168,4 +168,69 @@ std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game) {
   return write_pdn(pdn);
 }
 
+std::string GameHost<CheckersGame>::board_text(const checkers::State& s) {
+  using namespace checkers;
+  // The pieces on the left, the square numbers of the same diagram on the right.
+  std::string out = "     a b c d e f g h\n";
+  for (int row = 0; row < 8; ++row) {
+    std::string pieces, numbers;
+    for (int file = 0; file < 8; ++file) {
+      const int sq = square_at(row, file);
+      if (sq < 0) {
+        pieces += "  ";
+        numbers += "  ";
+        continue;
+      }
+      const uint32_t bit = 1u << sq;
+      const bool king = (s.kings & bit) != 0;
+      const char piece = (s.pieces[0] & bit)   ? (king ? 'B' : 'b')
+                         : (s.pieces[1] & bit) ? (king ? 'W' : 'w')
+                                               : '.';
+      pieces += ' ';
+      pieces += piece;
+      const std::string n = square_text(sq);
+      numbers += std::string(2 - n.size(), ' ') + n;
+    }
+    std::string line = "  " + std::to_string(8 - row) + " " + pieces + "     " + numbers;
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string GameHost<CheckersGame>::side_name(int side) {
+  return side == 0 ? "Black (men b, kings B; moves first, down the board toward 29-32)"
+                   : "White (men w, kings W; up the board toward 1-4)";
+}
+
+std::string GameHost<CheckersGame>::move_help() {
+  return "  11-15        move the piece on square 11 to 15 (the numbers beside the board)\n"
+         "  22x15        a capture; a multi-jump names every landing square (9x18x27),\n"
+         "               or its start and end alone when one jump path fits (9x27)\n";
+}
+
+std::string GameHost<CheckersGame>::rules_help(const checkers::Rules& rules) {
+  std::string out =
+      "Rules: men move one square diagonally forward, kings (B, W) forward or back. Capturing is\n"
+      "compulsory (any capture, not necessarily the longest), a multi-jump is one move, and a\n"
+      "man that reaches the far row becomes a king and ends its move there. A side without a\n"
+      "move loses. A draw at ply " +
+      std::to_string(rules.max_plies);
+  if (rules.quiet_limit != 0)
+    out +=
+        " or after " + std::to_string(rules.quiet_limit) + " plies without a capture or a man move";
+  return out + ".\n";
+}
+
+std::string GameHost<CheckersGame>::win_reason(const checkers::State& before, checkers::Move move,
+                                               bool human) {
+  checkers::State after = before;
+  checkers::apply(after, move);
+  const bool none_left = after.pieces[after.side] == 0;
+  if (human)
+    return none_left ? "you took the engine's last piece"
+                     : "the engine's pieces are blocked, it has no move";
+  return none_left ? "it took your last piece" : "your pieces are blocked, you have no move";
+}
+
 }  // namespace sp

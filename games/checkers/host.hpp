@@ -88,6 +88,14 @@ struct GameHost<CheckersGame> {
   static constexpr const char* kGameFileFormat = "pdn";
   static std::string game_file_text(const GameFileRecord& game);
 
+  // Terminal play (`selfplay play`, `selfplay demo`): optional hooks of game_host.hpp.
+  static std::string board_text(const checkers::State& s);
+  static std::string side_name(int side);
+  static std::string side_tag(int side) { return side == 0 ? "Black" : "White"; }
+  static std::string move_example() { return "11-15"; }
+  static std::string move_help();
+  static std::string rules_help(const checkers::Rules& rules);
+  static std::string win_reason(const checkers::State& before, checkers::Move move, bool human);
 };
 
 static_assert(HostGame<CheckersGame>);
