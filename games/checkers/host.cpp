@@ -7,6 +7,7 @@ namespace checkers {
 
 Start parse_start(std::string_view text) {
   if (text == "standard") return Start{};
+  if (text == "ballots") return Start{StartKind::kBallots, initial_state()};
   const State s = parse_position(text);
   if (s.ply != 0 || s.quiet != 0 || s.max_plies != State{}.max_plies ||
       s.quiet_limit != State{}.quiet_limit)
@@ -19,11 +20,44 @@ Start parse_start(std::string_view text) {
                      " characters, more than the 63 that /games keeps of an opening");
   if (!has_move(s))
     throw InputError("start \"" + excerpt(text) + "\": the side to move has no move");
-  return Start{false, s};
+  return Start{StartKind::kFen, s};
 }
 
 std::string start_text(const Start& start) {
-  return start.standard ? "standard" : fen(start.position);
+  switch (start.kind) {
+    case StartKind::kStandard:
+      return "standard";
+    case StartKind::kBallots:
+      return "ballots";
+    case StartKind::kFen:
+      break;
+  }
+  return fen(start.position);
+}
+
+Opening parse_opening(std::string_view text) {
+  Opening o;
+  if (text.empty()) return o;
+  if (text[0] == 'B' || text[0] == 'W') {
+    o.position = parse_position(text);
+    return o;
+  }
+  const Ballot b = parse_ballot(text);
+  o.moves.assign(b.moves.begin(), b.moves.end());
+  return o;
+}
+
+std::string pdn_date(std::string_view t) {
+  const auto digits = [&](size_t from, size_t n) {
+    for (size_t i = from; i < from + n; ++i)
+      if (i >= t.size() || t[i] < '0' || t[i] > '9') return false;
+    return true;
+  };
+  if (!digits(0, 4) || t.size() < 10 || t[4] != '-' || !digits(5, 2) || t[7] != '-' ||
+      !digits(8, 2))
+    return "????.??.??";
+  return std::string(t.substr(0, 4)) + "." + std::string(t.substr(5, 2)) + "." +
+         std::string(t.substr(8, 2));
 }
 
 }  // namespace checkers
@@ -39,9 +73,11 @@ config::Section<checkers::Settings> GameHost<CheckersGame>::settings_section() {
       "a draw after this many plies in a row without a capture or a man move (80: the 40-move "
       "rule); 0 = never. Threefold repetition is not detected (states keep no history): this rule "
       "ends repeated king moves");
-  s.custom("start", &S::start, "standard", "standard | a FEN such as W:W18,K30:B1,5",
+  s.custom("start", &S::start, "standard", "standard | ballots | a FEN such as W:W18,K30:B1,5",
            checkers::parse_start, checkers::start_text,
-           "where every game starts: the standard position (Black moves first) or a FEN");
+           "where every game starts: the standard position (Black moves first), the 3-move "
+           "ballots built in from configs/checkers/ballots.txt (game k, or pair k when paired, "
+           "plays ballot k mod N), or a FEN");
   return s;
 }
 
@@ -64,14 +100,137 @@ config::Section<checkers::Policy> GameHost<CheckersGame>::policy_section() {
 }
 
 checkers::State GameHost<CheckersGame>::start(const checkers::Settings& settings, uint64_t,
-                                              uint32_t, std::string* opening) {
-  if (opening) *opening = settings.start.standard ? "" : checkers::fen(settings.start.position);
-  return checkers::with_rules(settings.start.position, settings.rules);
+                                              uint32_t stream_game, std::string* opening) {
+  switch (settings.start.kind) {
+    case checkers::StartKind::kStandard:
+      break;
+    case checkers::StartKind::kFen:
+      if (opening) *opening = checkers::fen(settings.start.position);
+      return checkers::with_rules(settings.start.position, settings.rules);
+    case checkers::StartKind::kBallots: {
+      const std::vector<checkers::Ballot>& deck = checkers::shipped_ballots();
+      const checkers::Ballot& ballot = deck[stream_game % deck.size()];
+      if (opening) *opening = checkers::ballot_text(ballot);
+      return checkers::ballot_position(ballot, settings.rules);
+    }
+  }
+  if (opening) opening->clear();
+  return checkers::initial_state(settings.rules);
 }
 
 std::string GameHost<CheckersGame>::describe_rules(const checkers::Rules& r) {
   return "max_plies=" + std::to_string(r.max_plies) +
          " quiet_plies=" + std::to_string(r.quiet_limit);
+}
+
+std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game) {
+  using namespace checkers;
+  const std::string which = "game " + std::to_string(game.game_id);
+  Opening opening;
+  try {
+    opening = parse_opening(game.opening);
+  } catch (const InputError& e) {
+    throw InputError(which + ": opening \"" + excerpt(game.opening) + "\": " + e.what());
+  }
+  PdnGame pdn;
+  pdn.start = without_draw_limits(opening.position);
+  pdn.moves = opening.moves;
+  State s = pdn.start;
+  for (const Move m : opening.moves) apply(s, m);
+  if (s.side != game.first_player)
+    throw InputError(which + ": first player " + std::to_string(game.first_player) +
+                     ", but its opening leaves player " + std::to_string(s.side) + " to move");
+  for (size_t ply = 0; ply < game.moves.size(); ++ply) {
+    // Stored moves are full paths (move_text); anything else is not this program's record.
+    MoveList legal;
+    generate_moves(s, legal);
+    int found = -1;
+    for (int k = 0; k < legal.size && found < 0; ++k)
+      if (to_string(legal.moves[k]) == game.moves[ply]) found = k;
+    if (found < 0)
+      throw InputError(which + ", ply " + std::to_string(ply) + ": move \"" +
+                       excerpt(game.moves[ply]) + "\" is not legal in " + fen(s) +
+                       " (legal: " + legal_moves_text(s) + ")");
+    pdn.moves.push_back(legal.moves[found]);
+    apply(s, legal.moves[found]);
+  }
+  const auto tag = [&](const char* name, std::string value) {
+    pdn.tags.push_back(PdnTag{name, std::move(value)});
+  };
+  tag("Event", game.event);
+  tag("Site", game.site.empty() ? "?" : game.site);
+  tag("Date", pdn_date(game.start_time));
+  tag("Round", std::to_string(game.game_id));
+  tag("Black", game.players[0].empty() ? "?" : game.players[0]);
+  tag("White", game.players[1].empty() ? "?" : game.players[1]);
+  tag("GameType", "21");
+  pdn.result = pdn_result(game.winner == 0 || game.winner == 1 ? game.winner : kNoWinner);
+  return write_pdn(pdn);
+}
+
+std::string GameHost<CheckersGame>::board_text(const checkers::State& s) {
+  using namespace checkers;
+  // The pieces on the left, the square numbers of the same diagram on the right.
+  std::string out = "     a b c d e f g h\n";
+  for (int row = 0; row < 8; ++row) {
+    std::string pieces, numbers;
+    for (int file = 0; file < 8; ++file) {
+      const int sq = square_at(row, file);
+      if (sq < 0) {
+        pieces += "  ";
+        numbers += "  ";
+        continue;
+      }
+      const uint32_t bit = 1u << sq;
+      const bool king = (s.kings & bit) != 0;
+      const char piece = (s.pieces[0] & bit)   ? (king ? 'B' : 'b')
+                         : (s.pieces[1] & bit) ? (king ? 'W' : 'w')
+                                               : '.';
+      pieces += ' ';
+      pieces += piece;
+      const std::string n = square_text(sq);
+      numbers += std::string(2 - n.size(), ' ') + n;
+    }
+    std::string line = "  " + std::to_string(8 - row) + " " + pieces + "     " + numbers;
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string GameHost<CheckersGame>::side_name(int side) {
+  return side == 0 ? "Black (men b, kings B; moves first, down the board toward 29-32)"
+                   : "White (men w, kings W; up the board toward 1-4)";
+}
+
+std::string GameHost<CheckersGame>::move_help() {
+  return "  11-15        move the piece on square 11 to 15 (the numbers beside the board)\n"
+         "  22x15        a capture; a multi-jump names every landing square (9x18x27),\n"
+         "               or its start and end alone when one jump path fits (9x27)\n";
+}
+
+std::string GameHost<CheckersGame>::rules_help(const checkers::Rules& rules) {
+  std::string out =
+      "Rules: men move one square diagonally forward, kings (B, W) forward or back. Capturing is\n"
+      "compulsory (any capture, not necessarily the longest), a multi-jump is one move, and a\n"
+      "man that reaches the far row becomes a king and ends its move there. A side without a\n"
+      "move loses. A draw at ply " +
+      std::to_string(rules.max_plies);
+  if (rules.quiet_limit != 0)
+    out +=
+        " or after " + std::to_string(rules.quiet_limit) + " plies without a capture or a man move";
+  return out + ".\n";
+}
+
+std::string GameHost<CheckersGame>::win_reason(const checkers::State& before, checkers::Move move,
+                                               bool human) {
+  checkers::State after = before;
+  checkers::apply(after, move);
+  const bool none_left = after.pieces[after.side] == 0;
+  if (human)
+    return none_left ? "you took the engine's last piece"
+                     : "the engine's pieces are blocked, it has no move";
+  return none_left ? "it took your last piece" : "your pieces are blocked, you have no move";
 }
 
 }  // namespace sp

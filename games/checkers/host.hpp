@@ -1,23 +1,31 @@
 // Checkers' host-side part (games/common/game_host.hpp): the `rules:` section (the draw rules and
-// the start position), the weighted-playout keys of an engine, openings and PDN notation.
+// the start position), the weighted-playout keys of an engine, openings (a FEN, the 3-move
+// ballots), PDN notation and game files, and the terminal-play hooks.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "games/checkers/ballots.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
+#include "games/checkers/pdn.hpp"
 #include "games/checkers/playout.hpp"
 #include "games/common/game_host.hpp"
 
 namespace sp {
 namespace checkers {
 
-// Where every game starts: the standard position, or a FEN (without counters).
+// Where every game starts: the standard position, a FEN (without counters), or the 3-move
+// ballots (ballots.hpp): stream game k plays ballot k mod N of the shipped deck, so both games of
+// a pair play the same ballot with the colours swapped.
+enum class StartKind { kStandard, kFen, kBallots };
+
 struct Start {
-  bool standard = true;
-  State position = initial_state();
+  StartKind kind = StartKind::kStandard;
+  State position = initial_state();  // kFen: the position
 };
 
 struct Settings {
@@ -25,10 +33,23 @@ struct Settings {
   Start start;
 };
 
-// The `start` key's value: "standard" or a FEN that /games can store whole (63 characters) and
-// that is not over; throws InputError otherwise.
+// The `start` key's value: "standard", "ballots", or a FEN that /games can store whole (63
+// characters) and that is not over; throws InputError otherwise.
 Start parse_start(std::string_view text);
 std::string start_text(const Start& start);
+
+// The position a /games opening text stands for and the moves that lead there from it: "" the
+// standard start, a FEN that position, a ballot ("11-15 23-19 8-11") the standard start and the
+// ballot's moves. The position has the default draw limits. Throws InputError for other text.
+struct Opening {
+  State position = initial_state();
+  std::vector<Move> moves;
+};
+Opening parse_opening(std::string_view text);
+
+// "2026.11.30" from a start time "2026-11-30T22:00:00Z"; "????.??.??" (PDN's unknown date) when it
+// is not one.
+std::string pdn_date(std::string_view start_time);
 
 }  // namespace checkers
 
@@ -43,7 +64,8 @@ struct GameHost<CheckersGame> {
   static const checkers::Rules& rules_of(const Settings& s) { return s.rules; }
 
   // The start position with the rules' draw limits; Black moves first unless a FEN says
-  // otherwise. Opening text: "" for the standard start, else the FEN.
+  // otherwise, White after a ballot. Opening text: "" for the standard start, the FEN, or the
+  // ballot's moves ("11-15 23-19 8-11").
   static checkers::State start(const Settings& settings, uint64_t seed, uint32_t stream_game,
                                std::string* opening);
 
@@ -59,6 +81,21 @@ struct GameHost<CheckersGame> {
   static checkers::State parse_position(std::string_view text) {
     return checkers::parse_position(text);
   }
+
+  // Game files: `selfplay export --format pdn` writes PDN (pdn.hpp). The tags: Event, Site, Date,
+  // Round (the game id), Black and White (the engines), GameType 21 (English draughts), Result;
+  // a FEN start adds SetUp and FEN, and a ballot game's moves start with the ballot's.
+  static constexpr const char* kGameFileFormat = "pdn";
+  static std::string game_file_text(const GameFileRecord& game);
+
+  // Terminal play (`selfplay play`, `selfplay demo`): optional hooks of game_host.hpp.
+  static std::string board_text(const checkers::State& s);
+  static std::string side_name(int side);
+  static std::string side_tag(int side) { return side == 0 ? "Black" : "White"; }
+  static std::string move_example() { return "11-15"; }
+  static std::string move_help();
+  static std::string rules_help(const checkers::Rules& rules);
+  static std::string win_reason(const checkers::State& before, checkers::Move move, bool human);
 };
 
 static_assert(HostGame<CheckersGame>);

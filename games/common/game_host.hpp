@@ -45,6 +45,11 @@
 //                             why the move that ended the game won it, worded for a human
 //                             winner ("your cube reached e1") or the engine ("its cube reached
 //                             e1") [none: "You win." / "Engine wins."]
+// Game files (`selfplay export --format NAME`; host/selfplay/export.hpp), optional:
+//   kGameFileFormat           the name of the game's own game-file format ("pdn" for checkers)
+//   game_file_text(game)      one stored game (GameFileRecord) in that format, ready to be
+//                             concatenated with the others; throws InputError for a record that
+//                             does not replay (its opening or a move is not legal)
 // Tuning (`selfplay tune`, SPSA; host/tune/spsa_game.hpp), optional:
 //   inert_policy_key(policy, key)  why playout key `key` has no effect under `policy` ("" when it
 //                             has one), noted before SPSA tunes it
@@ -54,6 +59,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "games/common/game.hpp"
 #include "host/config/schema.hpp"
@@ -62,6 +68,20 @@ namespace sp {
 
 template <class G>
 struct GameHost;
+
+// One stored game as `selfplay export --format` hands it to GameHost<G>::game_file_text.
+struct GameFileRecord {
+  uint64_t game_id = 0;
+  std::string opening;             // as /games stores it ("" for the usual start)
+  int first_player = 0;            // the player to move at the opening
+  int winner = -1;                 // 0 or 1; -1 for a draw
+  std::vector<std::string> moves;  // each ply's move text as /plies stores it, in ply order
+  std::vector<int> chances;        // each ply's /plies chance (-1 in a game without chance)
+  std::string players[2];          // who played player 0 and player 1 ("" when not known)
+  std::string event;               // "selfplay campaign" or "selfplay match"
+  std::string site;                // the host the file was written on ("" when not known)
+  std::string start_time;          // when the file was started, "2026-11-30T22:00:00Z" or ""
+};
 
 // clang-format off
 template <class G>

@@ -69,7 +69,9 @@ int main(int argc, char** argv) {
       &sp::app::add_tune);
   add("verify", "Replay every game of a campaign or match file; report the first bad rows",
       &sp::app::add_verify);
-  add("export", "Write the games of a campaign or match file as text, one line per game",
+  add("export",
+      "Write the games of a campaign or match file as text, one line per game, or in the game's "
+      "own format (checkers: PDN)",
       &sp::app::add_export);
   add("convert", "Copy a campaign or match file of format 1 into a new file of format 2",
       &sp::app::add_convert);

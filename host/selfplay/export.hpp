@@ -1,7 +1,9 @@
-// `selfplay export`: the games of a campaign or match file as text a script can read.
+// `selfplay export`: the games of a campaign or match file as text a script can read, or in the
+// game's own game-file format (checkers: PDN) for the programs of that game.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "host/selfplay/record_rules.hpp"
 
@@ -18,5 +20,15 @@ namespace sp::selfplay {
 // where the game's rules come from (record_rules.hpp).
 std::string export_text(const std::string& path,
                         const MakeRecordRules& make_rules = make_record_rules);
+
+// The export in `format`: "tsv" is export_text; another name must be the file's game's own
+// game-file format (GameHost<G>::kGameFileFormat, games/common/game_host.hpp): every /games row in
+// game-id order, its moves from /plies, written one after the other by GameHost<G>::game_file_text
+// with the engines that played each side (a match's engine descriptions, a campaign's engine
+// types; the seats swap in odd games of a paired file) and the file's host and start time. The
+// same file gives the same bytes. Throws InputError naming the path for a format the file's game
+// does not have (saying which it has), a game this build does not know, or a game whose record
+// does not replay; otherwise as export_text does.
+std::string export_games(const std::string& path, std::string_view format);
 
 }  // namespace sp::selfplay

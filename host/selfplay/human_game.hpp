@@ -370,6 +370,12 @@ typename G::Move HumanGame<G>::engine_move(const State& s, uint32_t game, uint32
   out_ << "Engine plays " << ply_text<G>(s, m);
   if (legal.size == 1) {
     out_ << " (its only legal move)\n";
+  } else if (st.rollouts == 0 && st.tree_nodes > 0) {
+    // A search without rollouts (alpha-beta, expectimax): its nodes and evaluations.
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " (%u nodes, %u evaluations, %.1f ms)\n", st.tree_nodes,
+                  st.leaves, ms);
+    out_ << buf;
   } else if (st.rollouts == 0) {
     out_ << " (no search)\n";
   } else {
