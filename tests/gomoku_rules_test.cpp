@@ -17,6 +17,8 @@
 #include "games/gomoku/notation.hpp"
 #include "games/gomoku/playout.hpp"
 #include "games/gomoku/tactics.hpp"
+#include "host/rollout/backend.hpp"
+#include "host/rollout/bench.hpp"
 
 namespace sp::gomoku {
 namespace {
@@ -410,6 +412,21 @@ TEST(GomokuRules, CandidateMovesAndTacticalMoves) {
   EXPECT_FALSE(is_tactical(s, Move{7, 9}));  // h10
   s = play_moves(initial_state(), "h8i9");
   EXPECT_FALSE(is_tactical(s, Move{8, 7}));
+}
+
+// The playout signature of `selfplay bench --game gomoku` (4096 empty 15x15 boards x 16 uniform
+// playouts, fixed seed: their total plies), pinned: a change to the rules, the playouts or the
+// generator changes it.
+TEST(GomokuRules, PlayoutSignatureIsPinned) {
+  rollout::BackendOptions options;
+  options.threads = 2;
+  options.max_leaves = rollout::kSignatureLeaves;
+  options.max_rollouts = rollout::kSignatureLeaves * rollout::kSignatureRollouts;
+  auto backend = rollout::make_backend<GomokuGame>("cpu", options);
+  const rollout::Totals t = rollout::run_signature<GomokuGame>(
+      *backend, [](uint64_t, uint32_t) { return initial_state(); });
+  EXPECT_EQ(t.plies, 7150806u);
+  EXPECT_EQ(t.rollouts, uint64_t{rollout::kSignatureLeaves} * rollout::kSignatureRollouts);
 }
 
 }  // namespace
