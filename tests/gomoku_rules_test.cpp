@@ -5,8 +5,10 @@
 // policy's wins and blocks, and the search helpers (candidate moves, tactical moves).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "games/gomoku/tactics.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
+#include "host/search/alphabeta.hpp"
 
 namespace sp::gomoku {
 namespace {
@@ -412,6 +415,89 @@ TEST(GomokuRules, CandidateMovesAndTacticalMoves) {
   EXPECT_FALSE(is_tactical(s, Move{7, 9}));  // h10
   s = play_moves(initial_state(), "h8i9");
   EXPECT_FALSE(is_tactical(s, Move{8, 7}));
+}
+
+// The features of s by name (own_x: the side to move's), those that are not 0.
+std::map<std::string, float> features_of(const State& s) {
+  EXPECT_TRUE(state_ok(s)) << to_string(s);
+  float f[kNumFeatures];
+  extract_features(s, f);
+  std::map<std::string, float> out;
+  for (int k = 0; k < kNumFeatures; ++k)
+    if (f[k] != 0) out[std::string(kFeatureNames[k])] = f[k];
+  return out;
+}
+
+// Black to move with the pattern `row` on row 8 of 15x15 (x Black, o White, . empty, from column
+// a); White's other stones on squares no window of five shares (a1, o1, a15, o15, h1, h15) until
+// both sides have as many.
+State row8(const std::string& row, WinRule rule = WinRule::kFreestyle) {
+  State s = initial_state(Rules{15, rule});
+  int stones[2] = {0, 0};
+  for (size_t x = 0; x < row.size(); ++x)
+    if (row[x] != '.') {
+      const int side = row[x] == 'x' ? 0 : 1;
+      set_square(s.stones[side], 7 * 15 + static_cast<int>(x));
+      ++stones[side];
+    }
+  const int apart[][2] = {{0, 0}, {14, 0}, {0, 14}, {14, 14}, {7, 0}, {7, 14}};
+  for (int i = 0; stones[1] < stones[0]; ++i, ++stones[1])
+    set_square(s.stones[1], apart[i][1] * 15 + apart[i][0]);
+  s.ply = static_cast<uint16_t>(stones[0] + stones[1]);
+  return s;
+}
+
+TEST(GomokuRules, FeaturesCountThreatPatterns) {
+  using F = std::map<std::string, float>;
+  EXPECT_EQ(features_of(row8("...xxxx")), (F{{"own_open_four", 1}}));
+  EXPECT_EQ(features_of(row8("xxxx")), (F{{"own_four", 1}}));
+  EXPECT_EQ(features_of(row8("...xx.xx")), (F{{"own_four", 1}}));
+  EXPECT_EQ(features_of(row8("....xxx")), (F{{"own_open_three", 1}}));
+  EXPECT_EQ(features_of(row8("...oxxx")), (F{{"own_three", 1}}));
+  EXPECT_EQ(features_of(row8(".......x.x")), (F{{"own_two", 1}}));
+  // X X X X _ X: two fours under freestyle; under the standard rule every window that holds four of
+  // them would make six, so nothing counts.
+  EXPECT_EQ(features_of(row8("xxxx.x.o")), (F{{"own_four", 2}}));
+  EXPECT_EQ(features_of(row8("xxxx.x.o", WinRule::kStandard)), F{});
+  // The opponent's patterns, from the side to move's view: White to move.
+  const State s = play_moves(initial_state(), "d8a1e8o1f8a15");
+  float f[kNumFeatures];
+  extract_features(s, f);
+  EXPECT_EQ(f[6], 1) << "own_open_three: Black's d8-f8 with Black to move";
+  EXPECT_EQ(f[7], 0);
+  const State t = play_moves(initial_state(), "d8a1e8o1f8a15g8");
+  extract_features(t, f);
+  EXPECT_EQ(f[3], 1) << "opp_open_four: Black's d8-g8 with White to move";
+  EXPECT_EQ(f[2], 0);
+}
+
+// Alpha-beta through the candidate_moves hook: a win in one, the block of a four, and the win an
+// open three forces (an open four next, then five whatever the opponent blocks), proven at depth 3
+// where a search of every legal move would need some ten million nodes.
+TEST(GomokuRules, AlphaBetaFindsWinsAndBlocksThroughTheCandidateMoves) {
+  search::AlphaBetaOptions options;
+  options.depth = 3;
+  options.tt_size_mb = 1;
+  search::AlphaBeta<GomokuGame> search([](const State&) { return 0; }, Rules{}, options);
+  using Search = search::AlphaBeta<GomokuGame>;
+
+  const State four = play_moves(initial_state(), "d8a1e8o1f8a15g8o15");  // Black: d8-g8
+  auto st = search.search(four);
+  EXPECT_GE(st.value, Search::kWin - 1) << to_string(st.best);
+  EXPECT_TRUE(st.best == (Move{2, 7}) || st.best == (Move{7, 7})) << to_string(st.best);
+
+  const State block = play_moves(initial_state(), "d8a1e8o1f8a15g8");  // White to move
+  search.clear();
+  st = search.search(block);
+  EXPECT_LE(st.value, -(Search::kWin - 2)) << "an open four cannot be stopped";
+  EXPECT_TRUE(st.best == (Move{2, 7}) || st.best == (Move{7, 7})) << to_string(st.best);
+
+  const State three = play_moves(initial_state(), "d8a1e8o1f8a15");  // Black to move
+  search.clear();
+  st = search.search(three);
+  EXPECT_EQ(st.value, Search::kWin - 3) << to_string(st.best);
+  EXPECT_TRUE(st.proven);
+  EXPECT_LT(st.nodes, 5000u);
 }
 
 // The playout signature of `selfplay bench --game gomoku` (4096 empty 15x15 boards x 16 uniform
