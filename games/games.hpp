@@ -12,12 +12,13 @@
 #include "games/common/errors.hpp"
 #include "games/checkers/game.hpp"
 #include "games/ewn/game.hpp"
+#include "games/gomoku/game.hpp"
 
 namespace sp {
 
 // X(G) for every game G, in order: the list itself. Backends and kernels instantiate their
 // per-game templates with it (explicit instantiations, one line per template).
-#define SP_FOR_EACH_GAME(X) X(::sp::EwnGame) X(::sp::CheckersGame)
+#define SP_FOR_EACH_GAME(X) X(::sp::EwnGame) X(::sp::CheckersGame) X(::sp::GomokuGame)
 
 template <class... Gs>
 struct GameList {

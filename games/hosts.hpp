@@ -5,3 +5,4 @@
 #include "games/games.hpp"
 #include "games/checkers/host.hpp"
 #include "games/ewn/host.hpp"
+#include "games/gomoku/host.hpp"

@@ -273,5 +273,66 @@ TEST(AlphaBetaEngine, DrawsAgainstItself) {
   EXPECT_EQ(e.describe(), "alphabeta(lines, depth 9, tt 1 MiB, pvs, killers, history)");
 }
 
+// Tic-tac-toe whose search considers only the empty centre and corners while there are any (the
+// candidate_moves hook), else every empty square.
+struct CornersTicTacToe : PlainTicTacToe {
+  static constexpr const char* kName = "tictactoe-corners";
+  static void candidate_moves(const State& s, const Rules&, MoveList& list) {
+    constexpr uint32_t kCentreAndCorners = 0x155;  // a1, c1, b2, a3, c3
+    const uint32_t empty = ttt::empty_squares(s);
+    uint32_t chosen = (empty & kCentreAndCorners) ? empty & kCentreAndCorners : empty;
+    list.size = 0;
+    while (chosen) list.push(Move{static_cast<uint8_t>(pop_lsb(chosen))});
+  }
+};
+static_assert(hooks::HasCandidateMoves<CornersTicTacToe> && !hooks::HasCandidateMoves<TicTacToe>);
+
+// brute_force over the moves of CornersTicTacToe::candidate_moves.
+Score brute_force_candidates(const ttt::State& s, int depth, int ply) {
+  if (depth == 0) return evaluate(s);
+  ttt::MoveList moves;
+  CornersTicTacToe::candidate_moves(s, {}, moves);
+  Score best = -kWin - 1;
+  for (int i = 0; i < moves.size; ++i) {
+    ttt::State child = s;
+    ttt::apply(child, moves.moves[i]);
+    Score v;
+    if (ttt::is_over(child))
+      v = child.winner == s.side           ? kWin - (ply + 1)
+          : child.winner == ttt::kNoWinner ? 0
+                                           : -(kWin - (ply + 1));
+    else
+      v = -brute_force_candidates(child, depth - 1, ply + 1);
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+TEST(AlphaBeta, SearchesTheGamesCandidateMovesOnly) {
+  int restricted = 0;
+  for (const ttt::State& s : random_positions(60, 9)) {
+    const int empties = count(ttt::empty_squares(s));
+    ttt::MoveList candidates;
+    CornersTicTacToe::candidate_moves(s, {}, candidates);
+    restricted += candidates.size < empties;
+    for (int depth = 1; depth <= empties; ++depth) {
+      AlphaBeta<CornersTicTacToe> search(evaluate, {}, options(depth, true, true, true));
+      const auto st = search.search(s);
+      ASSERT_EQ(st.value, brute_force_candidates(s, depth, 0))
+          << ttt::to_string(s) << " depth " << depth;
+      EXPECT_TRUE(std::find(candidates.moves, candidates.moves + candidates.size, st.best) !=
+                  candidates.moves + candidates.size)
+          << ttt::to_string(s) << " best " << ttt::to_string(st.best);
+    }
+  }
+  EXPECT_GT(restricted, 20);
+  // A single candidate is played without search, even with other legal moves.
+  const ttt::State one = ttt::parse_position("xox/oxo/..o x");
+  AlphaBetaEngine<CornersTicTacToe> engine(evaluate, {}, options(4, true, true, true));
+  engine.begin(one, SearchIds{});
+  EXPECT_EQ(ttt::to_string(engine.decision(nullptr)), "a1");
+  EXPECT_EQ(engine.last_stats().depth, 0) << "forced: no search";
+}
+
 }  // namespace
 }  // namespace sp::search

@@ -1,9 +1,9 @@
-// The Game contract (games/common/game.hpp), checked the same way on every game: EWN, checkers
-// and the tests-only tic-tac-toe. Notation round trips, random games with state_ok() after every
-// move, playouts against a reference built only from generate_moves/apply and the documented use of
-// the random stream, playout_many against playout, rollout statistics of the cpu backend against
-// the check backend and the reference, the chance classes of games with chance, the evaluation
-// features of games with features and the optional search hooks (hash, move_index).
+// The Game contract (games/common/game.hpp), checked the same way on every game: EWN, checkers,
+// Gomoku and the tests-only tic-tac-toe. Notation round trips, random games with state_ok() after
+// every move, playouts against a reference built only from generate_moves/apply and the documented
+// use of the random stream, playout_many against playout, rollout statistics of the cpu backend
+// against the check backend and the reference, the chance classes of games with chance, the
+// evaluation features of games with features and the optional search hooks (hash, move_index).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,6 +22,8 @@
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
+#include "games/gomoku/game.hpp"
+#include "games/gomoku/notation.hpp"
 #include "host/rollout/check_backend_impl.hpp"
 #include "host/rollout/cpu_backend_impl.hpp"
 #include "host/search/game_hooks.hpp"
@@ -121,6 +123,51 @@ struct Traits<CheckersGame> {
 };
 
 template <>
+struct Traits<GomokuGame> {
+  using State = GomokuGame::State;
+  static constexpr int kRandomPlies = 150;
+  static constexpr int kMaxPlayoutPlies = gomoku::kMaxSquares;
+  // The board size and the win rule travel in the state (start() draws them), not in the rules.
+  static constexpr int kRuleVariants = 1;
+  static constexpr const char* kBadPositions[] = {
+      "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15",
+      "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 z",
+      "15/15/15/15/15/15/15/15/15/15/15/15/15/15 x",
+      "16/15/15/15/15/15/15/15/15/15/15/15/15/15/15 x",
+      "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 x",
+      "xxxxx10/oooo11/o14/15/15/15/15/15/15/15/15/15/15/15/15 x",
+      "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 o renju",
+      "17/17/17/17/17/17/17/17/17/17/17/17/17/17/17/17/17 x"};
+
+  static GomokuGame::Rules rules(int) { return {}; }
+  // 15x15 or 20x20, freestyle or standard.
+  static State start(WordStream& rng) {
+    const uint8_t size = rng.below(2) ? 20 : 15;
+    return gomoku::initial_state(gomoku::Rules{
+        size, rng.below(2) ? gomoku::WinRule::kStandard : gomoku::WinRule::kFreestyle});
+  }
+  static void policies(rollout::PlayoutParams<GomokuGame>& p) {
+    p.policies[1].kind = gomoku::PolicyKind::kWeighted;
+    p.policies[2].kind = gomoku::PolicyKind::kWeighted;
+    p.policies[2].adjacent_weight = 0;
+    p.policies[2].near_weight = 3 * gomoku::kWeightOne / 2;
+  }
+  static bool state_ok(const State& s) { return gomoku::state_ok(s); }
+  static std::string position_text(const State& s) { return gomoku::to_string(s); }
+  static State parse_position(const std::string& text) { return gomoku::parse_position(text); }
+  static std::string move_text(GomokuGame::Move m) { return gomoku::to_string(m); }
+  static GomokuGame::Move parse_move(const State& s, const GomokuGame::Rules&,
+                                     const std::string& text) {
+    return gomoku::parse_move(s, text);
+  }
+  static void reference_ply(State& s, const GomokuGame::Rules& rules, uint32_t word) {
+    GomokuGame::MoveList list;
+    GomokuGame::generate_moves(s, rules, list);
+    GomokuGame::apply(s, list.moves[bounded(word, static_cast<uint32_t>(list.size))]);
+  }
+};
+
+template <>
 struct Traits<TicTacToe> {
   using State = TicTacToe::State;
   static constexpr int kRandomPlies = 8;
@@ -202,7 +249,7 @@ typename G::Result reference_playout(typename G::State s, const typename G::Rule
 template <class G>
 class GameContract : public ::testing::Test {};
 
-using Games = ::testing::Types<EwnGame, CheckersGame, TicTacToe>;
+using Games = ::testing::Types<EwnGame, CheckersGame, GomokuGame, TicTacToe>;
 TYPED_TEST_SUITE(GameContract, Games);
 
 TYPED_TEST(GameContract, NotationRoundTrips) {

@@ -53,6 +53,8 @@
 // Tuning (`selfplay tune`, SPSA; host/tune/spsa_game.hpp), optional:
 //   inert_policy_key(policy, key)  why playout key `key` has no effect under `policy` ("" when it
 //                             has one), noted before SPSA tunes it
+// Bench (`selfplay bench --search-only`; host/selfplay/search_bench.hpp), optional:
+//   kSearchBenchRollouts, kSearchBenchDepth  a lighter search workload for wide games
 #pragma once
 
 #include <concepts>

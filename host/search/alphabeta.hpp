@@ -9,7 +9,8 @@
 // preferred and every such score lies beyond any evaluation (|score| >= kProven).
 //
 // Hooks a game may offer (game_hooks.hpp): hash (the table's key), is_tactical (ordered right
-// after the table's move) and move_index (history ordering).
+// after the table's move), move_index (history ordering) and candidate_moves (the moves searched,
+// instead of every legal move).
 //
 // Transposition table: a stored result settles a node searched to the same or a smaller remaining
 // depth (win scores are stored relative to the node). The root never takes a stored value. From a
@@ -242,7 +243,7 @@ class AlphaBeta {
       }
     }
     MoveList moves;
-    G::generate_moves(s, rules_, moves);
+    hooks::searched_moves<G>(s, rules_, moves);
     order(moves, s, hit ? &tt_move : nullptr, ply);
 
     const int mover = G::side_to_move(s);
@@ -319,8 +320,8 @@ class AlphaBeta {
 };
 
 // Alpha-beta as a self-play engine: it decides inside begin() and never asks for rollouts. The
-// table lives across the moves of a game and is cleared by new_game(). A forced move is played
-// without search.
+// table lives across the moves of a game and is cleared by new_game(). A forced move (the only
+// move searched: the only legal move, or the game's only candidate) is played without search.
 template <DeterministicGame G>
 class AlphaBetaEngine final : public Engine<G> {
  public:
@@ -349,7 +350,7 @@ class AlphaBetaEngine final : public Engine<G> {
   void new_game() override { search_.clear(); }
   void begin(const State& root, const SearchIds&) override {
     typename G::MoveList moves;
-    G::generate_moves(root, rules_, moves);
+    hooks::searched_moves<G>(root, rules_, moves);
     if (moves.size == 1) {
       stats_ = typename Search::Stats{};
       stats_.best = moves.moves[0];

@@ -3,6 +3,12 @@
 //   static bool is_tactical(const State&, Move)  captures or threats, ordered early by alpha-beta
 //   static int move_index(Move), kMoveIndices    history index in [0, kMoveIndices) (else no
 //                                                history ordering)
+//   static void candidate_moves(const State&, const Rules&, MoveList&)
+//                                                the moves alpha-beta searches (else every legal
+//                                                move): a subset of the legal moves, never empty
+//                                                for a state not over (Gomoku: squares near the
+//                                                stones, only the blocks when the opponent
+//                                                threatens to win)
 #pragma once
 
 #include <concepts>
@@ -27,6 +33,22 @@ concept HasMoveIndex = requires(typename G::Move m) {
   { G::move_index(m) } -> std::convertible_to<int>;
   { G::kMoveIndices } -> std::convertible_to<int>;
 };
+
+template <class G>
+concept HasCandidateMoves = requires(const typename G::State& s, const typename G::Rules& rules,
+                                     typename G::MoveList& list) {
+  G::candidate_moves(s, rules, list);
+};
+
+// The moves search considers in s: the game's candidate moves, else its legal moves.
+template <Game G>
+void searched_moves(const typename G::State& s, const typename G::Rules& rules,
+                    typename G::MoveList& list) {
+  if constexpr (HasCandidateMoves<G>)
+    G::candidate_moves(s, rules, list);
+  else
+    G::generate_moves(s, rules, list);
+}
 
 // The transposition-table key of s: the game's hash, else a hash of its bytes (states are
 // canonical byte for byte, see games/common/game.hpp).

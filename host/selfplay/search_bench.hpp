@@ -40,8 +40,10 @@ struct SearchBenchResult {
 // The workload's config: player 0 MCTS (2000 rollouts a move, 8 a leaf, no evaluation), player 1
 // the depth engine (depth 4, no time limit, 1 MiB table). The depth engine evaluates nothing
 // (all-zero weights where the game has features): it sees only won and lost positions, so the
-// workload needs no weights file. Threads: the pool's (backend.threads); the result does not
-// depend on them.
+// workload needs no weights file. A game whose positions are wide (many legal moves, as in
+// Gomoku) may shrink the workload with the optional GameHost hooks kSearchBenchRollouts and
+// kSearchBenchDepth, so that the signature stays a fraction of a second. Threads: the pool's
+// (backend.threads); the result does not depend on them.
 template <HostGame G>
 config::Config<G> search_bench_config(int threads) {
   config::Config<G> cfg;
@@ -54,11 +56,14 @@ config::Config<G> search_bench_config(int threads) {
   config::EngineConfig& mcts = cfg.engines[0];
   mcts.type = config::EngineType::kMcts;
   mcts.rollouts_per_move = 2000;
+  if constexpr (requires { GameHost<G>::kSearchBenchRollouts; })
+    mcts.rollouts_per_move = GameHost<G>::kSearchBenchRollouts;
   mcts.rollouts_per_leaf = 8;
   mcts.leaves_per_round = 4;
   config::EngineConfig& deep = cfg.engines[1];
   deep.type = ChanceGame<G> ? config::EngineType::kExpectimax : config::EngineType::kAlphaBeta;
   deep.depth = 4;
+  if constexpr (requires { GameHost<G>::kSearchBenchDepth; }) deep.depth = GameHost<G>::kSearchBenchDepth;
   deep.time_ms = 0;
   deep.tt_size_mb = 1;
   if constexpr (FeatureGame<G>) {

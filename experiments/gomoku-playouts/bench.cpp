@@ -1,0 +1,181 @@
+// Random Gomoku playouts from the empty board on one CPU thread: the bitboard rules of
+// games/gomoku against a plain array implementation (a board of cells, the k-th empty square found
+// by walking the cells, a five found by walking the four lines through the last stone, as a
+// straightforward program would write it), side by side in one run. Both take the same random
+// words and number the empty squares the same way (row by row), so every playout must end the
+// same way in both; the program checks that first and fails if not.
+//
+// The bitboard playouts are measured as the CPU runs them (line words, gomoku::playout) and as the
+// kernels do (bitboard walks, BitRep), uniform and weighted. Rates are per second of this thread's
+// CPU time, so that other processes on a shared machine do not count against them.
+//
+// Usage: gomoku-bench [--seconds S] [--size 15|20] (CPU seconds per measurement, default 3, board
+// 15x15). Prints one line per measurement and the ratio.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "games/common/philox.hpp"
+#include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/playout.hpp"
+
+namespace {
+
+using namespace sp;
+
+namespace plain {
+
+struct Board {
+  int8_t cell[gomoku::kMaxSquares];  // row by row; -1 empty, else the side's stone
+  int n = 15, side = 0, stones = 0;
+};
+
+Board start(int n) {
+  Board b;
+  std::memset(b.cell, -1, sizeof b.cell);
+  b.n = n;
+  return b;
+}
+
+// Stones of side in a row from (x, y) (excluded) in direction (dx, dy).
+int run(const Board& b, int x, int y, int dx, int dy, int side) {
+  int k = 0;
+  for (x += dx, y += dy; x >= 0 && x < b.n && y >= 0 && y < b.n && b.cell[y * b.n + x] == side;
+       x += dx, y += dy)
+    ++k;
+  return k;
+}
+
+bool five(const Board& b, int x, int y, int side) {
+  static constexpr int kDx[4] = {1, 0, 1, 1}, kDy[4] = {0, 1, 1, -1};
+  for (int d = 0; d < 4; ++d)
+    if (1 + run(b, x, y, kDx[d], kDy[d], side) + run(b, x, y, -kDx[d], -kDy[d], side) >= 5)
+      return true;
+  return false;
+}
+
+gomoku::PlayoutResult playout(Board b, BlockStream& rng) {
+  uint32_t plies = 0;
+  Philox4x32 block{};
+  const int squares = b.n * b.n;
+  for (;;) {
+    if (b.stones == squares) return {gomoku::kNoWinner, static_cast<uint16_t>(plies)};
+    if ((plies & 3u) == 0) block = rng.next();
+    uint32_t k = bounded(block.v[plies & 3u], static_cast<uint32_t>(squares - b.stones));
+    int sq = 0;
+    for (;; ++sq)
+      if (b.cell[sq] < 0 && k-- == 0) break;
+    b.cell[sq] = static_cast<int8_t>(b.side);
+    ++b.stones;
+    ++plies;
+    if (five(b, sq % b.n, sq / b.n, b.side))
+      return {static_cast<uint8_t>(b.side), static_cast<uint16_t>(plies)};
+    b.side ^= 1;
+  }
+}
+
+}  // namespace plain
+
+struct Measure {
+  double per_second, plies_per_game, black_wins;
+  uint64_t games;
+};
+
+// This thread's CPU time: on a shared, loaded machine wall time also counts the time other
+// processes held the core.
+struct ThreadClock {
+  using duration = std::chrono::nanoseconds;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<ThreadClock>;
+  static constexpr bool is_steady = true;
+  static time_point now() {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return time_point(duration(t.tv_sec * 1000000000LL + t.tv_nsec));
+  }
+};
+
+template <class Play>
+Measure measure(double seconds, Play&& play) {
+  using Clock = ThreadClock;
+  const auto t0 = Clock::now();
+  uint64_t games = 0, plies = 0, black = 0;
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    for (int i = 0; i < 256; ++i, ++games) {
+      BlockStream rng({2026, 0, 0, 0, static_cast<uint32_t>(games)});
+      const gomoku::PlayoutResult r = play(rng);
+      plies += r.plies;
+      black += r.winner == 0;
+    }
+    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  return {games / elapsed, static_cast<double>(plies) / games, static_cast<double>(black) / games,
+          games};
+}
+
+void print(const char* name, const Measure& m) {
+  std::printf("%-20s %10.0f playouts/s  %6.1f plies/game  black wins %.3f  (%llu games)\n", name,
+              m.per_second, m.plies_per_game, m.black_wins,
+              static_cast<unsigned long long>(m.games));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double seconds = 3;
+  int size = 15;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--seconds" && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (std::string(argv[i]) == "--size" && i + 1 < argc) {
+      size = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: %s [--seconds S] [--size 15|20]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (!gomoku::is_board_size(size)) {
+    std::fprintf(stderr, "--size: 15 or 20\n");
+    return 2;
+  }
+  const gomoku::State start = gomoku::initial_state(gomoku::Rules{static_cast<uint8_t>(size)});
+  const plain::Board board = plain::start(size);
+  const gomoku::Policy uniform{};
+  gomoku::Policy weighted;
+  weighted.kind = gomoku::PolicyKind::kWeighted;
+  // The two implementations must agree playout for playout.
+  for (uint32_t r = 0; r < 2000; ++r) {
+    BlockStream a({2026, 1, 0, 0, r}), b({2026, 1, 0, 0, r});
+    const auto x = gomoku::playout(start, uniform, a), y = plain::playout(board, b);
+    if (x.winner != y.winner || x.plies != y.plies) {
+      std::printf("MISMATCH rollout %u: bitboard winner %d plies %d, array winner %d plies %d\n", r,
+                  x.winner, x.plies, y.winner, y.plies);
+      return 1;
+    }
+  }
+  std::printf("agreement: 2000 playouts identical in both implementations (%dx%d freestyle)\n",
+              size, size);
+  const Measure bit =
+      measure(seconds, [&](BlockStream& rng) { return gomoku::playout(start, uniform, rng); });
+  const Measure arr =
+      measure(seconds, [&](BlockStream& rng) { return plain::playout(board, rng); });
+  const Measure heavy =
+      measure(seconds, [&](BlockStream& rng) { return gomoku::playout(start, weighted, rng); });
+  // The kernels' representation (bitboard walks) on the CPU, for comparison.
+  const Measure walks = measure(seconds, [&](BlockStream& rng) {
+    return size == 20 ? gomoku::uniform_playout<20, gomoku::playout_detail::BitRep<20>>(start, rng)
+                      : gomoku::uniform_playout<15, gomoku::playout_detail::BitRep<15>>(start, rng);
+  });
+  print("bitboard uniform", bit);
+  print("array uniform", arr);
+  print("bitboard weighted", heavy);
+  print("walks uniform", walks);
+  std::printf("ratio bitboard / array (uniform): %.2f\n", bit.per_second / arr.per_second);
+  return 0;
+}

@@ -1,0 +1,125 @@
+// Gomoku evaluation features, from the side to move's view ("own" = side to move): the threat
+// patterns of classic Gomoku evaluations, counted on every line. The same vector is written to
+// /positions for tuning and scored by the linear evaluations of the engines, so names and order
+// are part of the HDF5 format: append new features at the end. Host only.
+//
+// What a pattern is. A window is five squares in a row on one line that holds no stone of the
+// other side (under the standard rule also none of the side's own stones just outside it, where a
+// completed row would be six or more: such a window can never become exactly five). The stones of
+// the side in a window form its stone set. On each line, every distinct stone set of two or more
+// stones that is not part of a larger one of the same line counts once, by its size and by the
+// number of windows it lies in:
+//   five        five stones (0 in a game that is not over: a five ends it)
+//   open_four   four stones in two or more windows: two squares complete a five (_XXXX_)
+//   four        four stones in one window: one square completes a five (XXXX_ against the
+//               edge or a stone of the other side, XX_XX, X_XXX)
+//   open_three  three stones in two or more windows: one move makes an open four (_XXX_ with room,
+//               _XX_X_)
+//   three       three stones in one window (XXX__ against the edge or the other side, X__XX)
+//   two         two stones in a window
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "games/gomoku/gomoku.hpp"
+
+namespace sp::gomoku {
+
+inline constexpr int kNumFeatures = 12;
+
+// Names in vector order.
+inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
+    "own_five",       "opp_five",       "own_open_four", "opp_open_four", "own_four", "opp_four",
+    "own_open_three", "opp_open_three", "own_three",     "opp_three",     "own_two",  "opp_two",
+};
+
+// Windows of five squares on the largest board, over the four directions: a bound on every count
+// (each counted stone set has a window of its own).
+inline constexpr int kMaxWindows =
+    2 * kMaxSize * (kMaxSize - 4) + 2 * (kMaxSize - 4) * (kMaxSize - 4);
+
+inline constexpr std::array<double, kNumFeatures> kFeatureMax = [] {
+  std::array<double, kNumFeatures> a{};
+  for (double& v : a) v = kMaxWindows;
+  return a;
+}();
+
+namespace features_detail {
+
+enum Pattern { kFive, kOpenFour, kFour, kOpenThree, kThree, kTwo, kPatterns };
+
+// Adds the patterns of one line (len squares; own and other: the two sides' stones as bits
+// 0..len - 1) for the side with the stones own.
+inline void count_line(uint32_t own, uint32_t other, int len, WinRule rule, int* counts) {
+  struct Set {
+    uint32_t stones;
+    int windows;
+  };
+  Set sets[kMaxSize];
+  int n = 0;
+  for (int start = 0; start + 5 <= len; ++start) {
+    const uint32_t window = 0x1Fu << start;
+    if (other & window) continue;
+    if (rule == WinRule::kStandard &&
+        ((start > 0 && ((own >> (start - 1)) & 1u)) || ((own >> (start + 5)) & 1u)))
+      continue;
+    const uint32_t stones = own & window;
+    if (count(stones) < 2) continue;
+    int i = 0;
+    while (i < n && sets[i].stones != stones) ++i;
+    if (i == n) sets[n++] = Set{stones, 0};
+    ++sets[i].windows;
+  }
+  for (int i = 0; i < n; ++i) {
+    bool part_of_larger = false;
+    for (int j = 0; j < n && !part_of_larger; ++j)
+      part_of_larger = j != i && (sets[i].stones & sets[j].stones) == sets[i].stones;
+    if (part_of_larger) continue;
+    const int size = count(sets[i].stones);
+    const bool open = sets[i].windows >= 2;
+    const Pattern p = size == 5   ? kFive
+                      : size == 4 ? (open ? kOpenFour : kFour)
+                      : size == 3 ? (open ? kOpenThree : kThree)
+                                  : kTwo;
+    ++counts[p];
+  }
+}
+
+// Calls visit(x0, y0, dx, dy, len) for every line of five or more squares of a board of size n.
+template <class Visit>
+void for_each_line(int n, Visit&& visit) {
+  for (int i = 0; i < n; ++i) {
+    visit(0, i, 1, 0, n);  // rows
+    visit(i, 0, 0, 1, n);  // columns
+  }
+  for (int c = -(n - 5); c <= n - 5;
+       ++c) {  // diagonals x - y = c, anti-diagonals x + y = n - 1 + c
+    const int len = n - (c < 0 ? -c : c);
+    visit(c > 0 ? c : 0, c < 0 ? -c : 0, 1, 1, len);
+    visit(c > 0 ? c : 0, c > 0 ? n - 1 : n - 1 + c, 1, -1, len);
+  }
+}
+
+}  // namespace features_detail
+
+// Fills out[0..kNumFeatures).
+inline void extract_features(const State& s, float* out) {
+  using namespace features_detail;
+  int counts[2][kPatterns] = {};
+  const int mover = s.side;
+  for_each_line(s.size, [&](int x, int y, int dx, int dy, int len) {
+    uint32_t stones[2] = {0, 0};
+    for (int k = 0; k < len; ++k, x += dx, y += dy)
+      for (int side = 0; side < 2; ++side)
+        stones[side] |= static_cast<uint32_t>(test_square(s.stones[side], y * s.size + x)) << k;
+    for (int view = 0; view < 2; ++view) {
+      const int side = mover ^ view;
+      count_line(stones[side], stones[side ^ 1], len, s.rule, counts[view]);
+    }
+  });
+  for (int p = 0; p < kPatterns; ++p)
+    for (int view = 0; view < 2; ++view) out[2 * p + view] = static_cast<float>(counts[view][p]);
+}
+
+}  // namespace sp::gomoku

@@ -1,0 +1,77 @@
+// Gomoku as the rollout backends and search see it: a DeterministicGame (games/common/game.hpp)
+// and a FeatureGame, with the host-side hooks of search (Zobrist hash, threats as tactical moves,
+// a history index, candidate moves near the stones).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "games/common/game.hpp"
+#include "games/common/philox.hpp"
+#include "games/gomoku/features.hpp"
+#include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/playout.hpp"
+#include "games/gomoku/tactics.hpp"
+#include "games/gomoku/zobrist.hpp"
+
+namespace sp {
+
+struct GomokuGame {
+  static constexpr const char* kName = "gomoku";
+  using State = gomoku::State;
+  // The board size and the win rule travel in the state (see gomoku.hpp): rules are read where a
+  // game starts (GameHost<GomokuGame>::start) and ignored by the functions below.
+  using Rules = gomoku::Rules;
+  using Policy = gomoku::Policy;
+  using Result = gomoku::PlayoutResult;
+  using Move = gomoku::Move;
+  using MoveList = gomoku::MoveList;
+  static constexpr uint8_t kNoWinner = gomoku::kNoWinner;
+  static constexpr int kMaxMoves = gomoku::kMaxMoves;
+
+  static void generate_moves(const State& s, const Rules&, MoveList& list) {
+    gomoku::generate_moves(s, list);
+  }
+  static void apply(State& s, Move m) { gomoku::apply(s, m); }
+  static bool is_over(const State& s) { return gomoku::is_over(s); }
+  static int winner(const State& s) { return gomoku::winner(s); }
+  static int side_to_move(const State& s) { return s.side; }
+
+  // Rollouts first..last-1 of one leaf, one after the other.
+  template <class Sink>
+  static void playout_many(const State& s, const Rules&, const Policy& policy, PhiloxKey key,
+                           uint32_t ply, uint32_t leaf, uint32_t first, uint32_t last,
+                           Sink&& sink) {
+    for (uint32_t r = first; r < last; ++r) {
+      BlockStream rng(key, ply, leaf, r);
+      sink(r, gomoku::playout(s, policy, rng));
+    }
+  }
+
+  SP_HD static SP_FORCEINLINE Result playout(const State& s, const Rules&, const Policy& policy,
+                                             BlockStream& rng) {
+    return gomoku::playout(s, policy, rng);
+  }
+
+  // Host-side hooks (evaluation, search); device code never calls them.
+  static constexpr int kNumFeatures = gomoku::kNumFeatures;
+  static constexpr std::span<const std::string_view> feature_names() {
+    return gomoku::kFeatureNames;
+  }
+  static constexpr std::span<const double> feature_max() { return gomoku::kFeatureMax; }
+  static void extract_features(const State& s, const Rules&, float* out) {
+    gomoku::extract_features(s, out);
+  }
+  static uint64_t hash(const State& s) { return gomoku::zobrist_key(s); }
+  static bool is_tactical(const State& s, Move m) { return gomoku::is_tactical(s, m); }
+  // History index: the square on the largest board.
+  static constexpr int kMoveIndices = gomoku::kMaxSquares;
+  static int move_index(Move m) { return m.y * gomoku::kMaxSize + m.x; }
+  static void candidate_moves(const State& s, const Rules&, MoveList& list) {
+    gomoku::candidate_moves(s, list);
+  }
+};
+
+static_assert(DeterministicGame<GomokuGame> && FeatureGame<GomokuGame>);
+
+}  // namespace sp

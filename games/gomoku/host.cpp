@@ -1,0 +1,160 @@
+#include "games/gomoku/host.hpp"
+
+#include <string>
+
+namespace sp {
+namespace gomoku {
+
+WinRule parse_win_rule(std::string_view text) {
+  if (text == "freestyle") return WinRule::kFreestyle;
+  if (text == "standard") return WinRule::kStandard;
+  if (text == "renju") throw InputError("renju is not supported; use freestyle or standard");
+  throw InputError("\"" + excerpt(text) +
+                   "\" is no rule; use freestyle (five or more wins) or standard (exactly five)");
+}
+
+std::string win_rule_text(WinRule rule) {
+  return rule == WinRule::kStandard ? "standard" : "freestyle";
+}
+
+State random_opening(const Rules& rules, int moves, WordStream& rng, std::string* text) {
+  State s = initial_state(rules);
+  const int centre = rules.size / 2;
+  std::vector<Move> played;
+  for (int i = 0; i < moves; ++i) {
+    // The empty squares of the central block where the side to move would not win.
+    MoveList allowed;
+    for (int y = centre - kOpeningRadius; y <= centre + kOpeningRadius; ++y)
+      for (int x = centre - kOpeningRadius; x <= centre + kOpeningRadius; ++x) {
+        const int sq = y * s.size + x;
+        if (test_square(s.stones[0], sq) || test_square(s.stones[1], sq)) continue;
+        if (makes_five(s.stones[s.side], s.size, s.rule, x, y)) continue;
+        allowed.push(Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+      }
+    const Move m = allowed.moves[rng.below(static_cast<uint32_t>(allowed.size))];
+    apply(s, m);
+    played.push_back(m);
+  }
+  if (text) *text = moves_text(played);
+  return s;
+}
+
+}  // namespace gomoku
+
+config::Section<gomoku::Settings> GameHost<GomokuGame>::settings_section() {
+  using S = gomoku::Settings;
+  config::Section<S> s;
+  s.choice(
+      "board_size", [](S& g) -> uint8_t& { return g.rules.size; }, uint8_t{15},
+      {{"15", uint8_t{15}}, {"20", uint8_t{20}}},
+      "board size: 15 (15x15) or 20 (20x20, as Gomocup's freestyle)");
+  s.custom(
+      "rule", [](S& g) -> gomoku::WinRule& { return g.rules.rule; }, "freestyle",
+      "freestyle | standard", gomoku::parse_win_rule, gomoku::win_rule_text,
+      "who wins: freestyle (five or more in a row) or standard (exactly five; six or more is no "
+      "win); renju is not supported");
+  s.choice("opening", &S::opening, gomoku::OpeningKind::kEmpty,
+           {{"empty", gomoku::OpeningKind::kEmpty}, {"random", gomoku::OpeningKind::kRandom}},
+           "where every game starts: the empty board (Black moves first), or random: "
+           "opening_moves stones on random squares within 3 of the centre (a 7x7 block), drawn "
+           "per game (per pair in paired campaigns)");
+  s.integer("opening_moves", &S::opening_moves, 4, 1, 20,
+            "stones a random opening places, Black first (an odd number leaves White to move); "
+            "used only with opening: random");
+  return s;
+}
+
+config::Section<gomoku::Policy> GameHost<GomokuGame>::policy_section() {
+  using P = gomoku::Policy;
+  constexpr config::Range kWeightRange{0, gomoku::kMaxWeight / double(gomoku::kWeightOne), false,
+                                       false};
+  config::Section<P> s;
+  s.choice("policy", &P::kind, gomoku::PolicyKind::kUniform,
+           {{"uniform", gomoku::PolicyKind::kUniform}, {"weighted", gomoku::PolicyKind::kWeighted}},
+           "playouts: uniform random moves, or weighted (a winning move when there is one, else a "
+           "block of the opponent's winning square, else the weights below)");
+  s.fixed_point("adjacent_weight", &P::adjacent_weight, 16.0, kWeightRange, gomoku::kWeightOne,
+                "weighted playouts: weight of an empty square next to a stone (a square farther "
+                "than two from every stone weighs 1)");
+  s.fixed_point("near_weight", &P::near_weight, 4.0, kWeightRange, gomoku::kWeightOne,
+                "weighted playouts: weight of an empty square whose nearest stone is two squares "
+                "away");
+  return s;
+}
+
+gomoku::State GameHost<GomokuGame>::start(const gomoku::Settings& settings, uint64_t seed,
+                                          uint32_t stream_game, std::string* opening) {
+  if (settings.opening == gomoku::OpeningKind::kEmpty) {
+    if (opening) opening->clear();
+    return gomoku::initial_state(settings.rules);
+  }
+  WordStream rng({seed, stream_game, 0, kLeafSetup, 0});
+  return gomoku::random_opening(settings.rules, settings.opening_moves, rng, opening);
+}
+
+std::string GameHost<GomokuGame>::describe_rules(const gomoku::Rules& r) {
+  return "board_size=" + std::to_string(r.size) + " rule=" + gomoku::win_rule_text(r.rule);
+}
+
+// Terminal play
+
+std::string GameHost<GomokuGame>::board_text(const gomoku::State& s) {
+  std::string letters = "   ";
+  for (int x = 0; x < s.size; ++x) {
+    letters += ' ';
+    letters += static_cast<char>('a' + x);
+  }
+  letters += '\n';
+  std::string out = letters;
+  for (int y = 0; y < s.size; ++y) {
+    std::string row = std::to_string(y + 1);
+    out += std::string(3 - row.size(), ' ') + row;
+    for (int x = 0; x < s.size; ++x) {
+      const int sq = y * s.size + x;
+      out += ' ';
+      out += gomoku::test_square(s.stones[0], sq)   ? 'x'
+             : gomoku::test_square(s.stones[1], sq) ? 'o'
+                                                    : '.';
+    }
+    out += ' ' + row + '\n';
+  }
+  return out + letters;
+}
+
+std::string GameHost<GomokuGame>::move_help() {
+  return "  <square>     place a stone, e.g. h8 (columns a-o from the left, rows 1-15 from the "
+         "top on 15x15; a-t, 1-20 on 20x20)\n";
+}
+
+std::string GameHost<GomokuGame>::rules_help(const gomoku::Rules& rules) {
+  return std::string("Five in a row (across, down or diagonally) wins") +
+         (rules.rule == gomoku::WinRule::kStandard ? ", exactly five: six or more does not.\n"
+                                                   : "; so do six or more.\n") +
+         "A full board is a draw.\n";
+}
+
+std::string GameHost<GomokuGame>::win_reason(const gomoku::State& before, gomoku::Move move,
+                                             bool human) {
+  using namespace gomoku;
+  State after = before;
+  apply(after, move);
+  const uint64_t* own = after.stones[before.side];
+  const auto has = [&](int x, int y) {
+    return on_board(after.size, x, y) && test_square(own, y * after.size + x);
+  };
+  for (int d = 0; d < kDirections; ++d) {
+    const int dx = direction_dx(d), dy = direction_dy(d);
+    int back = 0, ahead = 0;
+    while (has(move.x - (back + 1) * dx, move.y - (back + 1) * dy)) ++back;
+    while (has(move.x + (ahead + 1) * dx, move.y + (ahead + 1) * dy)) ++ahead;
+    const int len = 1 + back + ahead;
+    if (after.rule == WinRule::kStandard ? len != 5 : len < 5) continue;
+    static constexpr const char* kCount[] = {"five", "six", "seven", "eight", "nine"};
+    return std::string(human ? "your " : "its ") + kCount[len - 5] + " in a row " +
+           square_name(move.x - back * dx, move.y - back * dy) + "-" +
+           square_name(move.x + ahead * dx, move.y + ahead * dy);
+  }
+  return "";
+}
+
+}  // namespace sp
