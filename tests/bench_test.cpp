@@ -74,6 +74,7 @@ struct GamePins {
 constexpr GamePins kPins[] = {
     {"ewn", kSignature, kSearchSignature},
     {"checkers", "4638732", "118185"},
+    {"gomoku", "7150806", "27242"},
 };
 
 TEST(Bench, EveryGameHasItsSignaturesPinned) {
