@@ -14,6 +14,7 @@
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
+#include "tests/campaign_replay.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {
@@ -21,80 +22,6 @@ namespace {
 
 using Host = GameHost<CheckersGame>;
 
-// Replays every game of the campaign file at path (written with cfg) through the rules and
-// checks each row against the replay. Returns the number of plies replayed.
-int replay_all(const std::string& path, const config::Config<CheckersGame>& cfg) {
-  io::CampaignReader reader(path);
-  EXPECT_EQ(reader.meta().game, "checkers");
-  EXPECT_EQ(reader.meta().rules, Host::describe_rules(cfg.rules.rules));
-  EXPECT_EQ(reader.meta().feature_names.size(), static_cast<size_t>(checkers::kNumFeatures));
-  auto plies = reader.plies();
-  std::sort(plies.begin(), plies.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.game_id, a.ply) < std::tie(b.game_id, b.ply);
-  });
-  const auto positions = reader.positions();
-  const auto features = reader.features();
-  int replayed = 0;
-  for (const auto& g : reader.games()) {
-    std::string opening;
-    checkers::State s =
-        Host::start(cfg.rules, cfg.seed, static_cast<uint32_t>(g.game_id), &opening);
-    EXPECT_EQ(io::text_of(g.opening), opening) << "game " << g.game_id;
-    EXPECT_EQ(g.first_player, s.side) << "game " << g.game_id;
-    std::vector<checkers::State> before;  // the position before each ply
-    std::string record;
-    for (const auto& p : plies) {
-      if (p.game_id != g.game_id) continue;
-      EXPECT_FALSE(checkers::is_over(s)) << "game " << g.game_id << " goes on after its end";
-      EXPECT_EQ(p.ply, before.size());
-      EXPECT_EQ(p.player, s.side);
-      EXPECT_EQ(p.chance, io::kNoChance);
-      before.push_back(s);
-      const checkers::Move m = Host::parse_move(s, cfg.rules.rules, io::text_of(p.move));
-      EXPECT_EQ(checkers::to_string(m), io::text_of(p.move)) << "moves are stored in full";
-      record += (record.empty() ? "" : " ") + checkers::to_string(m);
-      checkers::apply(s, m);
-      EXPECT_TRUE(checkers::state_ok(s)) << checkers::to_string(s);
-      ++replayed;
-    }
-    EXPECT_EQ(before.size(), g.plies) << "game " << g.game_id;
-    EXPECT_TRUE(checkers::is_over(s)) << "game " << g.game_id << " stops before its end";
-    const int winner = checkers::winner(s);
-    EXPECT_EQ(g.winner, winner == checkers::kNoWinner ? -1 : winner) << "game " << g.game_id;
-    if (!g.record_truncated) {
-      EXPECT_EQ(io::text_of(g.record), record);
-    }
-    // The sampled positions: side to move, result and features recomputed from the replay.
-    for (size_t i = 0; i < positions.size(); ++i) {
-      const auto& row = positions[i];
-      if (row.game_id != g.game_id) continue;
-      EXPECT_LT(row.ply, before.size());
-      if (row.ply >= before.size()) continue;
-      const checkers::State& at = before[row.ply];
-      EXPECT_EQ(row.side_to_move, at.side);
-      const float want = g.winner < 0 ? 0.5f : (g.winner == at.side ? 1.f : 0.f);
-      EXPECT_EQ(row.result, want);
-      float f[checkers::kNumFeatures];
-      checkers::extract_features(at, f);
-      for (int k = 0; k < checkers::kNumFeatures; ++k)
-        EXPECT_EQ(features[i * checkers::kNumFeatures + k], f[k])
-            << "game " << g.game_id << " ply " << row.ply << " " << checkers::kFeatureNames[k];
-    }
-  }
-  return replayed;
-}
-
-std::string records(const std::string& path) {
-  io::CampaignReader reader(path);
-  auto games = reader.games();
-  std::sort(games.begin(), games.end(),
-            [](const auto& a, const auto& b) { return a.game_id < b.game_id; });
-  std::string out;
-  for (const auto& g : games)
-    out += std::to_string(g.game_id) + " winner " + std::to_string(g.winner) + ": " +
-           std::string(io::text_of(g.record)) + "\n";
-  return out;
-}
 
 TEST(CheckersCampaign, TheShippedCampaignRunsAndItsGamesReplay) {
   test::TempDir tmp;
@@ -110,7 +37,7 @@ TEST(CheckersCampaign, TheShippedCampaignRunsAndItsGamesReplay) {
   io::CampaignReader reader(out);
   EXPECT_EQ(reader.games_count(), 4u);
   EXPECT_EQ(reader.positions_count(), 4u * cfg.output.positions_per_game);
-  EXPECT_GT(replay_all(out, cfg), 4 * 20);
+  EXPECT_GT(test::replay_stored_games<CheckersGame>(out, cfg), 4 * 20);
 }
 
 const char* const kSmall = R"(game: checkers
@@ -134,7 +61,7 @@ std::string play(config::Config<CheckersGame> cfg, const std::string& path) {
   std::atomic<bool> stop{false};
   const selfplay::RunResult r = selfplay::run_campaign<CheckersGame>(cfg, {}, stop);
   EXPECT_EQ(r.games_played, cfg.games);
-  return records(path);
+  return test::stored_records(path);
 }
 
 TEST(CheckersCampaign, RecordsDoNotDependOnThreadsAndReplayUnderShortDrawLimits) {
@@ -145,7 +72,7 @@ TEST(CheckersCampaign, RecordsDoNotDependOnThreadsAndReplayUnderShortDrawLimits)
   other.backend.threads = 1;
   other.concurrency = 2;
   EXPECT_EQ(play(other, tmp.file("b.h5")), a);
-  EXPECT_GT(replay_all(tmp.file("a.h5"), cfg), 6 * 10);
+  EXPECT_GT(test::replay_stored_games<CheckersGame>(tmp.file("a.h5"), cfg), 6 * 10);
   io::CampaignReader reader(tmp.file("a.h5"));
   EXPECT_EQ(reader.meta().rules, "max_plies=120 quiet_plies=20");
   for (const auto& g : reader.games()) EXPECT_LE(g.plies, 120) << "game " << g.game_id;
@@ -161,7 +88,7 @@ TEST(CheckersCampaign, AFenStartReachesEveryGameAndItsOpening) {
     EXPECT_EQ(io::text_of(g.opening), "W:W18,K30:B1,5,K9");
     EXPECT_EQ(g.first_player, 1) << "White moves first in this FEN";
   }
-  EXPECT_GT(replay_all(tmp.file("fen.h5"), cfg), 0);
+  EXPECT_GT(test::replay_stored_games<CheckersGame>(tmp.file("fen.h5"), cfg), 0);
 }
 
 TEST(CheckersCampaign, BadRulesAreRefusedWithTheKeyAndWhy) {

@@ -1,0 +1,99 @@
+// Shared by the per-game campaign tests: every stored game of a campaign file replayed through the
+// game's rules from its opening to its stored result, each row checked against the replay, the
+// sampled positions' features recomputed; and a file's records as comparable text.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "games/common/game_host.hpp"
+#include "host/config/campaign_config.hpp"
+#include "host/io/campaign_file.hpp"
+#include "host/selfplay/driver.hpp"
+
+namespace sp::test {
+
+// Replays every game of the campaign file at path (written with cfg, a game without chance whose
+// namespace has state_ok(State)). Returns the number of plies replayed.
+template <HostGame G>
+int replay_stored_games(const std::string& path, const config::Config<G>& cfg) {
+  using Host = GameHost<G>;
+  const auto& rules = Host::rules_of(cfg.rules);
+  io::CampaignReader reader(path);
+  EXPECT_EQ(reader.meta().game, G::kName);
+  EXPECT_EQ(reader.meta().rules, Host::describe_rules(rules));
+  EXPECT_EQ(reader.meta().feature_names.size(), static_cast<size_t>(G::kNumFeatures));
+  auto plies = reader.plies();
+  std::sort(plies.begin(), plies.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.game_id, a.ply) < std::tie(b.game_id, b.ply);
+  });
+  const auto positions = reader.positions();
+  const auto features = reader.features();
+  int replayed = 0;
+  for (const auto& g : reader.games()) {
+    std::string opening;
+    typename G::State s = Host::start(
+        cfg.rules, cfg.seed, selfplay::stream_game(cfg, static_cast<uint32_t>(g.game_id)), &opening);
+    EXPECT_EQ(io::text_of(g.opening), opening) << "game " << g.game_id;
+    EXPECT_EQ(g.first_player, G::side_to_move(s)) << "game " << g.game_id;
+    std::vector<typename G::State> before;  // the position before each ply
+    std::string record;
+    for (const auto& p : plies) {
+      if (p.game_id != g.game_id) continue;
+      EXPECT_FALSE(G::is_over(s)) << "game " << g.game_id << " goes on after its end";
+      EXPECT_EQ(p.ply, before.size());
+      EXPECT_EQ(p.player, G::side_to_move(s));
+      EXPECT_EQ(p.chance, io::kNoChance);
+      before.push_back(s);
+      const typename G::Move m = Host::parse_move(s, rules, io::text_of(p.move));
+      EXPECT_EQ(Host::move_text(s, m), io::text_of(p.move)) << "moves are stored in full";
+      record += (record.empty() ? "" : " ") + Host::move_text(s, m);
+      G::apply(s, m);
+      EXPECT_TRUE(state_ok(s)) << Host::position_text(s);
+      ++replayed;
+    }
+    EXPECT_EQ(before.size(), g.plies) << "game " << g.game_id;
+    EXPECT_TRUE(G::is_over(s)) << "game " << g.game_id << " stops before its end";
+    const int winner = G::winner(s);
+    EXPECT_EQ(g.winner, winner == G::kNoWinner ? -1 : winner) << "game " << g.game_id;
+    if (!g.record_truncated) {
+      EXPECT_EQ(io::text_of(g.record), record);
+    }
+    // The sampled positions: side to move, result and features recomputed from the replay.
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const auto& row = positions[i];
+      if (row.game_id != g.game_id) continue;
+      EXPECT_LT(row.ply, before.size());
+      if (row.ply >= before.size()) continue;
+      const typename G::State& at = before[row.ply];
+      const int side = G::side_to_move(at);
+      EXPECT_EQ(row.side_to_move, side);
+      EXPECT_EQ(row.result, g.winner < 0 ? 0.5f : (g.winner == side ? 1.f : 0.f));
+      float f[G::kNumFeatures];
+      G::extract_features(at, rules, f);
+      for (int k = 0; k < G::kNumFeatures; ++k)
+        EXPECT_EQ(features[i * G::kNumFeatures + k], f[k])
+            << "game " << g.game_id << " ply " << row.ply << " " << G::feature_names()[k];
+    }
+  }
+  return replayed;
+}
+
+// The file's games in game-id order: id, winner, opening and record, one line each.
+inline std::string stored_records(const std::string& path) {
+  io::CampaignReader reader(path);
+  auto games = reader.games();
+  std::sort(games.begin(), games.end(),
+            [](const auto& a, const auto& b) { return a.game_id < b.game_id; });
+  std::string out;
+  for (const auto& g : games)
+    out += std::to_string(g.game_id) + " winner " + std::to_string(g.winner) + " opening " +
+           std::string(io::text_of(g.opening)) + ": " + std::string(io::text_of(g.record)) + "\n";
+  return out;
+}
+
+}  // namespace sp::test
