@@ -12,12 +12,18 @@
 # library calls and the CPU numbers of the check would be unfair to the CPU). run.sh checks the
 # CPU flags and the sources' fingerprint (`fingerprint.sh`) before it uses the carry.
 # Usage: experiments/gpu-check/prepare.sh [build-dir]     (default build/gpu-carry; uses ccache)
+# Run it in the checkout the device call sends (the calling session's own): the carry is ignored
+# by git, and run.sh takes it only when it was built from the sources it finds there. About 2
+# minutes on 2 cores when ccache holds the objects, over 20 cold.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/gpu-carry}
 carry=.gpu-carry
 start=$SECONDS
 launcher=$(command -v ccache || true)
+# Paths relative to the checkout in ccache's keys: a build in another checkout of the same sources
+# (the lead's, after a merge) hits the cache this one filled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 [ -x "$nvcc" ] || { echo "prepare: no nvcc (looked on the PATH and in /usr/local/cuda/bin)"; exit 1; }
 mkdir -p "$(dirname "$build")"
@@ -34,7 +40,7 @@ mkdir -p "$carry/lib"
 cp "$build/host/app/selfplay" "$build/experiments/gpu-check/gpu_check" "$carry/"
 strip "$carry/selfplay" "$carry/gpu_check"
 # glibc's own libraries stay behind: they must be the device's, which loads the rest from lib/.
-glibc='^(linux-vdso|ld-linux|libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libnsl|libanl|libBrokenLocale|libcrypt)\.so'
+glibc='^(linux-vdso|ld-linux|libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libnsl|libanl|libBrokenLocale)\.so'
 for bin in "$carry/selfplay" "$carry/gpu_check"; do
   ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
     if ! [[ $name =~ $glibc ]]; then cp -L "$path" "$carry/lib/$name"; fi
