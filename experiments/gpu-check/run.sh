@@ -27,7 +27,7 @@
 #
 # Usage: experiments/gpu-check/run.sh [results-dir] [--quick]
 #   results-dir: default experiments/gpu-check/results. --quick: fewer sizes, shorter sweeps and
-#   campaigns (about 2 minutes).
+#   campaigns (about 3 minutes, estimated).
 #   SP_GPU_REHEARSAL=1 rehearses the script without a GPU: the cpu backend stands in for cuda,
 #   nvidia-smi and the sanitizer are skipped, everything is small; SP_GPU_CHECK_BIN and
 #   SP_SELFPLAY_BIN name binaries to use instead of the carry (the rehearsal test passes its
@@ -78,7 +78,8 @@ else
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   say "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | head -1) (sm_$cc)"
 fi
-say "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+# Memory as the memory check of `selfplay run` sees it: a GPU machine's may start low and grow.
+say "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), memory $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 
 # ---- the carry: binaries built by prepare.sh, used when they are this tree's and start here
 carry=.gpu-carry
@@ -168,11 +169,13 @@ if [ -n "$app" ]; then
       printf 'output:\n  positions_per_game: 4\n'
     } >"$work/$g.yaml"
   done
-  printf 'step,game,backend,games,seconds,rollouts_per_s,kernel_playouts_per_s,e2e_over_kernel,records\n' >"$out/pipeline.csv"
-  # campaign NAME GAME BACKEND GAMES LIMIT: plays work/GAME.yaml into work/NAME.h5; sets $rate.
+  printf 'step,game,backend,games,at_once,seconds,rollouts_per_s,kernel_playouts_per_s,e2e_over_kernel,records\n' >"$out/pipeline.csv"
+  # campaign NAME GAME BACKEND GAMES LIMIT: plays work/GAME.yaml into work/NAME.h5; sets $rate,
+  # $secs (the run's own) and $at_once (the concurrency key it ran with).
   campaign() {
     local name=$1 game=$2 backend=$3 games=$4 t0=$SECONDS rc
     rate= secs=
+    at_once=$(awk '/^  concurrency:/ { print $2 }' "$work/$game.yaml")
     if [ "$(left)" -lt 20 ]; then
       fail "$name: not run, the time budget is spent"
       return 1
@@ -183,6 +186,17 @@ if [ -n "$app" ]; then
     timeout -k 5 "$(limit "$5")" "$app" run "$work/$game.yaml" --backend "$backend" --games "$games" \
       "${threads[@]}" --out "$work/$name.h5" --quiet >"$work/$name.txt" 2>&1
     rc=$?
+    # A GPU machine's memory can start below the 2 x 4096 MiB of trees that the memory check counts
+    # for 4096 games at once; then once at a quarter of the concurrency, and say so.
+    if [ "$rc" = 2 ] && grep -q 'of memory of this machine' "$work/$name.txt" &&
+       grep -q 'concurrency: 4096' "$work/$game.yaml"; then
+      say "$name: $(tail -1 "$work/$name.txt"); again with concurrency 1024"
+      sed 's/concurrency: 4096/concurrency: 1024/' "$work/$game.yaml" >"$work/$game-1024.yaml"
+      at_once=1024
+      timeout -k 5 "$(limit "$5")" "$app" run "$work/$game-1024.yaml" --backend "$backend" --games "$games" \
+        "${threads[@]}" --out "$work/$name.h5" --quiet >"$work/$name.txt" 2>&1
+      rc=$?
+    fi
     cat "$work/$name.txt" >>"$log"
     if [ "$rc" != 0 ]; then
       fail "$name: selfplay run exit $rc$(why $rc): $(tail -1 "$work/$name.txt")"
@@ -213,16 +227,15 @@ if [ -n "$app" ]; then
   if ! python3 -c 'import h5py' 2>/dev/null && /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
     py=/usr/bin/python3
   fi
-  row() { echo "$1,$2,$3,$4,$5,$6,$7,$8,$9" >>"$out/pipeline.csv"; }
+  row() { (IFS=,; echo "$*") >>"$out/pipeline.csv"; }
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b }'; }
 
   for g in ewn checkers gomoku; do
     n=$small_games
     [ "$g" = ewn ] && n=$ewn_games
     campaign "$g-gpu" "$g" "$gpu" "$n" 90 || continue
-    gpu_rate=$rate gpu_s=$secs
+    gpu_rate=$rate gpu_s=$secs gpu_at_once=$at_once
     campaign "$g-cpu" "$g" cpu "$n" 90 || continue
-    cpu_rate=$rate cpu_s=$secs
     same_records "$g-gpu" "$g-cpu"
     if [ "$g" = ewn ] && [ "$records" = equal ]; then  # the comparison itself can fail
       st=$("$py" experiments/gpu-check/compare_records.py --self-test "$work/ewn-cpu.h5" 2>&1)
@@ -238,17 +251,17 @@ if [ -n "$app" ]; then
       fail "verify $g-gpu: $(echo "$v" | head -3)"
     fi
     k=$(kernel_rate "$g")
-    row records "$g" "$gpu_label" "$n" "$gpu_s" "$gpu_rate" "$k" "$(ratio "$gpu_rate" "$k")" "$records"
-    row records "$g" cpu "$n" "$cpu_s" "$cpu_rate" "" "" "$records"
+    row records "$g" "$gpu_label" "$n" "$gpu_at_once" "$gpu_s" "$gpu_rate" "$k" "$(ratio "$gpu_rate" "$k")" "$records"
+    row records "$g" cpu "$n" "$at_once" "$secs" "$rate" "" "" "$records"
   done
   # The GPU-sized EWN campaign, end to end, and the same on the null backend (host capacity).
   k=$(kernel_rate ewn)
   if campaign ewn-big-gpu ewn "$gpu" "$big_games" 120; then
-    row throughput ewn "$gpu_label" "$big_games" "$secs" "$rate" "$k" "$(ratio "$rate" "$k")" ""
+    row throughput ewn "$gpu_label" "$big_games" "$at_once" "$secs" "$rate" "$k" "$(ratio "$rate" "$k")" ""
     say "end to end: $rate rollouts/s${k:+ against the kernel rate $k: $(ratio "$rate" "$k") (target 0.8)}"
   fi
   if campaign ewn-big-null ewn null "$big_games" 90; then
-    row host-capacity ewn null "$big_games" "$secs" "$rate" "$k" "$(ratio "$rate" "$k")" ""
+    row host-capacity ewn null "$big_games" "$at_once" "$secs" "$rate" "$k" "$(ratio "$rate" "$k")" ""
     say "host capacity ($(nproc) cores, null backend): $rate rollouts/s requested${k:+, $(ratio "$rate" "$k") of the kernel rate}"
   fi
 fi
@@ -284,9 +297,9 @@ fi
   if [ -f "$out/table.md" ]; then cat "$out/table.md"; else echo "gpu_check wrote no table (exit $rc)"; fi
   echo
   if [ -n "$app" ]; then
-    echo "| pipeline step | game | backend | games | s | rollouts/s | kernel playouts/s | ratio | records |"
-    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    tail -n +2 "$out/pipeline.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
+    echo "| pipeline step | game | backend | games | at once | s | rollouts/s | kernel playouts/s | ratio | records |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    tail -n +2 "$out/pipeline.csv" | awk -F, -v OFS=' | ' '{ $1 = $1; print "| " $0 " |" }'
   else
     echo "pipeline: skipped: $carry_note"
   fi
