@@ -187,21 +187,30 @@ void correctness(const Options& opt) {
   if (!opt.sanitize) {
     // The cuda backend launches at most preferred_rollouts / 2 threads (a grid of 4 x the resident
     // blocks, against a preferred batch of 8 x the resident threads; cuda/cuda_backend.cu), so a
-    // batch above preferred_rollouts runs the grid-stride loop at least three times.
-    const uint64_t grid_threads = under_test->info().preferred_rollouts / 2;
+    // batch above the largest preferred_rollouts runs the grid-stride loop at least three times,
+    // on every block size.
+    std::vector<Backend<G>*> all{under_test.get()};
+    for (const auto& backend : tested) all.push_back(backend.get());
+    blocks.insert(blocks.begin(), 0);
+    uint64_t grid_threads = 1;
+    for (const Backend<G>* backend : all)
+      grid_threads = std::max<uint64_t>(grid_threads, backend->info().preferred_rollouts / 2);
     for (bool uniform : {true, false}) {
       auto leaves = batch_above<G>(2 * grid_threads, uniform);
       set_policies(leaves, p, Mix::kMixed);
-      std::vector<LeafStats> got(leaves.size()), want(leaves.size());
-      under_test->run(leaves, p, got);
+      std::vector<LeafStats> want(leaves.size());
       cpu->run(leaves, p, want);
       const uint64_t total = total_rollouts(want);
-      check(got == want && total > 2 * grid_threads,
-            game + ": " + std::to_string(total) + " rollouts (" + (uniform ? "uniform" : "varied") +
-                " counts, mixed policies) on a grid of at most " + std::to_string(grid_threads) +
-                " threads: " +
-                std::to_string((total + grid_threads - 1) / std::max<uint64_t>(grid_threads, 1)) +
-                " grid-stride iterations" + first_difference(got, want));
+      for (size_t b = 0; b < all.size(); ++b) {
+        std::vector<LeafStats> got(leaves.size());
+        all[b]->run(leaves, p, got);
+        check(got == want && total > 2 * grid_threads,
+              game + ": block " + (blocks[b] ? std::to_string(blocks[b]) : "default") + ", " +
+                  std::to_string(total) + " rollouts (" + (uniform ? "uniform" : "varied") +
+                  " counts, mixed policies) on grids of at most " + std::to_string(grid_threads) +
+                  " threads: " + std::to_string((total + grid_threads - 1) / grid_threads) +
+                  " or more grid-stride iterations" + first_difference(got, want));
+      }
     }
   }
   const uint32_t many = opt.sanitize ? 1000 : 100000;
@@ -393,14 +402,13 @@ int main(int argc, char** argv) {
       if (!files.sweep_gpu || !files.sweep_cpu || !files.kernel)
         throw std::runtime_error("cannot write the CSV files in " + opt.out);
       const char* sweep_header =
-          "game,backend,device,policy,batch_rollouts,leaves,rollouts_per_leaf,batches,kernel_"
-          "playouts_per_s,"
-          "e2e_playouts_per_s,plies_per_s\n";
+          "game,backend,device,policy,batch_rollouts,leaves,rollouts_per_leaf,batches,"
+          "kernel_playouts_per_s,e2e_playouts_per_s,plies_per_s\n";
       files.sweep_gpu << sweep_header;
       files.sweep_cpu << sweep_header;
-      files.kernel << "game,target,device,kernel_playouts_per_s,e2e_playouts_per_s,cpu_playouts_"
-                      "per_s,gpu_over_cpu,"
-                      "kernel_target,signature_tested,signature_cpu,checks\n";
+      files.kernel << "game,target,device,kernel_playouts_per_s,e2e_playouts_per_s,"
+                      "cpu_playouts_per_s,gpu_over_cpu,kernel_target,signature_tested,"
+                      "signature_cpu,checks\n";
     }
 #define SP_CHECK_GAME(G) \
   if (wanted(opt, G::kName)) check_game<G>(opt, files);
