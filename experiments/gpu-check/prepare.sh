@@ -5,7 +5,7 @@
 # (ignored by git), well under the device call's 64 MiB. Run it before the device call:
 #
 #   experiments/gpu-check/prepare.sh
-#   run(command="experiments/gpu-check/run.sh \"$OUT\"", carry=[".gpu-carry"], timeout_s=540)
+#   run(command="experiments/gpu-check/run.sh \"$OUT\"", carry=[".gpu-carry"], timeout_s=480)
 #
 # The build does not use -march=native (the device's CPU is not this one) but x86-64-v3 (AVX2,
 # BMI2, POPCNT: every server CPU an H200 sits in has them; without it popcounts and PDEP become

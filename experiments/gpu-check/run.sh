@@ -2,7 +2,7 @@
 # Device check: one command that proves the whole pipeline on a machine with an NVIDIA GPU.
 #
 #   here:       experiments/gpu-check/prepare.sh     (builds selfplay + gpu_check into .gpu-carry/)
-#   the device: run(command="experiments/gpu-check/run.sh \"$OUT\"", carry=[".gpu-carry"], timeout_s=540)
+#   the device: run(command="experiments/gpu-check/run.sh \"$OUT\"", carry=[".gpu-carry"], timeout_s=480)
 #
 # Steps, each under its own time limit, the whole under SP_GPU_BUDGET_S (default 420 s, inside the
 # 8 minutes an H200 with 16 cores may take; estimated from CPU rates, not yet run on a GPU: about
