@@ -116,6 +116,7 @@ if [ -z "$check_bin$app" ]; then
     fi
   fi
 fi
+[ -z "$app" ] && [ -z "$carry_note" ] && carry_note="SP_GPU_CHECK_BIN given without SP_SELFPLAY_BIN"
 [ -n "$carry_note" ] && say "pipeline: skipped: $carry_note"
 
 # ---- 1. gpu_check
@@ -305,7 +306,9 @@ fi
   fi
   echo
   echo "compute-sanitizer: $verdict"
-  echo "total $((SECONDS - start)) s (budget $budget s); $([ "$failed" = 0 ] && echo "every check PASSED" || echo "FAILURES above")"
+  skipped=
+  [ -z "$app" ] && skipped="; the pipeline did NOT run"
+  echo "total $((SECONDS - start)) s (budget $budget s); $([ "$failed" = 0 ] && echo "every check that ran PASSED" || echo "FAILURES above")$skipped"
 } >"$out/table.tmp"
 mv "$out/table.tmp" "$out/table.md"
 echo | tee -a "$log"
