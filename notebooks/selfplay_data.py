@@ -247,3 +247,27 @@ def load_sweep(paths) -> pd.DataFrame:
     sweep = pd.concat(frames, ignore_index=True)
     sweep["label"] = sweep["backend"].astype(str) + ": " + sweep["device"].astype(str)
     return sweep.sort_values(["label", "policy", "batch_rollouts"], ignore_index=True)
+
+
+HOST_CAPACITY_COLUMNS = ["threads", "games", "at_once", "seconds", "rollouts_per_s", "leaves_per_s", "games_per_s"]
+
+
+def load_host_capacity(path: str | os.PathLike) -> pd.DataFrame:
+    """Loads the CSV of `experiments/host-capacity/run.sh`: one row per host thread count.
+
+    Adds `per_thread` (rollouts/s per thread) and `scaling` (per-thread rate against the one-thread
+    run's, 1.0 = linear; NaN when no one-thread run is in the file). Raises ValueError naming the
+    file if a column is missing or a thread count repeats.
+    """
+    path = resolve_input(path)
+    frame = pd.read_csv(path)
+    missing = [c for c in HOST_CAPACITY_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: not a host-capacity CSV, missing columns {missing}")
+    if frame["threads"].duplicated().any():
+        raise ValueError(f"{path}: a thread count appears twice")
+    frame = frame.sort_values("threads", ignore_index=True)
+    frame["per_thread"] = frame["rollouts_per_s"] / frame["threads"]
+    one = frame.loc[frame["threads"] == 1, "rollouts_per_s"]
+    frame["scaling"] = frame["per_thread"] / one.iloc[0] if len(one) else float("nan")
+    return frame

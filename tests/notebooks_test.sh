@@ -49,6 +49,27 @@ EOF
 "$bin" run "$scratch/tiny.yaml" --games 16 --out "$scratch/campaign.h5" --quiet >"$scratch/run.log"
 "$bin" bench --sweep --sweep-min 10 --sweep-max 14 --sweep-seconds 0.1 --csv "$scratch/sweep.csv" \
   --threads 1 >"$scratch/bench.log"
+# The host-capacity section: the experiment's script at its quick size, one and two threads.
+SELFPLAY_BIN="$bin" "$root/experiments/host-capacity/run.sh" --quick --games 32 --threads "1 2" \
+  --out "$scratch/host-capacity.csv" >"$scratch/host-capacity.log"
+"$py" - "$scratch/host-capacity.csv" "$root/notebooks" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[2])
+import pandas as pd
+import selfplay_data as sd
+host = sd.load_host_capacity(sys.argv[1])
+assert list(host["threads"]) == [1, 2], host
+assert (host["games"] == 32).all() and (host["rollouts_per_s"] > 0).all(), host
+assert abs(host["scaling"].iloc[0] - 1.0) < 1e-12, host
+bad = sys.argv[1] + ".bad"
+pd.read_csv(sys.argv[1]).drop(columns=["leaves_per_s"]).to_csv(bad, index=False)
+try:
+    sd.load_host_capacity(bad)
+    sys.exit("a CSV without leaves_per_s was accepted")
+except ValueError as e:
+    assert "leaves_per_s" in str(e), e
+print("host capacity CSV: ok")
+EOF
 
 # tuning.ipynb: a texel run's loss CSV, a 3-iteration SPSA run and a 4-pair match.
 cat >"$scratch/tune.yaml" <<EOF
@@ -114,13 +135,13 @@ EOF
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
   --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \
-  --output-dir "$scratch/executed"
+  --host-capacity "$scratch/host-capacity.csv" --output-dir "$scratch/executed"
 
-# Every plot must have been drawn: campaign_overview has 5 figures, throughput 1, tuning 3.
+# Every plot must have been drawn: campaign_overview has 5 figures, throughput 2, tuning 3.
 "$py" - "$scratch/executed" <<'EOF'
 import os, sys
 import nbformat
-expected = {"campaign_overview.ipynb": 5, "throughput.ipynb": 1, "tuning.ipynb": 3}
+expected = {"campaign_overview.ipynb": 5, "throughput.ipynb": 2, "tuning.ipynb": 3}
 for name, want in expected.items():
     nb = nbformat.read(os.path.join(sys.argv[1], name), as_version=4)
     got = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
