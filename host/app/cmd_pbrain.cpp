@@ -27,12 +27,22 @@ std::string default_pbrain_config() {
 
 namespace {
 
+// "gomoku": the games with GameHost's pbrain hooks.
+template <class... Gs>
+std::string pbrain_game_names(GameList<Gs...>) {
+  std::string out;
+  ((out += selfplay::PbrainGame<Gs> ? (out.empty() ? "" : ", ") + std::string(Gs::kName) : ""),
+   ...);
+  return out;
+}
+
 // Throws InputError unless game G speaks the Gomocup protocol.
 template <class G>
 void require_pbrain_game() {
   if constexpr (!selfplay::PbrainGame<G>)
-    throw InputError(std::string(G::kName) +
-                     " has no Gomocup (pbrain) protocol; it is a game of Gomoku (game: gomoku)");
+    throw InputError(
+        std::string(G::kName) +
+        " has no Gomocup (pbrain) protocol; games that have it: " + pbrain_game_names(Games{}));
 }
 
 }  // namespace
