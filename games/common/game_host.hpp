@@ -55,6 +55,17 @@
 //                             has one), noted before SPSA tunes it
 // Bench (`selfplay bench --search-only`; host/selfplay/search_bench.hpp), optional:
 //   kSearchBenchRollouts, kSearchBenchDepth  a lighter search workload for wide games
+// Gomocup protocol (`selfplay pbrain`; host/selfplay/pbrain.hpp), optional, all or none: games of
+// two sides placing pieces on squares (x, y), x the column from the left and y the row from the
+// top, 0-based, the first player (side 0) moving first. Without them `selfplay pbrain` refuses
+// the game. Each throws InputError for what the game does not play; the protocol answers ERROR.
+//   pbrain_board(rules, width, height)  the rules for a board of width x height (START n is n x n)
+//   pbrain_rule(rules, bits)  the rules under INFO rule's bitmask (1 exactly five, 2 continuous,
+//                             4 renju, 8 caro; 0 freestyle)
+//   pbrain_start(rules)       the empty board, side 0 to move
+//   pbrain_move(s, x, y)      the legal move of s on square (x, y) (int64_t); throws for a square
+//                             off the board, an occupied one or a finished game
+//   pbrain_xy(move)           the move's square as std::pair<int, int>{x, y}
 #pragma once
 
 #include <concepts>

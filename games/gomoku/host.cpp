@@ -157,4 +157,47 @@ std::string GameHost<GomokuGame>::win_reason(const gomoku::State& before, gomoku
   return "";
 }
 
+gomoku::Rules GameHost<GomokuGame>::pbrain_board(const gomoku::Rules& rules, int width,
+                                                 int height) {
+  if (width != height || !gomoku::is_board_size(width))
+    throw InputError("a " + std::to_string(width) + "x" + std::to_string(height) +
+                     " board is not supported; Gomoku plays 15x15 and 20x20");
+  gomoku::Rules out = rules;
+  out.size = static_cast<uint8_t>(width);
+  return out;
+}
+
+gomoku::Rules GameHost<GomokuGame>::pbrain_rule(const gomoku::Rules& rules, int64_t bits) {
+  constexpr int64_t kExactFive = 1, kContinuous = 2, kRenju = 4, kCaro = 8;
+  if (bits & kRenju) throw InputError("renju is not supported; freestyle and exactly five are");
+  if (bits & kCaro) throw InputError("caro is not supported; freestyle and exactly five are");
+  if (bits < 0 || (bits & ~(kExactFive | kContinuous)) != 0)
+    throw InputError("rule " + std::to_string(bits) +
+                     " has unknown bits; known: 1 exactly five, 2 continuous, 4 renju, 8 caro");
+  gomoku::Rules out = rules;
+  out.rule = bits & kExactFive ? gomoku::WinRule::kStandard : gomoku::WinRule::kFreestyle;
+  return out;
+}
+
+gomoku::Move GameHost<GomokuGame>::pbrain_move(const gomoku::State& s, int64_t x, int64_t y) {
+  const int n = s.size;
+  if (x < 0 || y < 0 || x >= n || y >= n)
+    throw InputError(std::to_string(x) + "," + std::to_string(y) + " is off the " +
+                     std::to_string(n) + "x" + std::to_string(n) + " board (x and y 0-" +
+                     std::to_string(n - 1) + ")");
+  const gomoku::Move m{static_cast<uint8_t>(x), static_cast<uint8_t>(y)};
+  const std::string name =
+      std::to_string(x) + "," + std::to_string(y) + " (" + gomoku::to_string(m) + ")";
+  if (gomoku::is_over(s)) {
+    const char* how = s.winner == gomoku::kNoWinner ? "a draw: the board is full"
+                      : s.winner == 0               ? "Black won"
+                                                    : "White won";
+    throw InputError(std::string("the game is over (") + how + ")");
+  }
+  for (int side = 0; side < 2; ++side)
+    if (gomoku::test_square(s.stones[side], gomoku::square_of(s, m)))
+      throw InputError(name + " is taken by a " + (side == 0 ? "Black" : "White") + " stone");
+  return m;
+}
+
 }  // namespace sp

@@ -2,8 +2,10 @@
 // openings), the weighted-playout keys of an engine, notation and terminal play.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "games/common/game_host.hpp"
 #include "games/gomoku/game.hpp"
@@ -80,6 +82,19 @@ struct GameHost<GomokuGame> {
   static std::string move_help();
   static std::string rules_help(const gomoku::Rules& rules);
   static std::string win_reason(const gomoku::State& before, gomoku::Move move, bool human);
+
+  // Gomocup protocol (`selfplay pbrain`): optional hooks of game_host.hpp. Coordinates are the
+  // rules' own: x the column from the left, y the row from the top, 0-based (a move's x, y).
+  // START n / RECTSTART w,h: 15x15 and 20x20 only.
+  static gomoku::Rules pbrain_board(const gomoku::Rules& rules, int width, int height);
+  // INFO rule: 0 freestyle, bit 1 exactly five (standard); bit 2 (continuous games) is ignored;
+  // renju (bit 4), caro (bit 8) and unknown bits are refused.
+  static gomoku::Rules pbrain_rule(const gomoku::Rules& rules, int64_t bits);
+  static gomoku::State pbrain_start(const gomoku::Rules& rules) {
+    return gomoku::initial_state(rules);
+  }
+  static gomoku::Move pbrain_move(const gomoku::State& s, int64_t x, int64_t y);
+  static std::pair<int, int> pbrain_xy(gomoku::Move m) { return {m.x, m.y}; }
 
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {

@@ -30,6 +30,11 @@ Runner add_bench(CLI::App& app);
 Runner add_demo(CLI::App& app);
 Runner add_config(CLI::App& app);  // campaign YAML: --check FILE, --explain FILE
 Runner add_play(CLI::App& app);    // a human against an engine on stdin/stdout
+// The Gomocup engine protocol on stdin/stdout (`selfplay pbrain`, or the `pbrain-selfplay` link).
+Runner add_pbrain(CLI::App& app);
+// The config `selfplay pbrain` plays without --config: $SELFPLAY_PBRAIN_CONFIG, else the source
+// tree's configs/gomoku/pbrain.yaml; throws InputError when neither is there.
+std::string default_pbrain_config();
 Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions (Texel)
 Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or match file
 Runner add_export(CLI::App& app);  // the games of a campaign or match file as text

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
@@ -65,6 +67,8 @@ int main(int argc, char** argv) {
   add("config", "Check a campaign YAML file or print its effective configuration",
       &sp::app::add_config);
   add("play", "Play a game against an engine in the terminal", &sp::app::add_play);
+  add("pbrain", "Play Gomoku as a Gomocup engine: the pbrain protocol on stdin and stdout",
+      &sp::app::add_pbrain);
   add("tune", "Tune evaluation weights on the positions of campaign HDF5 files (Texel)",
       &sp::app::add_tune);
   add("verify", "Replay every game of a campaign or match file; report the first bad rows",
@@ -76,8 +80,14 @@ int main(int argc, char** argv) {
   add("convert", "Copy a campaign or match file of format 1 into a new file of format 2",
       &sp::app::add_convert);
 
+  // Called as pbrain-selfplay (the link the build puts next to the binary, for Gomocup managers,
+  // which start an engine without arguments): `selfplay pbrain` with the same arguments.
+  std::vector<char*> args(argv, argv + argc);
+  static char pbrain_command[] = "pbrain";
+  if (argc >= 1 && std::string_view(argv[0]).ends_with("pbrain-selfplay"))
+    args.insert(args.begin() + 1, pbrain_command);
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -104,10 +104,12 @@ class AlphaBeta {
   // out (depth 1 always completes), a result is proven or the whole game tree has been seen.
   Stats search(const State& root) {
     assert(!G::is_over(root));
+    // The clock starts first: the first search's table allocation (zeroing up to GiBs) is part of
+    // the move's time.
+    deadline_.start(opt_.time_ms);
     if (opt_.use_tt && !table_.allocated()) table_.allocate(opt_.tt_size_mb);
     std::fill(history_.begin(), history_.end(), 0);
     for (auto& k : killers_) k[0].set = k[1].set = false;
-    deadline_.start(opt_.time_ms);
     nodes_ = leaves_ = tt_hits_ = 0;
     stop_ = false;
 
@@ -138,10 +140,22 @@ class AlphaBeta {
     return st;
   }
 
-  // Forgets the transposition table.
-  void clear() { table_.clear(); }
+  // Forgets the transposition table; allocates it when no search has yet, so that a new game's
+  // first search does not spend its time on it.
+  void clear() {
+    if (opt_.use_tt && !table_.allocated())
+      table_.allocate(opt_.tt_size_mb);
+    else
+      table_.clear();
+  }
 
   const AlphaBetaOptions& options() const { return opt_; }
+  // The time limit of the following searches (AlphaBetaOptions::time_ms). Precondition: ms > 0
+  // or a depth is set.
+  void set_time_ms(uint32_t ms) {
+    assert(ms > 0 || opt_.depth > 0);
+    opt_.time_ms = ms;
+  }
 
  private:
   static constexpr Score kInf = kWin + 1;
@@ -160,7 +174,8 @@ class AlphaBeta {
 
   void tick() {
     ++nodes_;
-    if (opt_.time_ms == 0 || iteration_ <= 1 || (nodes_ & 1023) != 0) return;
+    // Every 256 nodes: a few ms at most even for wide games with costly evaluations (Gomoku).
+    if (opt_.time_ms == 0 || iteration_ <= 1 || (nodes_ & 255) != 0) return;
     if (deadline_.expired()) stop_ = true;
   }
 
@@ -334,7 +349,8 @@ class AlphaBetaEngine final : public Engine<G> {
                   const AlphaBetaOptions& options, std::string evaluator_name = "eval")
       : rules_(rules),
         search_(std::move(evaluate), rules, options),
-        name_(std::move(evaluator_name)) {}
+        name_(std::move(evaluator_name)),
+        configured_time_ms_(options.time_ms) {}
 
   std::string describe() const override {
     const AlphaBetaOptions& o = search_.options();
@@ -375,6 +391,7 @@ class AlphaBetaEngine final : public Engine<G> {
     return stats_.best;
   }
   void observe(Move, const State&) override {}
+  void set_time_limit(uint32_t ms) override { search_.set_time_ms(ms ? ms : configured_time_ms_); }
 
   // Statistics of the last decision (depth 0 for a forced move).
   const typename Search::Stats& last_stats() const { return stats_; }
@@ -384,6 +401,7 @@ class AlphaBetaEngine final : public Engine<G> {
   Search search_;
   typename Search::Stats stats_;
   std::string name_;
+  uint32_t configured_time_ms_;
 };
 
 }  // namespace sp::search

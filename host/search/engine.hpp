@@ -36,6 +36,11 @@ class Engine {
   virtual Move decision(MoveStats* stats) = 0;
   // A move was played (by anyone) and the next decision state is next_root.
   virtual void observe(Move move, const State& next_root) = 0;
+  // A wall-clock limit in ms for each following decision, as a game manager's clock allows it
+  // (`selfplay pbrain`); 0 restores the configured limits. MCTS stops early (after a first round),
+  // alpha-beta takes it instead of its configured time_ms (its depth stays a cap); engines that
+  // decide at once or in one round (random, flat) ignore it.
+  virtual void set_time_limit(uint32_t /*ms*/) {}
 };
 
 // UCT engine over the batched tree; with an evaluator (named in describe() by evaluator_name) it
@@ -74,6 +79,7 @@ class MctsEngine final : public Engine<Game> {
   bool decided() const override { return tree_.finished(); }
   Move decision(MoveStats* stats) override { return tree_.best_move(stats); }
   void observe(Move move, const State& next_root) override { tree_.advance(move, next_root); }
+  void set_time_limit(uint32_t ms) override { tree_.set_time_limit(ms ? ms : params_.time_ms); }
 
  private:
   MctsParams params_;

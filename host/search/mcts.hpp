@@ -29,6 +29,11 @@
 // mean + b * prior (exact terminal results are kept); progressive_bias adds
 // progressive_bias * prior(mover) / (visits + 1) to a move's UCT score (Chaslot et al. 2008). With
 // both at 0 (the defaults) the search is exactly the plain UCT one and the evaluator is not called.
+//
+// Time (optional): with time_ms > 0 a search also stops handing out leaves once time_ms of wall
+// clock has passed since begin(), after at least one round (so a move always has some playouts);
+// rollouts_per_move stays the upper bound. With time_ms == 0 (the default) the clock is never read
+// into a decision and searches stay deterministic.
 #pragma once
 
 #include <algorithm>
@@ -46,6 +51,7 @@
 
 #include "games/common/philox.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/search/deadline.hpp"
 
 namespace sp::search {
 
@@ -62,6 +68,7 @@ struct MctsParams {
   bool reuse_tree = true;
   double eval_blend = 0;        // weight of the evaluator's prior in a leaf's value, 0..1
   double progressive_bias = 0;  // weight of the prior term in UCT selection
+  uint32_t time_ms = 0;         // wall-clock limit per move on top of the rollouts; 0 = none
 };
 
 // Identity of a search for the stream keys of its leaves: rollouts of leaf l at ply p of game g
@@ -137,6 +144,7 @@ class Mcts {
     in_flight_rollouts_ = 0;
     leaves_evaluated_ = 0;
     sampler_ = WordStream({ids.seed, ids.game, ids.ply, kLeafSearch, 0});
+    if (p_.time_ms > 0) deadline_.start(p_.time_ms);
     if (nodes_.empty() || !same_state(root_, root)) {
       nodes_.clear();
       root_ = root;
@@ -150,8 +158,10 @@ class Mcts {
 
   // True when the budget is spent and nothing is in flight: best_move() is final.
   bool finished() const {
-    return (single_move_ || spent_ >= p_.rollouts_per_move) && pending_.empty();
+    return (single_move_ || spent_ >= p_.rollouts_per_move || out_of_time()) && pending_.empty();
   }
+  // The wall-clock limit of the following searches (MctsParams::time_ms), 0 = none.
+  void set_time_limit(uint32_t ms) { p_.time_ms = ms; }
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
   bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
 
@@ -350,7 +360,11 @@ class Mcts {
     uint8_t outcome = 0;  // decision children of a chance node: the class's representative
   };
 
-  bool budget_left() const { return spent_ + in_flight_rollouts_ < p_.rollouts_per_move; }
+  bool budget_left() const {
+    return spent_ + in_flight_rollouts_ < p_.rollouts_per_move && !out_of_time();
+  }
+  // time_ms has passed since begin() and some rollouts came back (never without a time limit).
+  bool out_of_time() const { return p_.time_ms > 0 && spent_ > 0 && deadline_.expired(); }
 
   static bool same_state(const State& a, const State& b) {
     return std::memcmp(&a, &b, sizeof(State)) == 0;
@@ -538,6 +552,7 @@ class Mcts {
   std::vector<uint32_t> path_;
   SearchIds ids_;
   WordStream sampler_{StreamId{}};
+  Deadline deadline_;  // started by begin() when time_ms > 0
   uint32_t next_leaf_ = 0;
   uint64_t spent_ = 0;
   uint64_t in_flight_rollouts_ = 0;
