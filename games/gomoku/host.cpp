@@ -162,6 +162,34 @@ std::string GameHost<GomokuGame>::move_help() {
          "top on 15x15; a-t, 1-20 on 20x20)\n";
 }
 
+std::string GameHost<GomokuGame>::moves_hint(const gomoku::State& s) {
+  using namespace gomoku;
+  const int n = s.size;
+  std::string out = "Moves: any of the " + std::to_string(n * n - s.ply) +
+                    " empty squares, a column a-" + static_cast<char>('a' + n - 1) +
+                    " from the left and a row 1-" + std::to_string(n) + " from the top (" +
+                    square_name(n / 2, n / 2) + " is the centre)\n";
+  const auto list = [&](const uint64_t(&squares)[kWords]) {
+    std::string names;
+    for (int w = 0; w < kWords; ++w)
+      for (uint64_t b = squares[w]; b; b &= b - 1) {
+        const Move m = move_at(n, 64 * w + lsb64(b));
+        names += (names.empty() ? "" : ", ") + to_string(m);
+      }
+    return names;
+  };
+  uint64_t squares[kWords];
+  winning_squares(s, s.side, squares);
+  std::string names = list(squares);
+  if (!names.empty()) return out + "Five in a row at: " + names + "\n";
+  winning_squares(s, s.side ^ 1, squares);
+  names = list(squares);
+  if (!names.empty())
+    return out + (s.side == 0 ? "White" : "Black") + " threatens five at: " + names +
+           " (it wins there next move unless blocked)\n";
+  return out;
+}
+
 std::string GameHost<GomokuGame>::rules_help(const gomoku::Rules& rules) {
   return std::string("Five in a row (across, down or diagonally) wins") +
          (rules.rule == gomoku::WinRule::kStandard ? ", exactly five: six or more does not.\n"

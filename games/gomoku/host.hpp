@@ -92,6 +92,9 @@ struct GameHost<GomokuGame> {
   static std::string side_tag(int side) { return side == 0 ? "x" : "o"; }
   static std::string move_example() { return "h8"; }
   static std::string move_help();
+  // In place of the ~200 legal moves: the coordinates to type, then the squares that win at once
+  // or, when the opponent threatens five, the squares that stop it.
+  static std::string moves_hint(const gomoku::State& s);
   static std::string rules_help(const gomoku::Rules& rules);
   static std::string win_reason(const gomoku::State& before, gomoku::Move move, bool human);
 
