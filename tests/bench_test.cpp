@@ -74,7 +74,7 @@ struct GamePins {
 constexpr GamePins kPins[] = {
     {"ewn", kSignature, kSearchSignature},
     {"checkers", "4638732", "118185"},
-    {"gomoku", "7150806", "27242"},
+    {"gomoku", "7150806", "121596"},
 };
 
 TEST(Bench, EveryGameHasItsSignaturesPinned) {

@@ -21,7 +21,9 @@
 #include "games/gomoku/tactics.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
+#include "host/rollout/cpu_backend.hpp"
 #include "host/search/alphabeta.hpp"
+#include "host/search/mcts.hpp"
 
 namespace sp::gomoku {
 namespace {
@@ -498,6 +500,62 @@ TEST(GomokuRules, AlphaBetaFindsWinsAndBlocksThroughTheCandidateMoves) {
   EXPECT_EQ(st.value, Search::kWin - 3) << to_string(st.best);
   EXPECT_TRUE(st.proven);
   EXPECT_LT(st.nodes, 5000u);
+}
+
+// Every node of the tree, reached from `s` by child indices (children in candidate_moves order):
+// an expanded node has exactly the candidate moves of its state as children. Counts the expanded
+// nodes in *expanded.
+void expect_candidate_children(const search::Mcts<GomokuGame>& tree, std::vector<int>& path,
+                               const State& s, int* expanded) {
+  const auto n = tree.node_stats(path);
+  if (n.children == 0) return;
+  ++*expanded;
+  MoveList cand, legal;
+  candidate_moves(s, cand);
+  generate_moves(s, legal);
+  ASSERT_EQ(n.children, cand.size) << "after " << path.size() << " plies: " << to_string(s) << " ("
+                                   << legal.size << " legal moves)";
+  for (int c = 0; c < n.children; ++c) {
+    State child = s;
+    apply(child, cand.moves[c]);
+    path.push_back(c);
+    expect_candidate_children(tree, path, child, expanded);
+    path.pop_back();
+  }
+}
+
+// MCTS takes the candidate_moves hook as alpha-beta does: with four stones near the centre its
+// root has the 40 or so squares within two of them as children, not the 221 empty squares, and so
+// has every node it expands below (there: the block when a side threatens five).
+TEST(GomokuRules, MctsExpandsOnlyTheCandidateMoves) {
+  const State root = play_moves(initial_state(), "h8i9g7h9");
+  search::MctsParams p;
+  p.rollouts_per_move = 4000;
+  p.rollouts_per_leaf = 4;
+  search::Mcts<GomokuGame> tree(p, Rules{});
+  tree.begin(root, search::SearchIds{0, 4, 7});
+  rollout::PlayoutParams<GomokuGame> params;
+  params.seed = 7;
+  std::vector<rollout::Leaf<GomokuGame>> leaves;
+  std::vector<rollout::LeafStats> stats;
+  WorkPool pool(1);
+  while (!tree.finished()) {
+    leaves.clear();
+    tree.select_leaves(leaves);
+    stats.assign(leaves.size(), rollout::LeafStats{});
+    rollout::run_rollouts_cpu<GomokuGame>(leaves, params, stats, pool);
+    tree.backup(stats);
+  }
+  MoveList cand;
+  candidate_moves(root, cand);
+  EXPECT_EQ(tree.root_children(), cand.size);
+  EXPECT_LT(cand.size, 60);
+  std::vector<int> path;
+  int expanded = 0;
+  expect_candidate_children(tree, path, root, &expanded);
+  EXPECT_GT(expanded, 10) << "the search went below the root";
+  const Move best = tree.best_move();
+  EXPECT_TRUE(std::find(cand.moves, cand.moves + cand.size, best) != cand.moves + cand.size);
 }
 
 // The playout signature of `selfplay bench --game gomoku` (4096 empty 15x15 boards x 16 uniform

@@ -37,6 +37,9 @@
 //   chance_text(s)            chance games: the drawn outcome in the turn line: "die 3"
 //                             ["chance N", N = chance_value(s)]
 //   move_example()            a move to quote in prompts: "b4-c3" [a legal move of the start]
+//   moves_hint(s)             what the human is shown in place of the legal moves list, lines
+//                             ending in '\n', for games with too many moves to list (Gomoku)
+//                             ["Legal moves: " and every legal move]
 //   move_help()               the help's lines on typing a move, each "  <syntax>  what\n"
 //                             ["  <move>  play a move as the legal moves list it, e.g. ..."]
 //   rules_help(rules)         the help's paragraph on the rules variant, lines ending in '\n'

@@ -54,13 +54,42 @@ config::Section<gomoku::Settings> GameHost<GomokuGame>::settings_section() {
       "who wins: freestyle (five or more in a row) or standard (exactly five; six or more is no "
       "win); renju is not supported");
   s.choice("opening", &S::opening, gomoku::OpeningKind::kEmpty,
-           {{"empty", gomoku::OpeningKind::kEmpty}, {"random", gomoku::OpeningKind::kRandom}},
-           "where every game starts: the empty board (Black moves first), or random: "
+           {{"empty", gomoku::OpeningKind::kEmpty},
+            {"random", gomoku::OpeningKind::kRandom},
+            {"file", gomoku::OpeningKind::kFile}},
+           "where every game starts: the empty board (Black moves first); random: "
            "opening_moves stones on random squares within 3 of the centre (a 7x7 block), drawn "
-           "per game (per pair in paired campaigns)");
+           "per game (per pair in paired campaigns); or file: opening k mod N of the openings "
+           "file in game k (both games of pair k in paired campaigns and matches)");
   s.integer("opening_moves", &S::opening_moves, 4, 1, 20,
             "stones a random opening places, Black first (an odd number leaves White to move); "
             "used only with opening: random");
+  s.file("openings", &S::openings_path,
+         "opening: file: the openings, one per line in Gomocup's pos format (h8i9g7; # starts a "
+         "comment); empty for configs/gomoku/openings.pos, built into the program",
+         [](S& g, const std::string& path) {
+           g.openings =
+               path.empty()
+                   ? gomoku::shipped_openings()
+                   : std::make_shared<const gomoku::OpeningFile>(gomoku::load_openings(path));
+         });
+  // The openings file is read before the board size and rule may be known: its squares and
+  // winning rows are checked against them once the section is read.
+  s.check([](const S& g, const config::Document& doc, const std::string& path) {
+    if (g.opening != gomoku::OpeningKind::kFile || !g.openings) return;
+    const std::string key = config::detail::join(path, "openings");
+    try {
+      gomoku::check_openings(*g.openings, g.rules);
+    } catch (const InputError& e) {
+      doc.fail_key(key, e.what());
+    }
+    for (const gomoku::Opening& o : g.openings->openings)
+      if (gomoku::moves_text(o.moves).size() > gomoku::kMaxOpeningText)
+        doc.fail_key(key, g.openings->name + ":" + std::to_string(o.line) + ": an opening of " +
+                              std::to_string(o.moves.size()) + " stones is longer than the " +
+                              std::to_string(gomoku::kMaxOpeningText) +
+                              " characters /games stores as a game's opening");
+  });
   return s;
 }
 
@@ -87,6 +116,13 @@ gomoku::State GameHost<GomokuGame>::start(const gomoku::Settings& settings, uint
   if (settings.opening == gomoku::OpeningKind::kEmpty) {
     if (opening) opening->clear();
     return gomoku::initial_state(settings.rules);
+  }
+  if (settings.opening == gomoku::OpeningKind::kFile) {
+    const std::shared_ptr<const gomoku::OpeningFile> file =
+        settings.openings ? settings.openings : gomoku::shipped_openings();
+    const gomoku::Opening& o = file->openings[stream_game % file->openings.size()];
+    if (opening) *opening = gomoku::moves_text(o.moves);
+    return gomoku::opening_state(o, settings.rules);
   }
   WordStream rng({seed, stream_game, 0, kLeafSetup, 0});
   return gomoku::random_opening(settings.rules, settings.opening_moves, rng, opening);
@@ -124,6 +160,34 @@ std::string GameHost<GomokuGame>::board_text(const gomoku::State& s) {
 std::string GameHost<GomokuGame>::move_help() {
   return "  <square>     place a stone, e.g. h8 (columns a-o from the left, rows 1-15 from the "
          "top on 15x15; a-t, 1-20 on 20x20)\n";
+}
+
+std::string GameHost<GomokuGame>::moves_hint(const gomoku::State& s) {
+  using namespace gomoku;
+  const int n = s.size;
+  std::string out = "Moves: any of the " + std::to_string(n * n - s.ply) +
+                    " empty squares, a column a-" + static_cast<char>('a' + n - 1) +
+                    " from the left and a row 1-" + std::to_string(n) + " from the top (" +
+                    square_name(n / 2, n / 2) + " is the centre)\n";
+  const auto list = [&](const uint64_t(&squares)[kWords]) {
+    std::string names;
+    for (int w = 0; w < kWords; ++w)
+      for (uint64_t b = squares[w]; b; b &= b - 1) {
+        const Move m = move_at(n, 64 * w + lsb64(b));
+        names += (names.empty() ? "" : ", ") + to_string(m);
+      }
+    return names;
+  };
+  uint64_t squares[kWords];
+  winning_squares(s, s.side, squares);
+  std::string names = list(squares);
+  if (!names.empty()) return out + "Five in a row at: " + names + "\n";
+  winning_squares(s, s.side ^ 1, squares);
+  names = list(squares);
+  if (!names.empty())
+    return out + (s.side == 0 ? "White" : "Black") + " threatens five at: " + names +
+           " (it wins there next move unless blocked)\n";
+  return out;
 }
 
 std::string GameHost<GomokuGame>::rules_help(const gomoku::Rules& rules) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,23 +12,35 @@
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/notation.hpp"
+#include "games/gomoku/openings.hpp"
 #include "games/gomoku/playout.hpp"
 
 namespace sp {
 namespace gomoku {
 
-enum class OpeningKind { kEmpty, kRandom };
+// Where games start: the empty board, random stones near the centre, or the openings of a file
+// (openings.hpp): stream game k (pair k when paired) plays opening k mod N, so both games of a
+// pair play it with the colours swapped.
+enum class OpeningKind { kEmpty, kRandom, kFile };
 
 struct Settings {
   Rules rules;
   OpeningKind opening = OpeningKind::kEmpty;
   uint8_t opening_moves = 4;  // random openings: stones placed, Black first
+  // opening: file. The `openings` key's absolute path, "" for the shipped file built into the
+  // program; the file as read (checked against the rules once the section is read).
+  std::string openings_path;
+  std::shared_ptr<const OpeningFile> openings;
 };
 
 // The `rule` key's value: freestyle or standard; throws InputError otherwise (renju, which these
 // rules do not implement, with its own message).
 WinRule parse_win_rule(std::string_view text);
 std::string win_rule_text(WinRule rule);
+
+// The longest opening text /games stores (its `opening` column, string[64]): an opening file's
+// lines must fit, or the records could not be replayed.
+inline constexpr size_t kMaxOpeningText = 63;
 
 // Squares within this many squares of the centre (in both coordinates) hold the stones of a random
 // opening: the 7x7 block around h8 on 15x15.
@@ -54,8 +67,9 @@ struct GameHost<GomokuGame> {
   static config::Section<gomoku::Policy> policy_section();
   static const gomoku::Rules& rules_of(const Settings& s) { return s.rules; }
 
-  // The empty board, or a random opening from the stream (seed, stream_game, 0, kLeafSetup, 0).
-  // Opening text: "" for the empty board, else the opening's moves ("h8i9g7").
+  // The empty board, a random opening from the stream (seed, stream_game, 0, kLeafSetup, 0), or
+  // opening stream_game mod N of the openings file. Opening text: "" for the empty board, else
+  // the opening's moves ("h8i9g7").
   static gomoku::State start(const Settings& settings, uint64_t seed, uint32_t stream_game,
                              std::string* opening);
 
@@ -80,6 +94,9 @@ struct GameHost<GomokuGame> {
   static std::string side_tag(int side) { return side == 0 ? "x" : "o"; }
   static std::string move_example() { return "h8"; }
   static std::string move_help();
+  // In place of the ~200 legal moves: the coordinates to type, then the squares that win at once
+  // or, when the opponent threatens five, the squares that stop it.
+  static std::string moves_hint(const gomoku::State& s);
   static std::string rules_help(const gomoku::Rules& rules);
   static std::string win_reason(const gomoku::State& before, gomoku::Move move, bool human);
 

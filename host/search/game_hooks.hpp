@@ -4,11 +4,12 @@
 //   static int move_index(Move), kMoveIndices    history index in [0, kMoveIndices) (else no
 //                                                history ordering)
 //   static void candidate_moves(const State&, const Rules&, MoveList&)
-//                                                the moves alpha-beta searches (else every legal
-//                                                move): a subset of the legal moves, never empty
-//                                                for a state not over (Gomoku: squares near the
-//                                                stones, only the blocks when the opponent
-//                                                threatens to win)
+//                                                the moves alpha-beta searches and the children
+//                                                an MCTS node gets (else every legal move): a
+//                                                subset of the legal moves, never empty for a
+//                                                state not over, in a fixed order (Gomoku:
+//                                                squares near the stones, only the wins or blocks
+//                                                when a side threatens five)
 #pragma once
 
 #include <concepts>

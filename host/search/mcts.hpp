@@ -2,7 +2,9 @@
 // tree never runs playouts itself: it hands out leaves (select_leaves) and takes their statistics
 // back (backup), so many trees can share one rollout batch on any backend.
 //
-// Tree shape: decision nodes (side to move, chance outcome known) have one child per legal move.
+// Tree shape: decision nodes (side to move, chance outcome known) have one child per legal move,
+// or per candidate move where the game offers the candidate_moves hook (game_hooks.hpp: Gomoku's
+// squares near the stones, only the wins or blocks when a side threatens five).
 // In a ChanceGame the child is a chance node (outcome not yet drawn) or a terminal node, and a
 // chance node has one decision child per class of outcomes that allow the same moves
 // (Game::chance_classes); leaves are chance nodes on their first visit. In a deterministic game
@@ -52,6 +54,7 @@
 #include "games/common/philox.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/deadline.hpp"
+#include "host/search/game_hooks.hpp"
 
 namespace sp::search {
 
@@ -414,8 +417,9 @@ class Mcts {
         return true;
       }
     }
+    // The game's candidate moves where it offers them (game_hooks.hpp), else every legal move.
     typename Game::MoveList moves;
-    Game::generate_moves(s, rules_, moves);
+    hooks::searched_moves<Game>(s, rules_, moves);
     if (nodes_.size() + moves.size > node_limit_ && node != 0) return false;
     make_room(static_cast<size_t>(moves.size));
     const uint32_t first = static_cast<uint32_t>(nodes_.size());

@@ -289,6 +289,10 @@ void HumanGame<G>::show_position(const State& s, uint32_t ply) const {
 
 template <HostGame G>
 void HumanGame<G>::show_moves(const State& s) const {
+  if constexpr (requires { GameHost<G>::moves_hint(s); }) {
+    out_ << GameHost<G>::moves_hint(s);
+    return;
+  }
   typename G::MoveList legal;
   G::generate_moves(s, rules_, legal);
   out_ << "Legal moves:";
