@@ -55,12 +55,23 @@
 //                             has one), noted before SPSA tunes it
 // Bench (`selfplay bench --search-only`; host/selfplay/search_bench.hpp), optional:
 //   kSearchBenchRollouts, kSearchBenchDepth  a lighter search workload for wide games
+// Gomocup protocol (`type: pbrain` engines, external programs; host/selfplay/pbrain_engine.hpp),
+// optional, all or none (ProtocolGame):
+//   pbrain_board_size(rules)  the n of `START n`
+//   pbrain_rule(rules)        `INFO rule`'s bitmask: 0 freestyle, 1 exactly five
+//   pbrain_square(s, move)    the move's square as the protocol's (x, y): x the column from the
+//                             left, y the row from the top, 0-based
+//   pbrain_move(s, x, y)      std::optional<Move>: the legal move of s on square (x, y); nullopt
+//                             when the square is off the board or taken
+//   pbrain_stones(s)          the stones on the board (std::vector<PbrainStone>), for `BOARD`
 #pragma once
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "games/common/game.hpp"
@@ -83,6 +94,11 @@ struct GameFileRecord {
   std::string event;               // "selfplay campaign" or "selfplay match"
   std::string site;                // the host the file was written on ("" when not known)
   std::string start_time;          // when the file was started, "2026-11-30T22:00:00Z" or ""
+};
+
+// A stone as the Gomocup protocol's BOARD command lists it; player 0 or 1.
+struct PbrainStone {
+  int x = 0, y = 0, player = 0;
 };
 
 // clang-format off
@@ -108,6 +124,18 @@ concept HostGame =
     (!ChanceGame<G> || requires(const typename G::State& s) {
       { GameHost<G>::chance_value(s) } -> std::convertible_to<int>;
     });
+
+// Games an external Gomocup engine can play (`type: pbrain`).
+template <class G>
+concept ProtocolGame =
+    HostGame<G> &&
+    requires(const typename G::Rules& rules, const typename G::State& s, typename G::Move m) {
+      { GameHost<G>::pbrain_board_size(rules) } -> std::convertible_to<int>;
+      { GameHost<G>::pbrain_rule(rules) } -> std::convertible_to<int>;
+      { GameHost<G>::pbrain_square(s, m) } -> std::same_as<std::pair<int, int>>;
+      { GameHost<G>::pbrain_move(s, 0, 0) } -> std::same_as<std::optional<typename G::Move>>;
+      { GameHost<G>::pbrain_stones(s) } -> std::same_as<std::vector<PbrainStone>>;
+    };
 // clang-format on
 
 // One ply as records and `selfplay export` write it: "<chance>:<move>" in a chance game

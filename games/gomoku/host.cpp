@@ -157,4 +157,22 @@ std::string GameHost<GomokuGame>::win_reason(const gomoku::State& before, gomoku
   return "";
 }
 
+std::optional<gomoku::Move> GameHost<GomokuGame>::pbrain_move(const gomoku::State& s, int x,
+                                                              int y) {
+  if (gomoku::is_over(s) || !gomoku::on_board(s.size, x, y)) return std::nullopt;
+  const int sq = y * s.size + x;
+  if (gomoku::test_square(s.stones[0], sq) || gomoku::test_square(s.stones[1], sq))
+    return std::nullopt;
+  return gomoku::Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)};
+}
+
+std::vector<PbrainStone> GameHost<GomokuGame>::pbrain_stones(const gomoku::State& s) {
+  std::vector<PbrainStone> out;
+  for (int y = 0; y < s.size; ++y)
+    for (int x = 0; x < s.size; ++x)
+      for (int p = 0; p < 2; ++p)
+        if (gomoku::test_square(s.stones[p], y * s.size + x)) out.push_back({x, y, p});
+  return out;
+}
+
 }  // namespace sp

@@ -2,8 +2,11 @@
 // openings), the weighted-playout keys of an engine, notation and terminal play.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "games/common/game_host.hpp"
 #include "games/gomoku/game.hpp"
@@ -81,6 +84,17 @@ struct GameHost<GomokuGame> {
   static std::string rules_help(const gomoku::Rules& rules);
   static std::string win_reason(const gomoku::State& before, gomoku::Move move, bool human);
 
+  // Gomocup protocol (pbrain engines): its (x, y) are the state's own coordinates.
+  static int pbrain_board_size(const gomoku::Rules& rules) { return rules.size; }
+  static int pbrain_rule(const gomoku::Rules& rules) {
+    return rules.rule == gomoku::WinRule::kStandard ? 1 : 0;
+  }
+  static std::pair<int, int> pbrain_square(const gomoku::State&, gomoku::Move m) {
+    return {m.x, m.y};
+  }
+  static std::optional<gomoku::Move> pbrain_move(const gomoku::State& s, int x, int y);
+  static std::vector<PbrainStone> pbrain_stones(const gomoku::State& s);
+
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {
     if ((key == "adjacent_weight" || key == "near_weight") &&
@@ -90,6 +104,6 @@ struct GameHost<GomokuGame> {
   }
 };
 
-static_assert(HostGame<GomokuGame>);
+static_assert(HostGame<GomokuGame> && ProtocolGame<GomokuGame>);
 
 }  // namespace sp

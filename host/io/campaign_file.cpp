@@ -55,6 +55,7 @@ struct RowTypes {
     add_member(game, "record", offsetof(GameRow, record),
                string_type(sizeof GameRow::record).get());
     add_member(game, "record_truncated", offsetof(GameRow, record_truncated), H5T_NATIVE_UINT8);
+    add_member(game, "termination", offsetof(GameRow, termination), H5T_NATIVE_UINT8);
 
     ply = new_compound(sizeof(PlyRow), "PlyRow");
     add_member(ply, "game_id", offsetof(PlyRow, game_id), H5T_NATIVE_UINT64);
