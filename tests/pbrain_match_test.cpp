@@ -306,6 +306,26 @@ TEST(PbrainConfig, KeysPathsAndErrors) {
   EXPECT_NE(error(base).find("no error"), std::string::npos) << error(base);
 }
 
+// The shipped example: valid, and it plays (its command names the built fake engine, taken here
+// from this build wherever the build folder is).
+TEST(PbrainConfig, TheShippedExampleLoadsAndPlays) {
+  const std::string path = test::source_path("configs/gomoku/match-pbrain.yaml");
+  std::string text = test::read_text(path);
+  const std::string shipped = "../../build/release/tests/fake_pbrain";
+  ASSERT_NE(text.find(shipped), std::string::npos);
+  text.replace(text.find(shipped), shipped.size(), FAKE_PBRAIN);
+  auto cfg = config::load_match_config_text<GomokuGame>(text, path);
+  ASSERT_EQ(cfg.engines[1].type, config::EngineType::kPbrain);
+  EXPECT_EQ(cfg.engines[1].command, (std::vector<std::string>{FAKE_PBRAIN, "--chatter"}));
+  test::TempDir tmp;
+  cfg.output.path = tmp.file("m.h5");
+  cfg.match.pairs = 1;
+  cfg.games = 2;
+  std::atomic<bool> stop{false};
+  const auto r = selfplay::run_match<GomokuGame>(cfg, {}, stop);
+  EXPECT_EQ(r.games_played, 2u);
+}
+
 // A format-2 file written before /games had `termination` (commit b7f0ce0) reads with every game
 // ended by the rules, verifies, and resumes: the identity of a config without pbrain engines is
 // what it was before the pbrain keys existed.
