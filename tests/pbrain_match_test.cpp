@@ -326,6 +326,15 @@ TEST(PbrainConfig, TheShippedExampleLoadsAndPlays) {
   EXPECT_EQ(r.games_played, 2u);
 }
 
+// concurrency auto starts no more games (so external processes) than the run's threads.
+TEST(PbrainConfig, AutoConcurrencyIsCappedByTheThreads) {
+  auto cfg = config::load_match_config_text<GomokuGame>(match_text(fake_command()), "m.yaml");
+  cfg.backend.threads = 3;
+  EXPECT_EQ(selfplay::auto_concurrency(cfg, 1 << 20, 1000), 3u);
+  cfg.engines[1].type = config::EngineType::kRandom;
+  EXPECT_EQ(selfplay::auto_concurrency(cfg, 1 << 20, 1000), 4u) << "the games: 2 pairs";
+}
+
 // A format-2 file written before /games had `termination` (commit b7f0ce0) reads with every game
 // ended by the rules, verifies, and resumes: the identity of a config without pbrain engines is
 // what it was before the pbrain keys existed.

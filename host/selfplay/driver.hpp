@@ -177,7 +177,8 @@ uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendI
 
 // campaign.concurrency auto: two batches are in flight, so about half the games fill each; enough
 // games that half of them reach `target` with full rounds, ceil(2 * target / max_round_rollouts),
-// but no more than the games, than `most` (what memory allows) and 65536, and at least 1.
+// but no more than the games, than `most` (what memory allows) and 65536, and at least 1; with a
+// pbrain engine, no more than backend.threads (0: the cores the process may run on).
 uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most);
 
 // "" when min(concurrency, games) games in flight, half of them in each batch, reach half of

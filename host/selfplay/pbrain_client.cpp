@@ -122,6 +122,14 @@ void PbrainClient::request(const std::vector<std::string>& lines) {
     time_left = s_.timeout_match_ms > used_ms_ ? s_.timeout_match_ms - used_ms_ : 0;
     allowed = std::min<uint64_t>(allowed, time_left);
   }
+  // Lines printed since the last answer are no answer to this request.
+  for (std::string line;;) {
+    const ChildProcess::Read got = child_->try_read_line(line);
+    if (got == ChildProcess::Read::kClosed)
+      return fail(Termination::kCrash, "its output closed before it was to move");
+    if (got == ChildProcess::Read::kTimeout) break;
+    log::debug("pbrain " + excerpt(s_.command[0]) + " (between moves, ignored): " + excerpt(line));
+  }
   phase_ = Phase::kThinking;
   sent_ = Clock::now();
   deadline_ = sent_ + std::chrono::milliseconds(allowed + s_.tolerance_ms);
