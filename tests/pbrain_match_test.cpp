@@ -164,6 +164,9 @@ struct FaultCase {
   const char* args;
   Termination reason;
   int at;  // the fake engine's move (1-based) that fails
+  // Generous turns, so that a loaded machine never turns the legal moves before the fault into
+  // time losses; the late engine's case has short ones.
+  const char* keys = "timeout_turn_ms: 5000, tolerance_ms: 100";
 };
 
 class PbrainFault : public ::testing::TestWithParam<FaultCase> {};
@@ -174,8 +177,7 @@ TEST_P(PbrainFault, ForfeitsEveryGameAtTheFaultyMoveAndTheMatchGoesOn) {
   const FaultCase& c = GetParam();
   test::TempDir tmp;
   const std::string path = tmp.file("m.h5");
-  const Played p =
-      play(match_text(fake_command(c.args), "timeout_turn_ms: 100, tolerance_ms: 100"), path);
+  const Played p = play(match_text(fake_command(c.args), c.keys), path);
   ASSERT_EQ(p.games.size(), 4u);
   for (const auto& g : p.games) {
     SCOPED_TRACE("game " + std::to_string(g.game_id));
@@ -196,7 +198,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(FaultCase{"exit", "--exit-at 2", Termination::kCrash, 2},
                       FaultCase{"abort", "--abort-at 1", Termination::kCrash, 1},
                       FaultCase{"kill", "--kill-at 3", Termination::kCrash, 3},
-                      FaultCase{"late", "--late-at 1 5000", Termination::kTimeLoss, 1},
+                      FaultCase{"late", "--late-at 1 5000", Termination::kTimeLoss, 1,
+                                "timeout_turn_ms: 100, tolerance_ms: 100"},
                       FaultCase{"occupied", "--occupied-at 2", Termination::kIllegalMove, 2},
                       FaultCase{"offboard", "--offboard-at 1", Termination::kIllegalMove, 1},
                       FaultCase{"garbage", "--garbage-at 2", Termination::kIllegalMove, 2},
