@@ -339,10 +339,11 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
   // game and 5 section headers; rules, campaign; 2 engine headers and the 16 keys of an mcts
   // engine; backend, output
   EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 16 + 4 + 3);
-  // With every key (what identities compare): the 4 keys of expectimax engines too.
+  // With every key (what identities compare): the 4 keys of expectimax engines and the 4 of
+  // pbrain engines too.
   const std::string all = explain_campaign_config(Config<EwnGame>{}, true);
   EXPECT_EQ(std::count(all.begin(), all.end(), '\n') - std::count(text.begin(), text.end(), '\n'),
-            2 * 4);
+            2 * (4 + 4));
   EXPECT_NE(all.find("    star1: true"), std::string::npos) << all;
   EXPECT_EQ(text.find("star1"), std::string::npos) << text;
 }

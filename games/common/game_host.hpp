@@ -58,23 +58,31 @@
 //                             has one), noted before SPSA tunes it
 // Bench (`selfplay bench --search-only`; host/selfplay/search_bench.hpp), optional:
 //   kSearchBenchRollouts, kSearchBenchDepth  a lighter search workload for wide games
-// Gomocup protocol (`selfplay pbrain`; host/selfplay/pbrain.hpp), optional, all or none: games of
-// two sides placing pieces on squares (x, y), x the column from the left and y the row from the
-// top, 0-based, the first player (side 0) moving first. Without them `selfplay pbrain` refuses
-// the game. Each throws InputError for what the game does not play; the protocol answers ERROR.
-//   pbrain_board(rules, width, height)  the rules for a board of width x height (START n is n x n)
+// Gomocup protocol, optional, all or none (ProtocolGame): `selfplay pbrain` (our engine speaks it;
+// host/selfplay/pbrain.hpp) and `type: pbrain` engines (external programs in matches;
+// host/selfplay/pbrain_engine.hpp). For games of two sides placing pieces on squares (x, y), x the
+// column from the left and y the row from the top, 0-based, the first player (side 0) moving
+// first. Without them both refuse the game.
+//   pbrain_board(rules, width, height)  the rules for a board of width x height (START n is n x n);
+//                             throws InputError for a size the game does not play
+//   pbrain_board_size(rules)  the n of `START n` for these rules
 //   pbrain_rule(rules, bits)  the rules under INFO rule's bitmask (1 exactly five, 2 continuous,
-//                             4 renju, 8 caro; 0 freestyle)
+//                             4 renju, 8 caro; 0 freestyle); throws InputError for what the game
+//                             does not play
+//   pbrain_rule_bits(rules)   the bitmask INFO rule sends for these rules
 //   pbrain_start(rules)       the empty board, side 0 to move
-//   pbrain_move(s, x, y)      the legal move of s on square (x, y) (int64_t); throws for a square
-//                             off the board, an occupied one or a finished game
+//   pbrain_move(s, x, y)      the legal move of s on square (x, y) (int64_t); throws InputError for
+//                             a square off the board, an occupied one or a finished game
 //   pbrain_xy(move)           the move's square as std::pair<int, int>{x, y}
+//   pbrain_stones(s)          the stones on the board (std::vector<PbrainStone>), for `BOARD`
 #pragma once
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "games/common/game.hpp"
@@ -97,6 +105,11 @@ struct GameFileRecord {
   std::string event;               // "selfplay campaign" or "selfplay match"
   std::string site;                // the host the file was written on ("" when not known)
   std::string start_time;          // when the file was started, "2026-11-30T22:00:00Z" or ""
+};
+
+// A stone as the Gomocup protocol's BOARD command lists it; player 0 or 1.
+struct PbrainStone {
+  int x = 0, y = 0, player = 0;
 };
 
 // clang-format off
@@ -122,6 +135,21 @@ concept HostGame =
     (!ChanceGame<G> || requires(const typename G::State& s) {
       { GameHost<G>::chance_value(s) } -> std::convertible_to<int>;
     });
+
+// Games an external Gomocup engine can play (`type: pbrain`).
+template <class G>
+concept ProtocolGame =
+    HostGame<G> &&
+    requires(const typename G::Rules& rules, const typename G::State& s, typename G::Move m) {
+      { GameHost<G>::pbrain_board(rules, 0, 0) } -> std::convertible_to<typename G::Rules>;
+      { GameHost<G>::pbrain_board_size(rules) } -> std::convertible_to<int>;
+      { GameHost<G>::pbrain_rule(rules, int64_t{}) } -> std::convertible_to<typename G::Rules>;
+      { GameHost<G>::pbrain_rule_bits(rules) } -> std::convertible_to<int>;
+      { GameHost<G>::pbrain_start(rules) } -> std::same_as<typename G::State>;
+      { GameHost<G>::pbrain_move(s, int64_t{}, int64_t{}) } -> std::same_as<typename G::Move>;
+      { GameHost<G>::pbrain_xy(m) } -> std::same_as<std::pair<int, int>>;
+      { GameHost<G>::pbrain_stones(s) } -> std::same_as<std::vector<PbrainStone>>;
+    };
 // clang-format on
 
 // One ply as records and `selfplay export` write it: "<chance>:<move>" in a chance game

@@ -264,4 +264,13 @@ gomoku::Move GameHost<GomokuGame>::pbrain_move(const gomoku::State& s, int64_t x
   return m;
 }
 
+std::vector<PbrainStone> GameHost<GomokuGame>::pbrain_stones(const gomoku::State& s) {
+  std::vector<PbrainStone> out;
+  for (int y = 0; y < s.size; ++y)
+    for (int x = 0; x < s.size; ++x)
+      for (int p = 0; p < 2; ++p)
+        if (gomoku::test_square(s.stones[p], y * s.size + x)) out.push_back({x, y, p});
+  return out;
+}
+
 }  // namespace sp

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "games/common/game_host.hpp"
 #include "games/gomoku/game.hpp"
@@ -107,11 +108,17 @@ struct GameHost<GomokuGame> {
   // INFO rule: 0 freestyle, bit 1 exactly five (standard); bit 2 (continuous games) is ignored;
   // renju (bit 4), caro (bit 8) and unknown bits are refused.
   static gomoku::Rules pbrain_rule(const gomoku::Rules& rules, int64_t bits);
+  // What matches send external engines: START n, INFO rule.
+  static int pbrain_board_size(const gomoku::Rules& rules) { return rules.size; }
+  static int pbrain_rule_bits(const gomoku::Rules& rules) {
+    return rules.rule == gomoku::WinRule::kStandard ? 1 : 0;
+  }
   static gomoku::State pbrain_start(const gomoku::Rules& rules) {
     return gomoku::initial_state(rules);
   }
   static gomoku::Move pbrain_move(const gomoku::State& s, int64_t x, int64_t y);
   static std::pair<int, int> pbrain_xy(gomoku::Move m) { return {m.x, m.y}; }
+  static std::vector<PbrainStone> pbrain_stones(const gomoku::State& s);
 
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {
@@ -122,6 +129,6 @@ struct GameHost<GomokuGame> {
   }
 };
 
-static_assert(HostGame<GomokuGame>);
+static_assert(HostGame<GomokuGame> && ProtocolGame<GomokuGame>);
 
 }  // namespace sp

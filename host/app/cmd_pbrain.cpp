@@ -31,7 +31,7 @@ namespace {
 template <class... Gs>
 std::string pbrain_game_names(GameList<Gs...>) {
   std::string out;
-  ((out += selfplay::PbrainGame<Gs> ? (out.empty() ? "" : ", ") + std::string(Gs::kName) : ""),
+  ((out += ProtocolGame<Gs> ? (out.empty() ? "" : ", ") + std::string(Gs::kName) : ""),
    ...);
   return out;
 }
@@ -39,7 +39,7 @@ std::string pbrain_game_names(GameList<Gs...>) {
 // Throws InputError unless game G speaks the Gomocup protocol.
 template <class G>
 void require_pbrain_game() {
-  if constexpr (!selfplay::PbrainGame<G>)
+  if constexpr (!ProtocolGame<G>)
     throw InputError(
         std::string(G::kName) +
         " has no Gomocup (pbrain) protocol; games that have it: " + pbrain_game_names(Games{}));
@@ -66,7 +66,7 @@ Runner add_pbrain(CLI::App& app) {
     const std::string path = o->config.empty() ? default_pbrain_config() : o->config;
     return with_game(config::config_file_game(path, o->game), [&]<class G>() -> int {
       require_pbrain_game<G>();
-      if constexpr (selfplay::PbrainGame<G>) {
+      if constexpr (ProtocolGame<G>) {
         config::Config<G> cfg = config::load_campaign_config<G>(path);
         if (!o->backend.empty()) cfg.backend.name = o->backend;
         auto backend =

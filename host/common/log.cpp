@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 
 namespace sp::log {
@@ -25,5 +27,15 @@ void info(std::string_view message) {
   if (!g_quiet) emit("info", message);
 }
 void warn(std::string_view message) { emit("warn", message); }
+bool debug_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("SELFPLAY_LOG");
+    return v && std::strcmp(v, "debug") == 0;
+  }();
+  return enabled;
+}
+void debug(std::string_view message) {
+  if (debug_enabled()) emit("debug", message);
+}
 
 }  // namespace sp::log

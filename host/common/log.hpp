@@ -9,5 +9,9 @@ void set_quiet(bool quiet);
 bool quiet();
 void info(std::string_view message);
 void warn(std::string_view message);
+// Lines for debugging (what an external engine printed): written only when the environment has
+// SELFPLAY_LOG=debug, read once.
+bool debug_enabled();
+void debug(std::string_view message);
 
 }  // namespace sp::log

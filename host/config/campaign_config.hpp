@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "games/common/game.hpp"
 #include "games/common/game_host.hpp"
@@ -15,8 +16,9 @@
 
 namespace sp::config {
 
-// expectimax: games with chance; alphabeta: games without.
-enum class EngineType { kMcts, kFlat, kRandom, kExpectimax, kAlphaBeta };
+// expectimax: games with chance; alphabeta: games without; pbrain: an external program speaking
+// the Gomocup protocol, in games that have it (ProtocolGame).
+enum class EngineType { kMcts, kFlat, kRandom, kExpectimax, kAlphaBeta, kPbrain };
 enum class ChanceMode { kSample, kRoundRobin };
 
 struct EngineConfig {
@@ -41,6 +43,12 @@ struct EngineConfig {
   uint32_t time_ms = 0;         // expectimax, alphabeta: time per move; 0 = none (deterministic)
   uint32_t tt_size_mb = 4;      // expectimax, alphabeta: transposition table per engine instance
   bool star1 = true;            // expectimax: Star1 pruning at chance nodes
+  // pbrain: the program and its arguments (key `command`, split like a shell line; a program
+  // path with '/' made absolute from the config file's directory), and its time controls.
+  std::vector<std::string> command;
+  uint32_t timeout_turn_ms = 5000;  // per move (Gomocup's timeout_turn)
+  uint32_t timeout_match_ms = 0;    // per game and engine; 0 = none (Gomocup's timeout_match)
+  uint32_t tolerance_ms = 1000;     // past a limit before a time loss; END's grace period
 };
 
 struct BackendConfig {

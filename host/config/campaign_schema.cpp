@@ -1,15 +1,20 @@
 // Every game-neutral key of a campaign config, declared once; game_schema.hpp adds the game's keys
 // and assembles them. Defaults equal the initializers in campaign_config.hpp (config_test checks
 // that an empty config loads as Config<G>{}).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "games/hosts.hpp"
+#include "host/common/child_process.hpp"
 #include "host/config/campaign_schema.hpp"
 #include "host/config/load.hpp"
 #include "host/eval/weights.hpp"
@@ -63,12 +68,15 @@ Section<EngineConfig> engine_type_key(bool chance_game) {
       {"mcts", EngineType::kMcts}, {"flat", EngineType::kFlat}, {"random", EngineType::kRandom}};
   types.emplace_back(chance_game ? "expectimax" : "alphabeta",
                      chance_game ? EngineType::kExpectimax : EngineType::kAlphaBeta);
-  s.choice("type", &EngineConfig::type, EngineType::kMcts, types,
-           std::string("mcts: UCT tree search; flat: playouts from the root moves only; random: "
-                       "random moves; ") +
-               (chance_game ? "expectimax: depth-limited expectiminimax over the weights' evaluation"
-                            : "alphabeta: negamax alpha-beta (PVS, transposition table) over the "
-                              "weights' evaluation"));
+  types.emplace_back("pbrain", EngineType::kPbrain);
+  s.choice(
+      "type", &EngineConfig::type, EngineType::kMcts, types,
+      std::string("mcts: UCT tree search; flat: playouts from the root moves only; random: "
+                  "random moves; ") +
+          (chance_game ? "expectimax: depth-limited expectiminimax over the weights' evaluation"
+                       : "alphabeta: negamax alpha-beta (PVS, transposition table) over the "
+                         "weights' evaluation") +
+          "; pbrain: an external program speaking the Gomocup protocol (games that have it)");
   return s;
 }
 
@@ -107,8 +115,11 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
     return is_type(e, {EngineType::kExpectimax, EngineType::kAlphaBeta});
   };
   Section<EngineConfig> s;
-  s.only_if([](const EngineConfig& e) { return e.type != EngineType::kFlat && e.type != EngineType::kRandom; },
-            std::string("for type mcts and ") + deep);
+  s.only_if(
+      [](const EngineConfig& e) {
+        return is_type(e, {EngineType::kMcts, EngineType::kExpectimax, EngineType::kAlphaBeta});
+      },
+      std::string("for type mcts and ") + deep);
   s.file(
       "weights", &EngineConfig::weights,
       std::string("evaluation weights (YAML, e.g. ") + weights_example + "): " + deep +
@@ -169,6 +180,91 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
     if (doc.was_set(leaf) || !doc.was_set(move))
       doc.fail_key(leaf, "must not exceed rollouts_per_move (" + per_move + "), found " + per_leaf);
     doc.fail_key(move, "must be at least rollouts_per_leaf (" + per_leaf + "), found " + per_move);
+  });
+  return s;
+}
+
+std::string resolve_program(const std::string& document, const std::string& program) {
+  const auto runnable = [](const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
+  };
+  if (program.find('/') == std::string::npos) {
+    const char* env = std::getenv("PATH");
+    const std::string dirs = env ? env : "";
+    for (size_t start = 0; start <= dirs.size();) {
+      size_t end = dirs.find(':', start);
+      if (end == std::string::npos) end = dirs.size();
+      const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+      if (runnable(dir + "/" + program)) return program;  // posix_spawnp finds it the same way
+      start = end + 1;
+    }
+    throw InputError("program '" + excerpt(program) +
+                     "' is not on PATH; give its path (relative to the config file's directory)");
+  }
+  const std::string path = detail::resolve_path(document, program);
+  if (!runnable(path)) {
+    struct stat st {};
+    const std::string why = ::stat(path.c_str(), &st) != 0 ? std::strerror(errno)
+                            : !S_ISREG(st.st_mode)         ? "not a regular file"
+                                                           : "not executable";
+    throw InputError("cannot run '" + excerpt(path) + "': " + why);
+  }
+  return path;
+}
+
+std::string command_text(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !w.empty() && w.find_first_of(" \t\n'\"\\#") == std::string::npos;
+    if (plain) {
+      out += w;
+      continue;
+    }
+    out += '\'';
+    for (const char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
+Section<EngineConfig> engine_pbrain_keys() {
+  Section<EngineConfig> s;
+  s.only_if([](const EngineConfig& e) { return e.type == EngineType::kPbrain; }, "for type pbrain");
+  s.node(
+      "command", &EngineConfig::command, std::vector<std::string>{},
+      "program and arguments, split like a shell line (quotes, backslashes; no variables)",
+      [](const YAML::Node& v, Mark at, Document& doc, const std::string& path) {
+        const std::string text = detail::read_string(v, at, doc, path, true);
+        if (text.empty()) return std::vector<std::string>{};
+        std::vector<std::string> words;
+        try {
+          words = split_command(text);
+          words[0] = resolve_program(doc.name(), words[0]);
+        } catch (const InputError& e) {
+          doc.fail(at, path, e.what());
+        }
+        return words;
+      },
+      [](const std::vector<std::string>& words) { return detail::quote(command_text(words)); },
+      "pbrain: the engine's command line; a program path with '/' is relative to this file's "
+      "directory, a bare name is looked up on PATH; one process per game and engine");
+  s.integer("timeout_turn_ms", &EngineConfig::timeout_turn_ms, 5000, 1, 3'600'000,
+            "pbrain: time per move in ms (INFO timeout_turn)");
+  s.integer("timeout_match_ms", &EngineConfig::timeout_match_ms, 0, 0, 1'000'000'000,
+            "pbrain: time for all its moves of a game in ms, 0 = none (INFO timeout_match; "
+            "INFO time_left before each move)");
+  s.integer("tolerance_ms", &EngineConfig::tolerance_ms, 1000, 0, 600'000,
+            "pbrain: an answer this late past a limit still counts; also how long the program "
+            "may take to exit after END before it is killed");
+  s.only_if({}, "");
+  s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
+    if (e.type == EngineType::kPbrain && e.command.empty())
+      doc.fail_key(path + ".command",
+                   "required for type pbrain: the engine's command line, e.g. "
+                   "\"engines/pbrain-foo\" (relative to the config file's directory)");
   });
   return s;
 }

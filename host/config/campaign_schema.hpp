@@ -26,6 +26,15 @@ Section<EngineConfig> engine_type_key(bool chance_game);
 Section<EngineConfig> engine_search_keys(bool chance_game);
 Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& load,
                                        const std::string& weights_example);
+// The keys of type pbrain (an external Gomocup engine): command and its time controls. Games
+// without the protocol get no such engine (game_schema.hpp refuses the type).
+Section<EngineConfig> engine_pbrain_keys();
+// The program of a pbrain command as it will be run: a path with '/' taken relative to the
+// directory of `document` (the config file), a bare name looked up on PATH. Throws InputError
+// when it is not an executable file.
+std::string resolve_program(const std::string& document, const std::string& program);
+// A command's words as one line that split_command reads back the same (quoted where needed).
+std::string command_text(const std::vector<std::string>& words);
 // True for the engine types that run playouts (mcts, flat): where the game's playout keys apply.
 bool applies_to_rollout_engines(const EngineConfig& e);
 

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "games/games.hpp"
+#include "games/hosts.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/campaign_schema.hpp"
 #include "host/config/schema.hpp"
@@ -24,6 +26,15 @@ WeightsLoader weights_loader() {
   };
 }
 
+// "gomoku": the games of the list whose host part speaks the Gomocup protocol, for messages.
+template <class... Gs>
+std::string protocol_game_names(GameList<Gs...>) {
+  std::string out;
+  ((ProtocolGame<Gs> ? (out += (out.empty() ? "" : ", ") + std::string(Gs::kName), 0) : 0), ...);
+  return out;
+}
+inline std::string protocol_game_names() { return protocol_game_names(Games{}); }
+
 // engines.playerN of Config<G>: the neutral engine keys with G's playout keys in the middle.
 template <HostGame G>
 Section<Config<G>> engine_section(int p) {
@@ -40,6 +51,14 @@ Section<Config<G>> engine_section(int p) {
   std::string example = std::string("configs/") + G::kName + "/weights/";
   if constexpr (requires { GameHost<G>::kWeightsExample; }) example = GameHost<G>::kWeightsExample;
   s.include(engine, engine_eval_keys(chance, weights_loader<G>(), example));
+  s.include(engine, engine_pbrain_keys());
+  if constexpr (!ProtocolGame<G>)
+    s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {
+      if (c.engines[p].type == EngineType::kPbrain)
+        doc.fail_key(path + ".type",
+                     std::string("pbrain engines speak the Gomocup protocol, which ") + G::kName +
+                         " does not have; known games that have it: " + protocol_game_names());
+    });
   return s;
 }
 

@@ -39,7 +39,9 @@ Datatype new_compound(size_t size, const char* what) {
 // In-memory compound types of the row structs (host layout, padding included); the files store
 // their packed copies. game1 and ply1 are format 1's rows (format1.hpp), for reading old files.
 struct RowTypes {
-  Datatype game, ply, perf, pair, game1, ply1;
+  // game2_before_termination: /games of format-2 files written before the termination column
+  // (read into GameRow, whose termination stays 0).
+  Datatype game, ply, perf, pair, game1, ply1, game2_before_termination;
 
   RowTypes() {
     init_thread();
@@ -55,6 +57,8 @@ struct RowTypes {
     add_member(game, "record", offsetof(GameRow, record),
                string_type(sizeof GameRow::record).get());
     add_member(game, "record_truncated", offsetof(GameRow, record_truncated), H5T_NATIVE_UINT8);
+    game2_before_termination = Datatype(check_id(H5Tcopy(game.get()), "copy type", "GameRow"));
+    add_member(game, "termination", offsetof(GameRow, termination), H5T_NATIVE_UINT8);
 
     ply = new_compound(sizeof(PlyRow), "PlyRow");
     add_member(ply, "game_id", offsetof(PlyRow, game_id), H5T_NATIVE_UINT64);
@@ -298,6 +302,11 @@ struct Tables {
       throw CampaignError("'" + path + "' is a format-" + std::to_string(version) +
                           " campaign file: it is read, never extended");
     const bool old = t.version == format1::kVersion;
+    // Files written before /games had `termination` are read (never extended) as if every game
+    // had ended by the rules.
+    if (!old && !for_append && t.has_type(root, "games", t.types.game2_before_termination.get()))
+      t.types.game = Datatype(
+          check_id(H5Tcopy(t.types.game2_before_termination.get()), "copy type", "GameRow"));
     t.games = t.open_checked(root, "games", (old ? t.types.game1 : t.types.game).get());
     t.plies = t.open_checked(root, "plies", (old ? t.types.ply1 : t.types.ply).get());
     t.positions = open_group(root, "positions");
@@ -318,6 +327,15 @@ struct Tables {
       t.match_pairs = t.open_checked(t.match.get(), "pairs", t.types.pair.get());
     }
     return t;
+  }
+
+  // Whether dataset `name` exists with the packed copy of memory_type (no error otherwise).
+  bool has_type(hid_t location, const std::string& name, hid_t memory_type) const {
+    if (!has_link(location, name)) return false;
+    const Dataset dataset = open_dataset(location, name);
+    const Datatype stored(check_id(H5Dget_type(dataset.get()), "get type", name));
+    const Datatype expected = packed_copy(memory_type);
+    return check(H5Tequal(stored.get(), expected.get()), "compare types", name) > 0;
   }
 
   Dataset open_checked(hid_t location, const std::string& name, hid_t memory_type) const {

@@ -31,6 +31,10 @@ struct GameRow {
   // (export, verify) rebuild it from there.
   char record[1024] = {};
   uint8_t record_truncated = 0;
+  // How the game ended: 0 by the rules; else the player to move after the last ply forfeited
+  // it (and lost): 1 time loss, 2 crash (an external engine's program ended), 3 illegal move
+  // (search::Termination). Files written before the column existed read as 0.
+  uint8_t termination = 0;
 
   friend bool operator==(const GameRow&, const GameRow&) = default;
 };

@@ -3,7 +3,10 @@
 // expectimax, alpha-beta) decide at begin() and never ask for leaves.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,6 +16,32 @@
 #include "host/search/mcts.hpp"
 
 namespace sp::search {
+
+// How a game ended: by the rules, or by a forfeit of the engine to move, which loses the game
+// (/games `termination`, the same numbers).
+enum class Termination : uint8_t { kRules = 0, kTimeLoss = 1, kCrash = 2, kIllegalMove = 3 };
+inline constexpr int kTerminations = 4;
+// "rules", "time loss", "crash", "illegal move".
+inline const char* termination_name(Termination t) {
+  static constexpr const char* kNames[kTerminations] = {"rules", "time loss", "crash",
+                                                        "illegal move"};
+  return kNames[static_cast<int>(t)];
+}
+
+// Why an engine gives a game up instead of moving, with what happened in words ("no answer
+// within 150 ms (timeout_turn_ms 100 + tolerance_ms 50)").
+struct Forfeit {
+  Termination reason = Termination::kRules;
+  std::string detail;
+};
+
+// What an undecided engine that collects no leaves waits for outside the process (an external
+// program's answer): the descriptor whose readability may decide it, and the time by which
+// collect() must be called again in any case (time_point::min(): at once).
+struct ExternalWait {
+  int fd = -1;
+  std::chrono::steady_clock::time_point deadline;
+};
 
 template <sp::Game Game>
 class Engine {
@@ -41,6 +70,16 @@ class Engine {
   // alpha-beta takes it instead of its configured time_ms (its depth stays a cap); engines that
   // decide at once or in one round (random, flat) ignore it.
   virtual void set_time_limit(uint32_t /*ms*/) {}
+
+  // Engines that wait on something outside the process: while not decided() after a collect()
+  // that added no leaves, what to wait on before calling collect() again. Engines of this
+  // process never wait (nullopt).
+  virtual std::optional<ExternalWait> waiting() const { return std::nullopt; }
+  // Once decided(): a forfeit instead of a move (the engine's time ran out, its program crashed,
+  // it answered an illegal move); decision() is not called then.
+  virtual std::optional<Forfeit> forfeit() const { return std::nullopt; }
+  // The game ended (by the rules or a forfeit): an external program is told so.
+  virtual void end_game() {}
 };
 
 // UCT engine over the batched tree; with an evaluator (named in describe() by evaluator_name) it

@@ -117,6 +117,11 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
   if (match && tree["match"]) tree["match"].remove("pairs");
   for (int p = 0; p < 2; ++p) {
     YAML::Node engine = tree["engines"]["player" + std::to_string(p)];
+    // The pbrain keys came later than the files of other engines: leaving them out keeps those
+    // files' identities what they were.
+    if (cfg.engines[p].type != config::EngineType::kPbrain)
+      for (const char* key : {"command", "timeout_turn_ms", "timeout_match_ms", "tolerance_ms"})
+        engine.remove(key);
     YAML::Node values;  // null: no weights
     if constexpr (FeatureGame<G>)
       if (const auto& weights = cfg.engines[p].evaluation)
@@ -155,6 +160,7 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
     record += ply_text<G>(p.before, p.move);
   }
   io::set_record(g, record);
+  g.termination = static_cast<uint8_t>(game.termination);
 
   for (size_t i = 0; i < game.plies.size(); ++i) {
     const PlyInfo<G>& p = game.plies[i];
@@ -326,6 +332,11 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
       [&](FinishedGame<G>&& game) {
         GameRows rows = to_rows<G>(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions), std::move(rows.features));
+        if (game.termination != search::Termination::kRules)
+          log::warn(fmt::format("game {}: engines.player{} (player {}) loses by {}: {}",
+                                game.game_id, game.engine_of_player[1 - game.winner],
+                                1 - game.winner, search::termination_name(game.termination),
+                                game.termination_detail));
         const int winner_engine = game.winner == 0 || game.winner == 1 ? game.engine_of_player[game.winner] : -1;
         progress.game_finished(game.winner, game.first_player, static_cast<uint32_t>(game.plies.size()), winner_engine);
         ++result.games_played;

@@ -1,5 +1,7 @@
 #include "host/selfplay/driver.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 
 namespace sp::selfplay {
@@ -33,6 +35,17 @@ uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendI
 }
 
 uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most) {
+  // External engines think in processes of their own, one per game in flight: no more games at
+  // once than the run's threads, so that they do not share cores and miss their times.
+  if (cfg.engines[0].type == config::EngineType::kPbrain ||
+      cfg.engines[1].type == config::EngineType::kPbrain) {
+    int cores = cfg.backend.threads;
+    if (cores <= 0) {
+      cpu_set_t set;
+      cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    }
+    most = std::min<uint64_t>(most, static_cast<uint64_t>(std::max(1, cores)));
+  }
   const uint64_t round = std::max<uint64_t>(1, max_round_rollouts(cfg));
   const uint64_t wanted = (2 * target + round - 1) / round;
   return static_cast<uint32_t>(

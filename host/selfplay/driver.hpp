@@ -5,6 +5,7 @@
 // batch size, thread count or backend. Chance (dice) is drawn only in games that have it.
 #pragma once
 
+#include <poll.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -27,6 +28,7 @@
 #include "host/search/alphabeta.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/expectimax.hpp"
+#include "host/selfplay/pbrain_engine.hpp"
 
 namespace sp::selfplay {
 
@@ -47,6 +49,9 @@ struct FinishedGame {
   int winner = 0;                    // 0, 1, or G::kNoWinner for a draw
   std::vector<PlyInfo<G>> plies;
   double duration_s = 0;
+  // kRules, or the forfeit of the player to move after the last ply (who then loses).
+  search::Termination termination = search::Termination::kRules;
+  std::string termination_detail;  // the forfeit's Forfeit::detail
 };
 
 struct BatchInfo {
@@ -113,6 +118,11 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
       return std::make_unique<search::FlatEngine<G>>(cfg.rollouts_per_move, rules, policy_slot);
     case config::EngineType::kRandom:
       return std::make_unique<search::RandomEngine<G>>(rules);
+    case config::EngineType::kPbrain:
+      if constexpr (ProtocolGame<G>)
+        return std::make_unique<PbrainEngine<G>>(pbrain_settings(cfg), rules);
+      throw InputError(std::string("pbrain engines speak the Gomocup protocol, which ") + G::kName +
+                       " does not have");
     case config::EngineType::kExpectimax:
       if constexpr (ChanceGame<G>) {
         if (!cfg.evaluation) throw InputError("an expectimax engine needs weights");
@@ -167,7 +177,8 @@ uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendI
 
 // campaign.concurrency auto: two batches are in flight, so about half the games fill each; enough
 // games that half of them reach `target` with full rounds, ceil(2 * target / max_round_rollouts),
-// but no more than the games, than `most` (what memory allows) and 65536, and at least 1.
+// but no more than the games, than `most` (what memory allows) and 65536, and at least 1; with a
+// pbrain engine, no more than backend.threads (0: the cores the process may run on).
 uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most);
 
 // "" when min(concurrency, games) games in flight, half of them in each batch, reach half of
@@ -229,6 +240,7 @@ class Driver {
     bool active = false;
     bool searching = false;
     bool waiting = false;  // its leaves are in a batch that has not been waited for
+    bool external = false;  // its engine waits for an external program (ExternalWait)
     State state{};
     FinishedGame<G> game;
     std::unique_ptr<search::Engine<G>> engines[2];
@@ -257,6 +269,7 @@ class Driver {
     slot.active = true;
     slot.searching = false;
     slot.waiting = false;
+    slot.external = false;
     slot.game = FinishedGame<G>{};
     slot.game.game_id = id;
     slot.state = start_position<G>(cfg_, id, &slot.game.opening);
@@ -272,6 +285,18 @@ class Driver {
   // otherwise play every remaining game in one step). Touches nothing but the slot (and its
   // engines), so slots step in parallel on the pool.
   void step(Slot& slot);
+  // The game of slot ended (winner set): its engines are told, the slot yields it.
+  void finish(Slot& slot) {
+    slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
+    for (auto& e : slot.engines) e->end_game();
+    slot.finished = std::move(slot.game);
+    slot.active = false;
+  }
+  // Clears `external` of the slots whose engine may go on: its descriptor is readable or its
+  // deadline has passed. block: when none may, sleeps in poll() until one may, or at most
+  // kExternalWakeMs so that a stop is seen. Returns whether any slot waits on an external engine.
+  bool wake_external(bool block);
+  static constexpr int kExternalWakeMs = 200;
 
   const config::Config<G>& cfg_;
   rollout::Backend<G>& backend_;
@@ -300,6 +325,14 @@ void Driver<G>::step(Slot& slot) {
       slot.searching = true;
     }
     if (engine.decided()) {
+      if (std::optional<search::Forfeit> forfeit = engine.forfeit()) {
+        slot.game.winner = 1 - G::side_to_move(s);  // the player to move loses
+        slot.game.termination = forfeit->reason;
+        slot.game.termination_detail = std::move(forfeit->detail);
+        slot.searching = false;
+        finish(slot);
+        return;
+      }
       PlyInfo<G> info;
       info.before = s;
       info.move = engine.decision(&info.stats);
@@ -309,9 +342,7 @@ void Driver<G>::step(Slot& slot) {
       G::apply(s, info.move);
       if (G::is_over(s)) {
         slot.game.winner = G::winner(s);
-        slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
-        slot.finished = std::move(slot.game);
-        slot.active = false;
+        finish(slot);
         return;
       }
       draw_chance_at(s, slot.game.game_id, ply + 1);
@@ -320,6 +351,10 @@ void Driver<G>::step(Slot& slot) {
     }
     engine.collect(slot.leaves);
     if (!slot.leaves.empty()) return;
+    if (!engine.decided() && engine.waiting()) {
+      slot.external = true;  // run() steps it again when its program may have answered
+      return;
+    }
     // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
     if (!engine.decided()) throw std::logic_error("engine neither decided nor asked for leaves");
   }
@@ -374,7 +409,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
       wave.clear();
       for (; k < slots_.size() && wave.size() < room; ++k) {
         Slot& slot = *slots_[(cursor + k) % slots_.size()];
-        if (slot.active && !slot.waiting) wave.push_back(&slot);
+        if (slot.active && !slot.waiting && !slot.external) wave.push_back(&slot);
       }
       if (wave.empty()) break;
       pool_->run(wave.size(), [&](size_t i) { step(*wave[i]); });
@@ -396,7 +431,9 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
     cursor = (cursor + k) % std::max<size_t>(1, slots_.size());
   };
 
+  bool externals = false;  // some slot waits on an external engine
   for (;;) {
+    if (externals) externals = wake_external(false);
     bool submitted = false;
     if (!stop.load() && static_cast<int>(in_flight.size()) < depth) {
       int b = 0;
@@ -406,6 +443,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
       batch.leaves.clear();
       batch.slots.clear();
       fill(batch);
+      for (auto& slot : slots_) externals |= slot->external;
       if (!batch.leaves.empty()) {
         batch.stats.resize(batch.leaves.size());
         batch.ticket = backend_.submit(batch.leaves, params_);
@@ -418,6 +456,8 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
       bool any_active = false;
       for (auto& slot : slots_) any_active |= slot->active;
       if (stop.load() || !any_active) break;
+      // Nothing to compute: every game in flight waits for an external program's answer.
+      if (!submitted && externals) externals = wake_external(true);
       continue;
     }
     if (submitted && static_cast<int>(in_flight.size()) < depth && !stop.load()) continue;
@@ -447,5 +487,43 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
   // A stop leaves results of the last batches unabsorbed: the engines are not used again.
 }
 
+template <HostGame G>
+bool Driver<G>::wake_external(bool block) {
+  std::vector<pollfd> fds;
+  std::vector<Slot*> owners;
+  auto earliest = Clock::time_point::max();
+  for (auto& slot : slots_) {
+    if (!slot->external) continue;
+    const auto& engine =
+        *slot->engines[engine_for_player(cfg_, slot->game.game_id, G::side_to_move(slot->state))];
+    const std::optional<search::ExternalWait> wait = engine.waiting();
+    if (!wait || wait->deadline <= Clock::now()) {
+      slot->external = false;
+      block = false;
+      continue;
+    }
+    earliest = std::min(earliest, wait->deadline);
+    fds.push_back(pollfd{wait->fd, POLLIN, 0});
+    owners.push_back(slot.get());
+  }
+  if (fds.empty()) return false;
+  int timeout = 0;
+  if (block) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(earliest - Clock::now()).count();
+    timeout = static_cast<int>(std::clamp<int64_t>(left, 0, kExternalWakeMs));
+  }
+  const int ready = ::poll(fds.data(), fds.size(), timeout);
+  bool still = false;
+  const auto now = Clock::now();
+  for (size_t i = 0; i < fds.size(); ++i) {
+    Slot& slot = *owners[i];
+    const auto& engine =
+        *slot.engines[engine_for_player(cfg_, slot.game.game_id, G::side_to_move(slot.state))];
+    if ((ready > 0 && fds[i].revents != 0) || engine.waiting()->deadline <= now)
+      slot.external = false;
+    still |= slot.external;
+  }
+  return still;
+}
 
 }  // namespace sp::selfplay

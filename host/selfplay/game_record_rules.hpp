@@ -182,6 +182,28 @@ class GameRecordRules final : public RecordRules {
       out.before.push_back(s);
       G::apply(s, legal.moves[found]);
     }
+    if (g.termination != 0) {
+      // A forfeit: the player to move after the last ply gave the game up and lost it.
+      if (g.termination >= search::kTerminations) {
+        problems.add(where + ": termination " + std::to_string(g.termination) +
+                     " is not one of 0 (rules), 1 (time loss), 2 (crash), 3 (illegal move)");
+        return;
+      }
+      const char* name = search::termination_name(static_cast<search::Termination>(g.termination));
+      if (G::is_over(s)) {
+        problems.add(where + ": termination " + name + " recorded, but the game was over (" +
+                     record_detail::ending(G::winner(s)) + ") after its " +
+                     std::to_string(out.plies) + " plies");
+        return;
+      }
+      out.finished = true;
+      out.winner = 1 - G::side_to_move(s);
+      if (g.winner != out.winner)
+        problems.add(where + ": winner " + std::to_string(g.winner) + " recorded, but player " +
+                     std::to_string(G::side_to_move(s)) + " forfeited (" + name + ") and player " +
+                     std::to_string(out.winner) + " wins");
+      return;
+    }
     if (!G::is_over(s)) {
       problems.add(where + ": the game is not over after its " + std::to_string(out.plies) +
                    " plies");

@@ -28,6 +28,25 @@ float score_of(GameResult r) {
   return r == GameResult::kWin ? 1.0f : r == GameResult::kDraw ? 0.5f : 0.0f;
 }
 
+std::string forfeits_text(const MatchResult& r) {
+  static constexpr const char* kPlural[search::kTerminations] = {"", "time losses", "crashes",
+                                                                 "illegal moves"};
+  std::string out;
+  for (int e = 0; e < 2; ++e) {
+    std::string counts;
+    for (int t = 1; t < search::kTerminations; ++t) {
+      const uint64_t n = r.forfeits[e][t];
+      if (n == 0) continue;
+      counts +=
+          (counts.empty() ? "" : ", ") + std::to_string(n) + " " +
+          (n == 1 ? search::termination_name(static_cast<search::Termination>(t)) : kPlural[t]);
+    }
+    if (!counts.empty())
+      out += (out.empty() ? "" : "; ") + std::string(e == 0 ? "A: " : "B: ") + counts;
+  }
+  return out;
+}
+
 std::string elo_text(const stats::Estimate& e) {
   return e.elo_finite ? fmt::format("{:+.1f} +/- {:.1f}", e.elo, e.elo_err)
                       : fmt::format("{:+.1f} [{:+.1f}, {:+.1f}]", e.elo, e.elo_lo, e.elo_hi);

@@ -51,6 +51,8 @@ struct MatchResult;
 namespace match_detail {
 using Clock = std::chrono::steady_clock;
 float score_of(stats::GameResult r);
+// "B: 2 time losses, 1 crash" (engines without forfeits left out); "" when there were none.
+std::string forfeits_text(const MatchResult& r);
 std::string sprt_line(const MatchResult& r);
 // The status line: a terminal gets it rewritten in place every half second, a log every 10 s.
 class MatchProgress {
@@ -82,6 +84,9 @@ struct MatchResult {
   bool sprt_stopped = false;   // the SPRT decided before every pair was played
   bool interrupted = false;    // stop was set before the match ended
   std::string engine_a, engine_b;
+  // Games each engine (0: A, 1: B) lost by a forfeit, by search::Termination (index 0 unused),
+  // among this run's games.
+  uint64_t forfeits[2][search::kTerminations] = {};
   std::string report;  // engines, format_match_table, the SPRT outcome, throughput, file
 };
 
@@ -254,6 +259,15 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
         GameRows rows = to_rows<G>(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
                            std::move(rows.features));
+        if (game.termination != search::Termination::kRules) {
+          const int loser = 1 - game.winner;
+          const int engine = game.engine_of_player[loser];
+          ++result.forfeits[engine][static_cast<int>(game.termination)];
+          log::warn(fmt::format("game {}: engine {} (player {}) loses by {}: {}", game.game_id,
+                                engine == 0 ? 'A' : 'B', loser,
+                                search::termination_name(game.termination),
+                                game.termination_detail));
+        }
         ++result.games_played;
         progress.game_finished();
         if (decided) {
@@ -294,6 +308,8 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
                                   : "");
   s += fmt::format("games played        {} (this run), {} in the file\n", result.games_played,
                    result.games_in_file);
+  if (const std::string f = forfeits_text(result); !f.empty())
+    s += fmt::format("forfeits            {} (this run; the engine lost those games)\n", f);
   s += fmt::format("throughput          {:.3f} games/s, {:.3g} rollouts/s over {:.1f} s\n",
                    t > 0 ? result.games_played / t : 0.0, t > 0 ? rollouts / t : 0.0, t);
   s += fmt::format("backend             {} ({})\n", backend->info().name, backend->info().device);

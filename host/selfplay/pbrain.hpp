@@ -8,7 +8,7 @@
 // notes (each move's search, a capped table) go to the log stream (stderr).
 //
 // The protocol is game-neutral here; what is the game's (board sizes, rule bits, squares as x,y)
-// comes from GameHost<G>'s pbrain hooks (games/common/game_host.hpp, PbrainGame). The engine is
+// comes from GameHost<G>'s pbrain hooks (games/common/game_host.hpp, ProtocolGame). The engine is
 // the config's engines.player0 over its rules; START and INFO rule change the board and the rule.
 //
 // Time: the manager's INFO timeout_turn (ms per move, 0 = as fast as possible), timeout_match
@@ -42,20 +42,6 @@
 #include "host/selfplay/driver.hpp"
 
 namespace sp::selfplay {
-
-// A game with the Gomocup protocol hooks of GameHost<G>.
-// clang-format off
-template <class G>
-concept PbrainGame =
-    HostGame<G> &&
-    requires(const typename G::Rules& rules, const typename G::State& s, typename G::Move m) {
-      { GameHost<G>::pbrain_board(rules, 0, 0) } -> std::convertible_to<typename G::Rules>;
-      { GameHost<G>::pbrain_rule(rules, int64_t{}) } -> std::convertible_to<typename G::Rules>;
-      { GameHost<G>::pbrain_start(rules) } -> std::same_as<typename G::State>;
-      { GameHost<G>::pbrain_move(s, int64_t{}, int64_t{}) } -> std::same_as<typename G::Move>;
-      { GameHost<G>::pbrain_xy(m) } -> std::same_as<std::pair<int, int>>;
-    };
-// clang-format on
 
 // The manager's clock as INFO gave it, in ms; -1 where it said nothing.
 struct PbrainClock {
@@ -105,7 +91,7 @@ std::string about_text();
 
 }  // namespace pbrain_detail
 
-template <PbrainGame G>
+template <ProtocolGame G>
 class PbrainSession {
  public:
   using State = typename G::State;

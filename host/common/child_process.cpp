@@ -1,0 +1,261 @@
+#include "host/common/child_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "games/common/errors.hpp"
+
+extern char** environ;
+
+namespace sp {
+namespace {
+
+// poll()'s timeout for a deadline: 0 when it has passed, -1 for none (time_point::max()).
+int poll_timeout(ChildProcess::Clock::time_point deadline) {
+  if (deadline == ChildProcess::Clock::time_point::max()) return -1;
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(deadline - ChildProcess::Clock::now());
+  return static_cast<int>(std::clamp<int64_t>(left.count(), 0, 1 << 30));
+}
+
+std::string status_text(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = sigabbrev_np(sig);
+    return "killed by signal " + std::to_string(sig) +
+           (name ? std::string(" (SIG") + name + ")" : "");
+  }
+  return "ended with status " + std::to_string(status);
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+std::vector<std::string> split_command(std::string_view line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'') {
+      const size_t end = line.find('\'', i + 1);
+      if (end == std::string_view::npos)
+        throw InputError("unterminated ' quote at column " + std::to_string(i + 1));
+      word.append(line.substr(i + 1, end - i - 1));
+      i = end;
+    } else if (c == '"') {
+      size_t j = i + 1;
+      for (; j < line.size() && line[j] != '"'; ++j) {
+        if (line[j] == '\\' && j + 1 < line.size() && (line[j + 1] == '"' || line[j + 1] == '\\'))
+          ++j;
+        word += line[j];
+      }
+      if (j >= line.size())
+        throw InputError("unterminated \" quote at column " + std::to_string(i + 1));
+      i = j;
+    } else if (c == '\\') {
+      if (i + 1 >= line.size()) throw InputError("a backslash ends the command");
+      word += line[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  if (words.empty()) throw InputError("the command has no program");
+  return words;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw std::invalid_argument("ChildProcess: no program");
+  int to_child[2], from_child[2];
+  if (pipe2(to_child, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  if (pipe2(from_child, O_CLOEXEC) != 0) {
+    const int e = errno;
+    ::close(to_child[0]);
+    ::close(to_child[1]);
+    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(e));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);  // selfplay ignores it; the child gets the usual default
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGHUP);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const bool search = argv[0].find('/') == std::string::npos;
+  const int rc = search
+                     ? posix_spawnp(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ)
+                     : posix_spawn(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  in_ = to_child[1];
+  out_ = from_child[0];
+  if (rc != 0) {
+    close_fd(in_);
+    close_fd(out_);
+    pid_ = -1;
+    reaped_ = true;
+    throw std::runtime_error("cannot start " + excerpt(argv[0]) + ": " + std::strerror(rc));
+  }
+}
+
+ChildProcess::~ChildProcess() {
+  if (!reaped_) kill_now();
+  close_fd(in_);
+  close_fd(out_);
+}
+
+bool ChildProcess::write_line(std::string_view line) {
+  if (in_ < 0) return false;
+  std::string text(line);
+  text += '\n';
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(in_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // EPIPE: SIGPIPE is ignored by selfplay
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool ChildProcess::has_buffered_line() const {
+  return eof_ || buf_.find('\n') != std::string::npos;
+}
+
+bool ChildProcess::fill(Clock::time_point deadline) {
+  pollfd p{out_, POLLIN, 0};
+  const int timeout = deadline == Clock::time_point::min() ? 0 : poll_timeout(deadline);
+  const int ready = ::poll(&p, 1, timeout);
+  if (ready < 0) return true;  // EINTR: the caller checks its deadline and calls again
+  if (ready == 0) return true;
+  char chunk[4096];
+  const ssize_t n = ::read(out_, chunk, sizeof chunk);
+  if (n < 0) return errno == EINTR || errno == EAGAIN;
+  if (n == 0) return false;
+  buf_.append(chunk, static_cast<size_t>(n));
+  return true;
+}
+
+ChildProcess::Read ChildProcess::read_line(std::string& line, Clock::time_point deadline) {
+  for (;;) {
+    const size_t nl = buf_.find('\n');
+    if (nl != std::string::npos) {
+      line.assign(buf_, 0, nl);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      buf_.erase(0, nl + 1);
+      return Read::kLine;
+    }
+    if (eof_ || out_ < 0) {
+      eof_ = true;
+      return Read::kClosed;
+    }
+    if (!fill(deadline)) {
+      eof_ = true;
+      continue;  // a last line without '\n' is dropped: the child ended in the middle of it
+    }
+    if (buf_.find('\n') == std::string::npos && Clock::now() >= deadline) return Read::kTimeout;
+  }
+}
+
+std::string ChildProcess::reap(bool killed, const std::string& why) {
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  reaped_ = true;
+  close_fd(in_);
+  close_fd(out_);
+  ended_ = killed && !why.empty() ? why : status_text(status);
+  return ended_;
+}
+
+std::string ChildProcess::finish(std::chrono::milliseconds grace) {
+  if (reaped_) return ended_;
+  close_fd(in_);  // EOF on its stdin: a well-behaved engine exits
+  const Clock::time_point deadline = Clock::now() + grace;
+  // Its stdout closes when it exits; lines it still prints are dropped.
+  std::string ignored;
+  while (read_line(ignored, deadline) == Read::kLine) {
+  }
+  int status = 0;
+  pid_t done = ::waitpid(pid_, &status, WNOHANG);
+  if (done == pid_) {
+    reaped_ = true;
+    close_fd(out_);
+    ended_ = status_text(status);
+    return ended_;
+  }
+  if (eof_ && Clock::now() < deadline) {
+    // It closed its stdout but has not exited yet: wait on a pidfd (no polling loop) for the rest
+    // of the grace period.
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      while (::poll(&p, 1, poll_timeout(deadline)) < 0 && errno == EINTR) {
+      }
+      ::close(pidfd);
+    } else {
+      // Kernels before 5.3 have no pidfd: look again every 5 ms until the grace period ends.
+      while ((done = ::waitpid(pid_, &status, WNOHANG)) == 0 && Clock::now() < deadline)
+        ::usleep(5000);
+    }
+    if (done != pid_) done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_) {
+      reaped_ = true;
+      close_fd(out_);
+      ended_ = status_text(status);
+      return ended_;
+    }
+  }
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);  // in case it left the process group it was started in
+  return reap(true, "killed after not exiting within " + std::to_string(grace.count()) + " ms");
+}
+
+std::string ChildProcess::kill_now() {
+  if (reaped_) return ended_;
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  return reap(false, "");
+}
+
+}  // namespace sp
