@@ -240,6 +240,71 @@ TEST(PbrainMatch, TheCliSummaryCountsForfeits) {
 }
 
 // Config: the keys, a relative program path, and the errors naming the key.
+// Our own engine as the external program: `selfplay pbrain` over a config whose engine is the same
+// alpha-beta as engine A. Every game ends by the rules, verifies, and a fixed-depth search plays the
+// same moves through the protocol as in the process: the match equals one against the internal
+// engine, game by game.
+std::string own_engine_config(const test::TempDir& tmp) {
+  const std::string path = tmp.file("own-pbrain.yaml");
+  std::ofstream(path) << "game: gomoku\n"
+                         "rules: {board_size: 15, rule: freestyle}\n"
+                         "engines:\n"
+                         "  player0: {type: alphabeta, depth: 1, time_ms: 0, tt_size_mb: 1}\n"
+                         "backend: {name: cpu, threads: 1}\n";
+  return path;
+}
+
+TEST(PbrainMatch, OurOwnEngineOverTheProtocolPlaysAsItDoesInProcess) {
+  test::TempDir tmp;
+  const std::string command =
+      std::string(SELFPLAY_BINARY) + " pbrain --config " + own_engine_config(tmp);
+  const Played external = play(match_text(command), tmp.file("external.h5"));
+  std::string internal_text = match_text(command);
+  internal_text.replace(internal_text.find("{type: pbrain"), std::string::npos,
+                        "{type: alphabeta, depth: 1}\n"
+                        "backend: {name: cpu, threads: 2}\n"
+                        "output: {positions_per_game: 0, flush_seconds: 0.05}\n"
+                        "match: {pairs: 2, sprt: {enabled: false}}\n");
+  const Played internal = play(internal_text, tmp.file("internal.h5"));
+  ASSERT_EQ(external.games.size(), 4u);
+  ASSERT_EQ(internal.games.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE("game " + std::to_string(i));
+    EXPECT_EQ(external.games[i].termination, 0);
+    EXPECT_EQ(external.games[i].plies, internal.games[i].plies);
+    EXPECT_EQ(external.games[i].winner, internal.games[i].winner);
+    EXPECT_EQ(std::string(external.games[i].record), std::string(internal.games[i].record));
+  }
+  EXPECT_TRUE(children().empty()) << "a child process was left behind";
+  EXPECT_NE(verify(tmp.file("external.h5")).find("0: verified 4 games"), std::string::npos)
+      << verify(tmp.file("external.h5"));
+}
+
+// `selfplay pbrain` killed (SIGKILL) when it is asked for its third move, in every game: each game
+// is lost by crash at that point, the next game starts a fresh engine, and the match goes on.
+TEST(PbrainMatch, OurOwnEngineKilledMidGameLosesByCrashAndIsRestarted) {
+  test::TempDir tmp;
+  const std::string command = "sh " + std::string(SELFPLAY_SOURCE_DIR) +
+                              "/tests/pbrain_kill_after.sh 3 " + SELFPLAY_BINARY +
+                              " pbrain --config " + own_engine_config(tmp);
+  const std::string path = tmp.file("m.h5");
+  const Played p = play(match_text(command, "timeout_turn_ms: 5000, tolerance_ms: 200"), path);
+  ASSERT_EQ(p.games.size(), 4u);
+  for (const auto& g : p.games) {
+    SCOPED_TRACE("game " + std::to_string(g.game_id));
+    EXPECT_EQ(g.termination, static_cast<int>(Termination::kCrash));
+    const bool ours_white = g.game_id % 2 == 0;  // engine A is player 0 in even games
+    EXPECT_EQ(g.winner, ours_white ? 0 : 1);
+    // Killed on its third request: before or just after that answer reached the manager.
+    const int at = ours_white ? 5 : 4;
+    EXPECT_TRUE(g.plies == at || g.plies == at + 2) << g.plies << " plies";
+  }
+  EXPECT_EQ(p.result.forfeits[1][static_cast<int>(Termination::kCrash)], 4u);
+  EXPECT_EQ(p.result.counter.penta().pairs(), 2u);
+  EXPECT_TRUE(children().empty()) << "a child process was left behind";
+  EXPECT_NE(verify(path).find("0: verified 4 games"), std::string::npos) << verify(path);
+}
+
 TEST(PbrainConfig, KeysPathsAndErrors) {
   test::TempDir tmp;
   const std::filesystem::path dir = tmp.file("cfg");
