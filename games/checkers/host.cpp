@@ -71,8 +71,17 @@ config::Section<checkers::Settings> GameHost<CheckersGame>::settings_section() {
   s.integer(
       "quiet_plies", [](S& g) -> uint8_t& { return g.rules.quiet_limit; }, 80, 0, 255,
       "a draw after this many plies in a row without a capture or a man move (80: the 40-move "
-      "rule); 0 = never. Threefold repetition is not detected (states keep no history): this rule "
-      "ends repeated king moves");
+      "rule); 0 = never. Playouts end repeated king moves by this rule and max_plies alone");
+  s.integer(
+      "repetition", [](S& g) -> uint8_t& { return g.rules.repetition; }, 3, 0, 255,
+      "a draw when the same position (pieces and side to move) occurs this many times: 3 = "
+      "threefold repetition; 0 = never, 1 is refused. Applies to games and alpha-beta's search, "
+      "not to playouts");
+  s.check([](const S& g, const config::Document& doc, const std::string& path) {
+    if (g.rules.repetition == 1)
+      doc.fail_key(path + ".repetition",
+                   "1 would draw every game at its first move: use 2 or more, or 0 for no rule");
+  });
   s.custom("start", &S::start, "standard", "standard | ballots | a FEN such as W:W18,K30:B1,5",
            checkers::parse_start, checkers::start_text,
            "where every game starts: the standard position (Black moves first), the 3-move "
@@ -120,7 +129,8 @@ checkers::State GameHost<CheckersGame>::start(const checkers::Settings& settings
 
 std::string GameHost<CheckersGame>::describe_rules(const checkers::Rules& r) {
   return "max_plies=" + std::to_string(r.max_plies) +
-         " quiet_plies=" + std::to_string(r.quiet_limit);
+         " quiet_plies=" + std::to_string(r.quiet_limit) +
+         " repetition=" + std::to_string(r.repetition);
 }
 
 std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game) {
@@ -219,6 +229,9 @@ std::string GameHost<CheckersGame>::rules_help(const checkers::Rules& rules) {
   if (rules.quiet_limit != 0)
     out +=
         " or after " + std::to_string(rules.quiet_limit) + " plies without a capture or a man move";
+  if (rules.repetition != 0)
+    out += ",\nor when the same position (with the same side to move) occurs " +
+           std::to_string(rules.repetition) + " times";
   return out + ".\n";
 }
 
