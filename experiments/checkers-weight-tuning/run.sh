@@ -18,6 +18,7 @@ case "$scale" in
   full)  opengames=2400; games=1000; rollouts=500; campdepth=4; epochs=500; report=100; depth=6; pairs=1000 ;;
   *) echo "usage: $0 tiny|small|full [OUT_DIR] [SELFPLAY_BINARY]" >&2; exit 2 ;;
 esac
+campdepth=${CAMP_DEPTH:-$campdepth}  # the campaign's alpha-beta depth, when set
 [ -x "$bin" ] || { echo "run.sh: no selfplay binary at $bin (give it as the third argument)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
