@@ -111,11 +111,13 @@ class AlphaBeta {
 
   // Searches root (game not over) by iterative deepening to options.depth, or until time_ms runs
   // out (depth 1 always completes), a result is proven or the whole game tree has been seen.
-  // history: the game's positions since its last irreversible move, oldest first, ending with
-  // root (PositionHistory::positions); empty when the game's earlier positions are not known.
-  Stats search(const State& root, std::span<const State> history = {}) {
+  // game_positions: the game's positions since its last irreversible move, oldest first, ending
+  // with root (PositionHistory::positions); empty when they are not known. The repetition rule
+  // counts them.
+  Stats search(const State& root, std::span<const State> game_positions = {}) {
     assert(!G::is_over(root));
-    history_before_ = history.empty() ? history : history.first(history.size() - 1);
+    before_root_ =
+        game_positions.empty() ? game_positions : game_positions.first(game_positions.size() - 1);
     repetition_limit_ = repetition_limit<G>(rules_);
     if (opt_.use_tt && !table_.allocated()) table_.allocate(opt_.tt_size_mb);
     std::fill(history_.begin(), history_.end(), 0);
@@ -249,9 +251,9 @@ class AlphaBeta {
         if (at >= 0) {
           p = &path_[at];
         } else {
-          const auto before = static_cast<std::ptrdiff_t>(history_before_.size()) + at;
+          const auto before = static_cast<std::ptrdiff_t>(before_root_.size()) + at;
           if (before < 0) break;
-          p = &history_before_[static_cast<size_t>(before)];
+          p = &before_root_[static_cast<size_t>(before)];
         }
         if (G::same_position(*p, child) && ++seen >= repetition_limit_) return true;
       }
@@ -356,7 +358,7 @@ class AlphaBeta {
   Deadline deadline_;
   // The repetition rule: positions on the search path by ply, and the game's before the root.
   State path_[RepetitionGame<G> ? kMaxDepth + 1 : 1] = {};
-  std::span<const State> history_before_;
+  std::span<const State> before_root_;
   int repetition_limit_ = 0;
 
   // Per search.
@@ -396,13 +398,13 @@ class AlphaBetaEngine final : public Engine<G> {
   }
   void new_game() override {
     search_.clear();
-    history_.clear();
+    positions_.clear();
   }
   void begin(const State& root, const SearchIds&) override {
     // The positions observe() recorded lead to this root unless the caller skipped observe.
-    const auto known = history_.positions();
+    const auto known = positions_.positions();
     if (known.empty() || std::memcmp(&known.back(), &root, sizeof(State)) != 0)
-      history_.reset(root);
+      positions_.reset(root);
     typename G::MoveList moves;
     hooks::searched_moves<G>(root, rules_, moves);
     if (moves.size == 1) {
@@ -410,7 +412,7 @@ class AlphaBetaEngine final : public Engine<G> {
       stats_.best = moves.moves[0];
       return;
     }
-    stats_ = search_.search(root, history_.positions());
+    stats_ = search_.search(root, positions_.positions());
   }
   void collect(std::vector<Leaf>&) override {}
   void absorb(std::span<const rollout::LeafStats>) override {}
@@ -428,7 +430,7 @@ class AlphaBetaEngine final : public Engine<G> {
     }
     return stats_.best;
   }
-  void observe(Move, const State& after) override { history_.push(after); }
+  void observe(Move, const State& after) override { positions_.push(after); }
 
   // Statistics of the last decision (depth 0 for a forced move).
   const typename Search::Stats& last_stats() const { return stats_; }
@@ -438,7 +440,7 @@ class AlphaBetaEngine final : public Engine<G> {
   Search search_;
   typename Search::Stats stats_;
   std::string name_;
-  PositionHistory<G> history_{rules_};  // the game's positions, for the repetition rule
+  PositionHistory<G> positions_{rules_};  // the game's positions, for the repetition rule
 };
 
 }  // namespace sp::search
