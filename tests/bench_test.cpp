@@ -73,7 +73,7 @@ struct GamePins {
 };
 constexpr GamePins kPins[] = {
     {"ewn", kSignature, kSearchSignature},
-    {"checkers", "4638732", "118185"},
+    {"checkers", "4638732", "114648"},
     {"gomoku", "7150806", "121596"},
 };
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "games/common/game_host.hpp"
+#include "games/common/repetition.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/driver.hpp"
@@ -18,9 +19,12 @@
 namespace sp::test {
 
 // Replays every game of the campaign file at path (written with cfg, a game without chance whose
-// namespace has state_ok(State)). Returns the number of plies replayed.
+// namespace has state_ok(State)), with the repetition rule where the game has one. Returns the
+// number of plies replayed; *repetitions, when given, gets the number of games the repetition
+// rule drew.
 template <HostGame G>
-int replay_stored_games(const std::string& path, const config::Config<G>& cfg) {
+int replay_stored_games(const std::string& path, const config::Config<G>& cfg,
+                        int* repetitions = nullptr) {
   using Host = GameHost<G>;
   const auto& rules = Host::rules_of(cfg.rules);
   io::CampaignReader reader(path);
@@ -34,6 +38,7 @@ int replay_stored_games(const std::string& path, const config::Config<G>& cfg) {
   const auto positions = reader.positions();
   const auto features = reader.features();
   int replayed = 0;
+  if (repetitions) *repetitions = 0;
   for (const auto& g : reader.games()) {
     std::string opening;
     typename G::State s = Host::start(
@@ -42,9 +47,12 @@ int replay_stored_games(const std::string& path, const config::Config<G>& cfg) {
     EXPECT_EQ(g.first_player, G::side_to_move(s)) << "game " << g.game_id;
     std::vector<typename G::State> before;  // the position before each ply
     std::string record;
+    PositionHistory<G> history(rules);
+    history.reset(s);
+    bool repeated = false;
     for (const auto& p : plies) {
       if (p.game_id != g.game_id) continue;
-      EXPECT_FALSE(G::is_over(s)) << "game " << g.game_id << " goes on after its end";
+      EXPECT_FALSE(G::is_over(s) || repeated) << "game " << g.game_id << " goes on after its end";
       EXPECT_EQ(p.ply, before.size());
       EXPECT_EQ(p.player, G::side_to_move(s));
       EXPECT_EQ(p.chance, io::kNoChance);
@@ -53,12 +61,14 @@ int replay_stored_games(const std::string& path, const config::Config<G>& cfg) {
       EXPECT_EQ(Host::move_text(s, m), io::text_of(p.move)) << "moves are stored in full";
       record += (record.empty() ? "" : " ") + Host::move_text(s, m);
       G::apply(s, m);
+      repeated = history.push(s);
       EXPECT_TRUE(state_ok(s)) << Host::position_text(s);
       ++replayed;
     }
     EXPECT_EQ(before.size(), g.plies) << "game " << g.game_id;
-    EXPECT_TRUE(G::is_over(s)) << "game " << g.game_id << " stops before its end";
-    const int winner = G::winner(s);
+    EXPECT_TRUE(G::is_over(s) || repeated) << "game " << g.game_id << " stops before its end";
+    const int winner = G::is_over(s) ? G::winner(s) : G::kNoWinner;
+    if (repetitions && repeated && !G::is_over(s)) ++*repetitions;
     EXPECT_EQ(g.winner, winner == G::kNoWinner ? -1 : winner) << "game " << g.game_id;
     if (!g.record_truncated) {
       EXPECT_EQ(io::text_of(g.record), record);

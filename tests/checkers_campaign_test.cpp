@@ -74,7 +74,7 @@ TEST(CheckersCampaign, RecordsDoNotDependOnThreadsAndReplayUnderShortDrawLimits)
   EXPECT_EQ(play(other, tmp.file("b.h5")), a);
   EXPECT_GT(test::replay_stored_games<CheckersGame>(tmp.file("a.h5"), cfg), 6 * 10);
   io::CampaignReader reader(tmp.file("a.h5"));
-  EXPECT_EQ(reader.meta().rules, "max_plies=120 quiet_plies=20");
+  EXPECT_EQ(reader.meta().rules, "max_plies=120 quiet_plies=20 repetition=3");
   for (const auto& g : reader.games()) EXPECT_LE(g.plies, 120) << "game " << g.game_id;
 }
 

@@ -21,23 +21,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out/campaign.h5" "$out/match.h5"
 
-fill() {
-  sed -e "s|@GAMES@|$games|g" -e "s|@ROLLOUTS@|$rollouts|g" -e "s|@EPOCHS@|$epochs|g" \
-      -e "s|@REPORT@|$report|g" -e "s|@DEPTH@|$depth|g" -e "s|@PAIRS@|$pairs|g" \
-      -e "s|@SEED@|${SEED:-1}|g" -e "s|@MATCHSEED@|${MATCH_SEED:-2}|g" \
-      -e "s|@BACKEND@|${BACKEND:-cpu}|g" -e "s|@OUT@|$out|g" -e "s|@ROOT@|$root|g" \
-      "$here/configs/$1" >"$out/$1"
-}
-fill campaign.yaml
-fill tune.yaml
-fill match.yaml
-
-start=$(date +%s)
-echo "== 1. campaign ($games games, MCTS $rollouts rollouts/move)"
-"$bin" run "$out/campaign.yaml" --quiet | tee "$out/run.log" | tail -n 3
-echo "== 2. texel tune ($epochs epochs)"
-"$bin" tune "$out/tune.yaml" --log "$out/tune-losses.csv" | tee "$out/tune.log" | tail -n 12
-echo "== 3. match: expectimax depth $depth, tuned (A) vs survival-distance (B), up to $pairs pairs"
-"$bin" match "$out/match.yaml" 2>/dev/null | tee "$out/match.log"
-echo "== done in $(( $(date +%s) - start )) s; outputs in $out"
-echo "   notebooks: SELFPLAY_TUNE_LOG=$out/tune-losses.csv SELFPLAY_MATCH=$out/match.h5 jupyter lab notebooks/tuning.ipynb"
+. "$root/experiments/common/tuning-loop.sh"
+fill_templates "$here/configs" "$out" GAMES="$games" ROLLOUTS="$rollouts" EPOCHS="$epochs" \
+  REPORT="$report" DEPTH="$depth" PAIRS="$pairs" SEED="${SEED:-1}" MATCHSEED="${MATCH_SEED:-2}" \
+  BACKEND="${BACKEND:-cpu}" OUT="$out" ROOT="$root"
+tuning_loop "$bin" "$out" "$games games, MCTS $rollouts rollouts/move" "$epochs epochs" \
+  "expectimax depth $depth, tuned (A) vs survival-distance (B), up to $pairs pairs"

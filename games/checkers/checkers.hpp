@@ -12,8 +12,10 @@
 //
 // The draw rules travel in the state (quiet_limit, max_plies), because apply() and is_over() see
 // no Rules: a draw after quiet_limit plies in a row without a capture or a man move (a promotion
-// is a man move), and at max_plies plies. Threefold repetition is not a rule here: the state holds
-// no history of earlier positions; the quiet-ply rule ends repeated king moves instead.
+// is a man move), and at max_plies plies. Threefold repetition (Rules::repetition) needs the
+// positions since the last capture or man move, which a state does not hold: whoever plays a game
+// move by move keeps them (games/common/repetition.hpp), and playouts end through the two
+// counters alone.
 #pragma once
 
 #include <cstdint>
@@ -97,7 +99,9 @@ SP_HD constexpr uint32_t back_row(int side) { return crown_row(side ^ 1); }
 struct Rules {
   uint16_t max_plies = 400;  // a draw when the game reaches this many plies (>= 1)
   uint8_t quiet_limit = 80;  // a draw after this many plies without capture or man move; 0 = never
+  uint8_t repetition = 3;    // a draw when a position occurs this many times (host only); 0 = never
 };
+static_assert(sizeof(Rules) == 4, "rules travel to the kernels in every batch's parameters");
 
 // 20 bytes, no padding (states are compared bytewise).
 struct State {
@@ -319,6 +323,13 @@ SP_HD SP_FORCEINLINE void apply_effect(State& s, uint32_t from, uint32_t to, uin
 SP_HD inline void apply(State& s, Move m) {
   const MoveEffect e = effect_of(m);
   apply_effect(s, e.from, e.to, e.captured);
+}
+
+// The same position for the repetition rule: the pieces and the side to move (the counters differ
+// between repetitions).
+SP_HD inline bool same_position(const State& a, const State& b) {
+  return a.pieces[0] == b.pieces[0] && a.pieces[1] == b.pieces[1] && a.kings == b.kings &&
+         a.side == b.side;
 }
 
 SP_HD inline State with_rules(State s, const Rules& rules) {

@@ -1,6 +1,6 @@
 // English checkers as the rollout backends and search see it: a DeterministicGame
 // (games/common/game.hpp) and a FeatureGame, with the host-side hooks of search (Zobrist hash,
-// captures as tactical moves, a history index).
+// captures as tactical moves, a history index) and of the repetition rule.
 #pragma once
 
 #include <span>
@@ -12,6 +12,7 @@
 #include "games/checkers/zobrist.hpp"
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
+#include "games/common/repetition.hpp"
 
 namespace sp {
 
@@ -62,6 +63,13 @@ struct CheckersGame {
     checkers::extract_features(s, out);
   }
   static uint64_t hash(const State& s) { return checkers::zobrist_key(s); }
+  // Threefold repetition (games/common/repetition.hpp): positions repeat only through king moves
+  // without capture, the moves the quiet counter counts.
+  static int repetition_limit(const Rules& rules) { return rules.repetition; }
+  static int reversible_plies(const State& s) { return s.quiet; }
+  static bool same_position(const State& a, const State& b) {
+    return checkers::same_position(a, b);
+  }
   static bool is_tactical(const State&, Move m) { return checkers::move_jumps(m) > 0; }
   // History index: start square, end square and first direction. Two jump paths of one position
   // that share all three (they part later) share an index, and history ordering treats them alike.
@@ -73,6 +81,7 @@ struct CheckersGame {
   }
 };
 
-static_assert(DeterministicGame<CheckersGame> && FeatureGame<CheckersGame>);
+static_assert(DeterministicGame<CheckersGame> && FeatureGame<CheckersGame> &&
+              RepetitionGame<CheckersGame>);
 
 }  // namespace sp

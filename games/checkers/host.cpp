@@ -8,6 +8,7 @@ namespace checkers {
 Start parse_start(std::string_view text) {
   if (text == "standard") return Start{};
   if (text == "ballots") return Start{StartKind::kBallots, initial_state()};
+  if (text == "file") return Start{StartKind::kFile, initial_state()};
   const State s = parse_position(text);
   if (s.ply != 0 || s.quiet != 0 || s.max_plies != State{}.max_plies ||
       s.quiet_limit != State{}.quiet_limit)
@@ -29,6 +30,8 @@ std::string start_text(const Start& start) {
       return "standard";
     case StartKind::kBallots:
       return "ballots";
+    case StartKind::kFile:
+      return "file";
     case StartKind::kFen:
       break;
   }
@@ -71,13 +74,39 @@ config::Section<checkers::Settings> GameHost<CheckersGame>::settings_section() {
   s.integer(
       "quiet_plies", [](S& g) -> uint8_t& { return g.rules.quiet_limit; }, 80, 0, 255,
       "a draw after this many plies in a row without a capture or a man move (80: the 40-move "
-      "rule); 0 = never. Threefold repetition is not detected (states keep no history): this rule "
-      "ends repeated king moves");
-  s.custom("start", &S::start, "standard", "standard | ballots | a FEN such as W:W18,K30:B1,5",
-           checkers::parse_start, checkers::start_text,
+      "rule); 0 = never. Playouts end repeated king moves by this rule and max_plies alone");
+  s.integer(
+      "repetition", [](S& g) -> uint8_t& { return g.rules.repetition; }, 3, 0, 255,
+      "a draw when the same position (pieces and side to move) occurs this many times: 3 = "
+      "threefold repetition; 0 = never, 1 is refused. Applies to games and alpha-beta's search, "
+      "not to playouts");
+  s.check([](const S& g, const config::Document& doc, const std::string& path) {
+    if (g.rules.repetition == 1)
+      doc.fail_key(path + ".repetition",
+                   "1 would draw every game at its first move: use 2 or more, or 0 for no rule");
+  });
+  s.custom("start", &S::start, "standard",
+           "standard | ballots | file | a FEN such as W:W18,K30:B1,5", checkers::parse_start,
+           checkers::start_text,
            "where every game starts: the standard position (Black moves first), the 3-move "
            "ballots built in from configs/checkers/ballots.txt (game k, or pair k when paired, "
-           "plays ballot k mod N), or a FEN");
+           "plays ballot k mod N), the positions of the openings file (the same way), or a FEN");
+  s.file("openings", &S::openings,
+         "start: file: a PDN file of games or positions ([FEN \"...\"] *), or one FEN per line; "
+         "each game's position after its moves is an opening",
+         [](S& g, const std::string& path) {
+           g.deck =
+               path.empty()
+                   ? nullptr
+                   : std::make_shared<const checkers::OpeningDeck>(checkers::read_openings(path));
+         });
+  s.check([](const S& g, const config::Document& doc, const std::string& path) {
+    const bool file = g.start.kind == checkers::StartKind::kFile;
+    if (file && !g.deck)
+      doc.fail_key(path + ".openings", "start: file needs an openings file (PDN or FEN lines)");
+    if (!file && g.deck)
+      doc.fail_key(path + ".openings", "an openings file is read only with start: file");
+  });
   return s;
 }
 
@@ -107,6 +136,12 @@ checkers::State GameHost<CheckersGame>::start(const checkers::Settings& settings
     case checkers::StartKind::kFen:
       if (opening) *opening = checkers::fen(settings.start.position);
       return checkers::with_rules(settings.start.position, settings.rules);
+    case checkers::StartKind::kFile: {
+      const std::vector<checkers::State>& positions = settings.deck->positions;
+      const checkers::State& s = positions[stream_game % positions.size()];
+      if (opening) *opening = checkers::fen(s);
+      return checkers::with_rules(s, settings.rules);
+    }
     case checkers::StartKind::kBallots: {
       const std::vector<checkers::Ballot>& deck = checkers::shipped_ballots();
       const checkers::Ballot& ballot = deck[stream_game % deck.size()];
@@ -120,7 +155,24 @@ checkers::State GameHost<CheckersGame>::start(const checkers::Settings& settings
 
 std::string GameHost<CheckersGame>::describe_rules(const checkers::Rules& r) {
   return "max_plies=" + std::to_string(r.max_plies) +
-         " quiet_plies=" + std::to_string(r.quiet_limit);
+         " quiet_plies=" + std::to_string(r.quiet_limit) +
+         " repetition=" + std::to_string(r.repetition);
+}
+
+std::vector<std::pair<std::string, std::string>> GameHost<CheckersGame>::settings_identity(
+    const checkers::Settings& settings) {
+  using checkers::StartKind;
+  if (settings.start.kind == StartKind::kFile && settings.deck)
+    return {{"openings", checkers::deck_identity(settings.deck->positions.size(), "positions",
+                                                 settings.deck->hash)}};
+  if (settings.start.kind == StartKind::kBallots) {
+    std::vector<std::string> lines;
+    for (const checkers::Ballot& b : checkers::shipped_ballots())
+      lines.push_back(checkers::ballot_text(b));
+    return {{"openings",
+             checkers::deck_identity(lines.size(), "ballots", checkers::lines_hash(lines))}};
+  }
+  return {};
 }
 
 std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game) {
@@ -219,6 +271,9 @@ std::string GameHost<CheckersGame>::rules_help(const checkers::Rules& rules) {
   if (rules.quiet_limit != 0)
     out +=
         " or after " + std::to_string(rules.quiet_limit) + " plies without a capture or a man move";
+  if (rules.repetition != 0)
+    out += ",\nor when the same position (with the same side to move) occurs " +
+           std::to_string(rules.repetition) + " times";
   return out + ".\n";
 }
 

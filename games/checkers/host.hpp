@@ -3,14 +3,17 @@
 // ballots), PDN notation and game files, and the terminal-play hooks.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "games/checkers/ballots.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
+#include "games/checkers/openings.hpp"
 #include "games/checkers/pdn.hpp"
 #include "games/checkers/playout.hpp"
 #include "games/common/game_host.hpp"
@@ -18,10 +21,10 @@
 namespace sp {
 namespace checkers {
 
-// Where every game starts: the standard position, a FEN (without counters), or the 3-move
-// ballots (ballots.hpp): stream game k plays ballot k mod N of the shipped deck, so both games of
-// a pair play the same ballot with the colours swapped.
-enum class StartKind { kStandard, kFen, kBallots };
+// Where every game starts: the standard position, a FEN (without counters), the 3-move ballots
+// (ballots.hpp) or the positions of an openings file (openings.hpp): stream game k plays ballot
+// or position k mod N, so both games of a pair play the same one with the colours swapped.
+enum class StartKind { kStandard, kFen, kBallots, kFile };
 
 struct Start {
   StartKind kind = StartKind::kStandard;
@@ -31,9 +34,11 @@ struct Start {
 struct Settings {
   Rules rules;
   Start start;
+  std::string openings;                     // kFile: the openings file (absolute path)
+  std::shared_ptr<const OpeningDeck> deck;  // kFile: its positions, read with the config
 };
 
-// The `start` key's value: "standard", "ballots", or a FEN that /games can store whole (63
+// The `start` key's value: "standard", "ballots", "file", or a FEN that /games can store whole (63
 // characters) and that is not over; throws InputError otherwise.
 Start parse_start(std::string_view text);
 std::string start_text(const Start& start);
@@ -64,12 +69,17 @@ struct GameHost<CheckersGame> {
   static const checkers::Rules& rules_of(const Settings& s) { return s.rules; }
 
   // The start position with the rules' draw limits; Black moves first unless a FEN says
-  // otherwise, White after a ballot. Opening text: "" for the standard start, the FEN, or the
-  // ballot's moves ("11-15 23-19 8-11").
+  // otherwise, White after a ballot. Opening text: "" for the standard start, the FEN (of a FEN
+  // or file start), or the ballot's moves ("11-15 23-19 8-11").
   static checkers::State start(const Settings& settings, uint64_t seed, uint32_t stream_game,
                                std::string* opening);
 
   static std::string describe_rules(const checkers::Rules& rules);
+  // What a resume must match beyond the config's text (host/selfplay/campaign.hpp run_identity):
+  // the deck of a ballots or file start, as `openings: "214 ballots, fnv1a64 ..."`, so a run
+  // with another deck (an edited openings file, a program with another built-in deck) is refused.
+  static std::vector<std::pair<std::string, std::string>> settings_identity(
+      const Settings& settings);
   static std::string move_text(const checkers::State&, checkers::Move m) {
     return checkers::to_string(m);
   }

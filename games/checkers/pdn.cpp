@@ -105,6 +105,7 @@ class Reader {
       fail(at, "result " + std::string(result) + ", but the game's [Result] tag on line " +
                    std::to_string(line_of(result_tag_->second)) + " says " + result_tag_->first);
     game_.result = std::string(result);
+    game_.line = line_of(game_start_);
     games_.push_back(std::move(game_));
     open_ = moves_started_ = false;
   }

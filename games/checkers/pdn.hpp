@@ -51,6 +51,7 @@ struct PdnGame {
   State start = without_draw_limits(initial_state());
   std::vector<Move> moves;   // legal in turn from start
   std::string result = "*";  // "1-0", "0-1", "1/2-1/2" or "*"
+  size_t line = 0;           // read_pdn: the line where the game starts (1-based); not compared
   // Bytewise on the start (states have no padding).
   friend bool operator==(const PdnGame& a, const PdnGame& b) {
     return a.tags == b.tags && std::memcmp(&a.start, &b.start, sizeof(State)) == 0 &&

@@ -53,6 +53,10 @@
 //   game_file_text(game)      one stored game (GameFileRecord) in that format, ready to be
 //                             concatenated with the others; throws InputError for a record that
 //                             does not replay (its opening or a move is not legal)
+// Resume (host/selfplay/campaign.hpp run_identity), optional:
+//   settings_identity(settings)  vector of (key, text) pairs that replace `rules.<key>` in the
+//                             identity a resume must match: what decides the games beyond the
+//                             config's text (checkers: the deck of openings, by content)
 // Tuning (`selfplay tune`, SPSA; host/tune/spsa_game.hpp), optional:
 //   inert_policy_key(policy, key)  why playout key `key` has no effect under `policy` ("" when it
 //                             has one), noted before SPSA tunes it

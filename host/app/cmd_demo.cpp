@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "games/common/philox.hpp"
+#include "games/common/repetition.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/selfplay/human_game.hpp"
@@ -43,7 +44,10 @@ Runner add_demo(CLI::App& app) {
         WordStream choice({o->seed, game, 0, kLeafSearch, 0});
         std::string record;
         int plies = 0;
-        while (!G::is_over(s)) {
+        PositionHistory<G> history(rules);
+        history.reset(s);
+        bool repeated = false;
+        while (!G::is_over(s) && !repeated) {
           if constexpr (ChanceGame<G>)
             G::set_chance(s, static_cast<int>(chance.below(G::kChanceOutcomes)));
           typename G::MoveList moves;
@@ -52,12 +56,14 @@ Runner add_demo(CLI::App& app) {
           if (!record.empty()) record += ' ';
           record += ply_text<G>(s, m);
           G::apply(s, m);
+          repeated = history.push(s);
           ++plies;
         }
-        const int winner = G::winner(s);
+        const int winner = G::is_over(s) ? G::winner(s) : G::kNoWinner;
         const std::string result = winner == 0 || winner == 1
                                        ? "winner: player " + std::to_string(winner)
-                                       : std::string("draw");
+                                   : repeated ? std::string("draw by repetition")
+                                              : std::string("draw");
         std::printf("record: %s\n%s after %d plies; final position %s\n\n", record.c_str(),
                     result.c_str(), plies, GameHost<G>::position_text(s).c_str());
       }

@@ -12,6 +12,13 @@
 // after the table's move), move_index (history ordering) and candidate_moves (the moves searched,
 // instead of every legal move).
 //
+// Repetition (games with the rule, games/common/repetition.hpp): a move that completes the rule's
+// count of a position, over the game's positions before the root (passed to search) and the
+// search path, scores as a draw. The table keys do not carry the path, so a stored value may hold
+// a repetition draw that another path to the same key would not meet (checkers' keys carry the
+// ply and quiet counters, which narrows this to paths of equal length since the last capture or
+// man move).
+//
 // Transposition table: a stored result settles a node searched to the same or a smaller remaining
 // depth (win scores are stored relative to the node). The root never takes a stored value. From a
 // cleared table, a fixed-depth search returns the fixed-depth negamax value (tests: brute force)
@@ -29,12 +36,14 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
+#include "games/common/repetition.hpp"
 #include "host/search/deadline.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/game_hooks.hpp"
@@ -102,11 +111,17 @@ class AlphaBeta {
 
   // Searches root (game not over) by iterative deepening to options.depth, or until time_ms runs
   // out (depth 1 always completes), a result is proven or the whole game tree has been seen.
-  Stats search(const State& root) {
+  // game_positions: the game's positions since its last irreversible move, oldest first, ending
+  // with root (PositionHistory::positions); empty when they are not known. The repetition rule
+  // counts them.
+  Stats search(const State& root, std::span<const State> game_positions = {}) {
     assert(!G::is_over(root));
     // The clock starts first: the first search's table allocation (zeroing up to GiBs) is part of
     // the move's time.
     deadline_.start(opt_.time_ms);
+    before_root_ =
+        game_positions.empty() ? game_positions : game_positions.first(game_positions.size() - 1);
+    repetition_limit_ = repetition_limit<G>(rules_);
     if (opt_.use_tt && !table_.allocated()) table_.allocate(opt_.tt_size_mb);
     std::fill(history_.begin(), history_.end(), 0);
     for (auto& k : killers_) k[0].set = k[1].set = false;
@@ -236,10 +251,36 @@ class AlphaBeta {
       history_[history_index(s, m)] += uint64_t(depth) * depth;
   }
 
+  // True when child, the position after a move at ply `ply` (whose position is path_[ply]),
+  // occurs for the repetition_limit-th time counting the game's history and the search path.
+  bool repeats(const State& child, int ply) const {
+    if constexpr (RepetitionGame<G>) {
+      if (repetition_limit_ <= 0) return false;
+      const int reversible = G::reversible_plies(child);
+      int seen = 1;
+      // Positions with the same side to move lie an even number of plies back, and none before
+      // the last irreversible move.
+      for (int back = 2; back <= reversible; back += 2) {
+        const int at = ply + 1 - back;  // index on the path; negative: before the root
+        const State* p = nullptr;
+        if (at >= 0) {
+          p = &path_[at];
+        } else {
+          const auto before = static_cast<std::ptrdiff_t>(before_root_.size()) + at;
+          if (before < 0) break;
+          p = &before_root_[static_cast<size_t>(before)];
+        }
+        if (G::same_position(*p, child) && ++seen >= repetition_limit_) return true;
+      }
+    }
+    return false;
+  }
+
   Score negamax(const State& s, int depth, Score alpha, Score beta, int ply) {
     assert(depth >= 1 && !G::is_over(s));
     tick();
     pv_len_[ply] = 0;
+    if constexpr (RepetitionGame<G>) path_[ply] = s;
     if (stop_) return 0;
     uint64_t key = 0;
     const typename TranspositionTable<Move, Score>::Entry* hit = nullptr;
@@ -274,6 +315,10 @@ class AlphaBeta {
         ++nodes_;
         const int w = G::winner(child);
         v = w == mover ? kWin - (ply + 1) : (w == 0 || w == 1) ? -(kWin - (ply + 1)) : 0;
+        pv_len_[ply + 1] = 0;
+      } else if (repeats(child, ply)) {
+        ++nodes_;
+        v = 0;
         pv_len_[ply + 1] = 0;
       } else if (depth == 1) {
         ++nodes_;
@@ -326,6 +371,10 @@ class AlphaBeta {
   Move pv_[kMaxDepth + 2][kMaxDepth + 1] = {};
   int pv_len_[kMaxDepth + 2] = {};
   Deadline deadline_;
+  // The repetition rule: positions on the search path by ply, and the game's before the root.
+  State path_[RepetitionGame<G> ? kMaxDepth + 1 : 1] = {};
+  std::span<const State> before_root_;
+  int repetition_limit_ = 0;
 
   // Per search.
   uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0;
@@ -363,8 +412,15 @@ class AlphaBetaEngine final : public Engine<G> {
     if (o.use_history) out += ", history";
     return out + ")";
   }
-  void new_game() override { search_.clear(); }
+  void new_game() override {
+    search_.clear();
+    positions_.clear();
+  }
   void begin(const State& root, const SearchIds&) override {
+    // The positions observe() recorded lead to this root unless the caller skipped observe.
+    const auto known = positions_.positions();
+    if (known.empty() || std::memcmp(&known.back(), &root, sizeof(State)) != 0)
+      positions_.reset(root);
     typename G::MoveList moves;
     hooks::searched_moves<G>(root, rules_, moves);
     if (moves.size == 1) {
@@ -372,7 +428,7 @@ class AlphaBetaEngine final : public Engine<G> {
       stats_.best = moves.moves[0];
       return;
     }
-    stats_ = search_.search(root);
+    stats_ = search_.search(root, positions_.positions());
   }
   void collect(std::vector<Leaf>&) override {}
   void absorb(std::span<const rollout::LeafStats>) override {}
@@ -390,7 +446,7 @@ class AlphaBetaEngine final : public Engine<G> {
     }
     return stats_.best;
   }
-  void observe(Move, const State&) override {}
+  void observe(Move, const State& after) override { positions_.push(after); }
   void set_time_limit(uint32_t ms) override { search_.set_time_ms(ms ? ms : configured_time_ms_); }
 
   // Statistics of the last decision (depth 0 for a forced move).
@@ -402,6 +458,7 @@ class AlphaBetaEngine final : public Engine<G> {
   typename Search::Stats stats_;
   std::string name_;
   uint32_t configured_time_ms_;
+  PositionHistory<G> positions_{rules_};  // the game's positions, for the repetition rule
 };
 
 }  // namespace sp::search

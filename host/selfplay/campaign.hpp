@@ -102,8 +102,9 @@ ClaimedOutput claim_output(const std::string& path, bool resume, const std::stri
 // What decides the games (and, for a match, its test): the effective config as YAML without the
 // keys a resume may change (campaign.games, campaign.concurrency, backend, output.path,
 // output.flush_seconds, match.pairs), each engine's `weights` replaced by the values read from
-// its file (the file's path does not matter, its contents do). Stored in the output file
-// (FileMeta::identity) and compared on resume.
+// its file (the file's path does not matter, its contents do), and the rules' entries that
+// GameHost<G>::settings_identity gives where the game has that hook (checkers: its deck of
+// openings). Stored in the output file (FileMeta::identity) and compared on resume.
 template <HostGame G>
 std::string run_identity(const config::Config<G>& cfg, bool match) {
   YAML::Node tree =
@@ -129,6 +130,10 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
           values[std::string(G::feature_names()[i])] = fmt::format("{}", weights->w[i]);
     engine["weights"] = values;
   }
+  // What the rules' text does not show, such as the contents of an openings file.
+  if constexpr (requires { GameHost<G>::settings_identity(cfg.rules); })
+    for (const auto& [key, value] : GameHost<G>::settings_identity(cfg.rules))
+      tree["rules"][key] = value;
   return emit_identity(tree);
 }
 

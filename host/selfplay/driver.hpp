@@ -21,6 +21,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/common/game_host.hpp"
+#include "games/common/repetition.hpp"
 #include "host/common/work_pool.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/eval/weights.hpp"
@@ -47,6 +48,7 @@ struct FinishedGame {
   int first_player = 0;
   int engine_of_player[2] = {0, 1};  // engine config index playing each player
   int winner = 0;                    // 0, 1, or G::kNoWinner for a draw
+  bool repetition = false;           // a draw by the repetition rule (games/common/repetition.hpp)
   std::vector<PlyInfo<G>> plies;
   double duration_s = 0;
   // kRules, or the forfeit of the player to move after the last ply (who then loses).
@@ -215,6 +217,7 @@ class Driver {
       auto slot = std::make_unique<Slot>();
       for (int p = 0; p < 2; ++p)
         slot->engines[p] = make_engine<G>(cfg.engines[p], params_.rules, static_cast<uint32_t>(p));
+      slot->history = PositionHistory<G>(params_.rules);
       slots_.push_back(std::move(slot));
     }
   }
@@ -242,6 +245,7 @@ class Driver {
     bool waiting = false;  // its leaves are in a batch that has not been waited for
     bool external = false;  // its engine waits for an external program (ExternalWait)
     State state{};
+    PositionHistory<G> history{typename G::Rules{}};  // the repetition rule's positions
     FinishedGame<G> game;
     std::unique_ptr<search::Engine<G>> engines[2];
     Clock::time_point game_start, move_start;
@@ -274,6 +278,7 @@ class Driver {
     slot.game.game_id = id;
     slot.state = start_position<G>(cfg_, id, &slot.game.opening);
     slot.game.first_player = G::side_to_move(slot.state);
+    slot.history.reset(slot.state);
     for (int p = 0; p < 2; ++p) slot.game.engine_of_player[p] = engine_for_player(cfg_, id, p);
     slot.game_start = Clock::now();
     for (auto& e : slot.engines) e->new_game();
@@ -340,8 +345,10 @@ void Driver<G>::step(Slot& slot) {
       slot.game.plies.push_back(info);
       slot.searching = false;
       G::apply(s, info.move);
-      if (G::is_over(s)) {
-        slot.game.winner = G::winner(s);
+      const bool repeated = slot.history.push(s);
+      if (G::is_over(s) || repeated) {
+        slot.game.winner = G::is_over(s) ? G::winner(s) : G::kNoWinner;
+        slot.game.repetition = !G::is_over(s);
         finish(slot);
         return;
       }

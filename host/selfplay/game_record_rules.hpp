@@ -18,6 +18,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/common/game_host.hpp"
+#include "games/common/repetition.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/record_rules.hpp"
@@ -133,10 +134,18 @@ class GameRecordRules final : public RecordRules {
       return;  // no start to replay from (the config is there: a game id it cannot have)
     }
 
+    // The repetition rule draws a game that G::is_over does not end (games/common/repetition.hpp).
+    PositionHistory<G> history(rules_);
+    history.reset(s);
+    bool repeated = false;
     for (const auto& [row, ply] : stored.plies) {
       const std::string at = row_where(g.game_id, ply.ply, "/plies", row);
-      if (G::is_over(s)) {
-        problems.add(at + ": the game was over (" + record_detail::ending(G::winner(s)) +
+      if (G::is_over(s) || repeated) {
+        problems.add(at + ": the game was over (" +
+                     (G::is_over(s)
+                          ? record_detail::ending(G::winner(s))
+                          : "a draw by repetition: " + GameHost<G>::position_text(s) +
+                                " occurred " + std::to_string(history.limit()) + " times") +
                      ") before this ply");
         return;
       }
@@ -181,6 +190,7 @@ class GameRecordRules final : public RecordRules {
       }
       out.before.push_back(s);
       G::apply(s, legal.moves[found]);
+      repeated = history.push(s);
     }
     if (g.termination != 0) {
       // A forfeit: the player to move after the last ply gave the game up and lost it.
@@ -190,10 +200,11 @@ class GameRecordRules final : public RecordRules {
         return;
       }
       const char* name = search::termination_name(static_cast<search::Termination>(g.termination));
-      if (G::is_over(s)) {
+      if (G::is_over(s) || repeated) {
         problems.add(where + ": termination " + name + " recorded, but the game was over (" +
-                     record_detail::ending(G::winner(s)) + ") after its " +
-                     std::to_string(out.plies) + " plies");
+                     (repeated ? std::string("a draw by repetition")
+                               : record_detail::ending(G::winner(s))) +
+                     ") after its " + std::to_string(out.plies) + " plies");
         return;
       }
       out.finished = true;
@@ -204,13 +215,13 @@ class GameRecordRules final : public RecordRules {
                      std::to_string(out.winner) + " wins");
       return;
     }
-    if (!G::is_over(s)) {
+    if (!G::is_over(s) && !repeated) {
       problems.add(where + ": the game is not over after its " + std::to_string(out.plies) +
                    " plies");
       return;
     }
     out.finished = true;
-    out.winner = record_detail::stored_winner(G::winner(s));
+    out.winner = record_detail::stored_winner(G::is_over(s) ? G::winner(s) : G::kNoWinner);
     if (g.winner != out.winner)
       problems.add(where + ": winner " + std::to_string(g.winner) + " recorded, the replay ends " +
                    (out.winner >= 0 ? "with player " + std::to_string(out.winner) + " winning"

@@ -22,6 +22,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/common/game_host.hpp"
+#include "games/common/repetition.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"
@@ -178,7 +179,8 @@ class HumanGame {
   void show_moves(const State& s) const;
   void show_help() const;
   void show_score();
-  void announce_end(const State& before, Move move, const State& after);
+  // repeated: the repetition rule drew the game (G::is_over(after) is false).
+  void announce_end(const State& before, Move move, const State& after, bool repeated);
 
   config::Config<G> cfg_;
   typename G::Rules rules_;
@@ -230,6 +232,8 @@ typename HumanGame<G>::End HumanGame<G>::play_game(uint32_t game) {
        << (first == human_side_ ? "You move" : "The engine moves") << " first.\n";
 
   std::vector<std::string> record;
+  PositionHistory<G> history(rules_);
+  history.reset(s);
   for (uint32_t ply = 0;; ++ply) {
     show_position(s, ply);
     Move m;
@@ -248,8 +252,9 @@ typename HumanGame<G>::End HumanGame<G>::play_game(uint32_t game) {
     record.push_back(ply_text<G>(s, m));
     const State before = s;
     G::apply(s, m);
-    if (G::is_over(s)) {
-      announce_end(before, m, s);
+    const bool repeated = history.push(s);
+    if (G::is_over(s) || repeated) {
+      announce_end(before, m, s, repeated && !G::is_over(s));
       out_ << "Start: " << GameHost<G>::position_text(start) << "\nRecord:";
       for (const std::string& p : record) out_ << ' ' << p;
       out_ << "\n";
@@ -263,10 +268,14 @@ typename HumanGame<G>::End HumanGame<G>::play_game(uint32_t game) {
 }
 
 template <HostGame G>
-void HumanGame<G>::announce_end(const State& before, Move move, const State& after) {
+void HumanGame<G>::announce_end(const State& before, Move move, const State& after, bool repeated) {
   out_ << "\n" << board_text<G>(after);
-  const int winner = G::winner(after);
   ++summary_.games_finished;
+  if (repeated) {
+    out_ << "Draw: the same position occurred " << repetition_limit<G>(rules_) << " times.\n";
+    return;
+  }
+  const int winner = G::winner(after);
   if (winner != 0 && winner != 1) {
     out_ << "Draw.\n";
     return;

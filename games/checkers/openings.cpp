@@ -1,0 +1,130 @@
+#include "games/checkers/openings.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "games/checkers/notation.hpp"
+#include "games/checkers/pdn.hpp"
+#include "games/common/errors.hpp"
+
+namespace sp::checkers {
+namespace {
+
+const char* side_name(int side) { return side == 0 ? "Black" : "White"; }
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\n'; }
+
+// The first text of the file is a FEN: the file is FEN lines, not PDN.
+bool starts_with_fen(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && is_blank(text[i])) ++i;
+  return i + 1 < text.size() && (text[i] == 'B' || text[i] == 'W') && text[i + 1] == ':';
+}
+
+struct Entry {
+  State position;
+  size_t line, column;  // 1-based
+};
+
+std::vector<Entry> fen_lines(std::string_view text, std::string_view name) {
+  std::vector<Entry> out;
+  size_t line = 0;
+  for (size_t start = 0; start <= text.size();) {
+    ++line;
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view content = text.substr(start, end - start);
+    size_t first = 0;
+    while (first < content.size() && is_blank(content[first])) ++first;
+    size_t last = content.size();
+    while (last > first && is_blank(content[last - 1])) --last;
+    const std::string_view item = content.substr(first, last - first);
+    if (!item.empty() && item[0] != ';' && item[0] != '#') {
+      try {
+        out.push_back(Entry{parse_position(item), line, first + 1});
+      } catch (const InputError& e) {
+        throw InputError(std::string(name) + ":" + std::to_string(line) + ":" +
+                         std::to_string(first + 1) + ": " + e.what());
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<Entry> pdn_positions(std::string_view text, std::string_view name) {
+  std::vector<Entry> out;
+  for (const PdnGame& game : read_pdn(text, name)) {
+    State s = game.start;
+    for (const Move m : game.moves) apply(s, m);
+    out.push_back(Entry{s, game.line, 1});
+  }
+  return out;
+}
+
+}  // namespace
+
+uint64_t lines_hash(const std::vector<std::string>& lines) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const std::string& line : lines) {
+    for (const char c : line) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    h = (h ^ static_cast<unsigned char>('\n')) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::string deck_identity(size_t count, const char* what, uint64_t hash) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return std::to_string(count) + " " + what + ", fnv1a64 " + hex;
+}
+
+OpeningDeck parse_openings(std::string_view text, std::string_view name) {
+  const std::vector<Entry> entries =
+      starts_with_fen(text) ? fen_lines(text, name) : pdn_positions(text, name);
+  if (entries.empty()) throw InputError(std::string(name) + ": no position in the file");
+  OpeningDeck deck;
+  std::vector<std::string> fens;
+  for (const Entry& e : entries) {
+    const auto where = [&] {
+      return std::string(name) + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
+             ": ";
+    };
+    State s = e.position;
+    s.ply = s.quiet = 0;
+    s.max_plies = State{}.max_plies;
+    s.quiet_limit = State{}.quiet_limit;
+    const std::string written = fen(s);
+    if (!has_move(s))
+      throw InputError(where() + "the opening " + written + " is over: " + side_name(s.side) +
+                       " is to move and has no move");
+    if (written.size() > 63)
+      throw InputError(where() + "the opening's FEN " + written + " has " +
+                       std::to_string(written.size()) +
+                       " characters, more than the 63 that /games keeps of an opening");
+    for (size_t k = 0; k < deck.positions.size(); ++k)
+      if (same_position(deck.positions[k], s))
+        throw InputError(where() + "the opening " + written + " is listed twice (first on line " +
+                         std::to_string(entries[k].line) + ")");
+    deck.positions.push_back(s);
+    fens.push_back(written);
+  }
+  deck.hash = lines_hash(fens);
+  return deck;
+}
+
+OpeningDeck read_openings(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError("openings file " + path + " is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read openings file " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError("cannot read openings file " + path);
+  return parse_openings(text.str(), path);
+}
+
+}  // namespace sp::checkers
