@@ -124,7 +124,8 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
     or killed campaign is readable) into a Campaign.
 
     - games: one row per finished game, sorted by game_id; adds `first_mover_won` (bool) and
-      `draw` (winner < 0). `opening` is how the game started (EWN: the setup, "123456/654321");
+      `draw` (winner < 0). `termination` is how it ended: 0 by the rules, 1 a time loss, 2 a
+      crash, 3 an illegal move of an external (pbrain) engine; 0 in files from before the column. `opening` is how the game started (EWN: the setup, "123456/654321");
       `record` is only a summary of the moves, shortened when `record_truncated` is set:
       full_records(plies) rebuilds every game's moves from /plies.
     - plies: one row per move, sorted by (game_id, ply); `chance` is the chance outcome the move
@@ -157,6 +158,8 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
         plies = plies.rename(columns=FORMAT1_PLIES_COLUMNS)
         plies["chance"] = plies["chance"].astype(np.int8)  # a die, 1..6: uint8 in format 1
 
+    if "termination" not in games.columns:  # written before forfeits were recorded
+        games.insert(games.columns.get_loc("record_truncated") + 1, "termination", np.uint8(0))
     games = games.sort_values("game_id", ignore_index=True)
     games["draw"] = games["winner"] < 0
     games["first_mover_won"] = games["winner"].astype(int) == games["first_player"].astype(int)

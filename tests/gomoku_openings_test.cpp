@@ -25,6 +25,7 @@
 #include "games/gomoku/openings.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/selfplay/campaign.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/verify.hpp"
 #include "tests/test_util.hpp"
@@ -285,6 +286,46 @@ TEST(GomokuOpenings, AMatchFromAUserFilePlaysItsOpeningsInPairs) {
   const selfplay::VerifyReport report = selfplay::verify_file(out, 10);
   EXPECT_EQ(report.problems.count(), 0u)
       << (report.problems.lines().empty() ? "" : report.problems.lines()[0]);
+}
+
+// Resume checks the openings by content: the same openings in another file resume, other openings
+// are refused naming the key, and a campaign without opening: file keeps the identity it had
+// before the openings key existed (no rules.openings in it).
+TEST(GomokuOpenings, ResumeChecksTheOpeningsByContent) {
+  test::TempDir tmp;
+  write_file(tmp.file("a.pos"), "h8i9g7\nh8h9\n");
+  write_file(tmp.file("b.pos"), "# the same openings\nh8i9g7\nh8h9\n");
+  write_file(tmp.file("c.pos"), "h8i9g7\nh8h10\n");
+  const auto config = [&](const std::string& file) {
+    const std::string path = tmp.file("c-" + file + ".yaml");
+    write_file(path, "game: gomoku\nrules: {opening: file, openings: " + file +
+                         "}\ncampaign: {games: 4, seed: 3, concurrency: 2}\n"
+                         "engines:\n  player0: {type: random}\n  player1: {type: random}\n"
+                         "backend: {name: cpu, threads: 1}\n"
+                         "output: {positions_per_game: 0, flush_seconds: 0.05}\n");
+    return path;
+  };
+  const std::string out = tmp.file("c.h5");
+  const auto run = [&](const std::string& cfg, const std::string& more) {
+    return test::run_command(std::string(SELFPLAY_BINARY) + " run '" + cfg + "' --quiet --out '" +
+                             out + "' " + more + " 2>&1");
+  };
+  auto r = run(config("a.pos"), "--games 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  r = run(config("c.pos"), "--resume");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("rules.openings"), std::string::npos) << r.out;
+  r = run(config("b.pos"), "--resume");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(io::CampaignReader(out).games().size(), 4u);
+
+  const auto cfg = config::load_campaign_config<GomokuGame>(config("a.pos"));
+  EXPECT_NE(selfplay::run_identity<GomokuGame>(cfg, false).find("2 openings, fnv1a64"),
+            std::string::npos);
+  auto empty = cfg;
+  empty.rules.opening = OpeningKind::kEmpty;
+  EXPECT_EQ(selfplay::run_identity<GomokuGame>(empty, false).find("openings"), std::string::npos)
+      << selfplay::run_identity<GomokuGame>(empty, false);
 }
 
 void leaf_paths(const YAML::Node& node, const std::string& path, std::set<std::string>& out) {

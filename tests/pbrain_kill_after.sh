@@ -22,7 +22,9 @@ k=0
     esac
   done
 } | {
-  "$@" &
+  # A background command's stdin would be /dev/null: hand it the pipe through fd 3.
+  exec 3<&0
+  "$@" <&3 3<&- &
   echo $! >"$pidfile"
   wait
 }

@@ -463,6 +463,18 @@ TEST(Pbrain, MctsAnswersWithinTheClockInsteadOfItsRolloutBudget) {
   EXPECT_LT(pressed, kHugeRollouts);
 }
 
+// A config whose engine is itself an external program is refused with the key, not relayed.
+TEST(Pbrain, AnExternalEngineAsOurEngineIsRefused) {
+  try {
+    Session s("game: gomoku\nengines:\n  player0: {type: pbrain, command: /bin/cat}\n");
+    FAIL() << "a pbrain engine behind selfplay pbrain was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("engines.player0 is itself a pbrain engine"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Pbrain, AlphaBetaAsFastAsPossible) {
   Session s(alphabeta_config());
   ASSERT_EQ(s.send1("START 15"), "OK");

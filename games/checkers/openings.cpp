@@ -66,21 +66,6 @@ std::vector<Entry> pdn_positions(std::string_view text, std::string_view name) {
 
 }  // namespace
 
-uint64_t lines_hash(const std::vector<std::string>& lines) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (const std::string& line : lines) {
-    for (const char c : line) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-    h = (h ^ static_cast<unsigned char>('\n')) * 0x100000001b3ull;
-  }
-  return h;
-}
-
-std::string deck_identity(size_t count, const char* what, uint64_t hash) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return std::to_string(count) + " " + what + ", fnv1a64 " + hex;
-}
-
 OpeningDeck parse_openings(std::string_view text, std::string_view name) {
   const std::vector<Entry> entries =
       starts_with_fen(text) ? fen_lines(text, name) : pdn_positions(text, name);

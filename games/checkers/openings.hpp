@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "games/checkers/checkers.hpp"
+#include "games/common/deck_identity.hpp"
 
 namespace sp::checkers {
 
@@ -30,11 +31,5 @@ struct OpeningDeck {
 OpeningDeck parse_openings(std::string_view text, std::string_view name);
 // Reads the file at path; InputError when it cannot be read, or as parse_openings.
 OpeningDeck read_openings(const std::string& path);
-
-// FNV-1a 64 of lines joined by '\n' (each line followed by one), as OpeningDeck::hash.
-uint64_t lines_hash(const std::vector<std::string>& lines);
-
-// "214 positions, fnv1a64 0123456789abcdef": a deck's identity as resume checks it.
-std::string deck_identity(size_t count, const char* what, uint64_t hash);
 
 }  // namespace sp::checkers

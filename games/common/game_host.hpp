@@ -56,7 +56,9 @@
 // Resume (host/selfplay/campaign.hpp run_identity), optional:
 //   settings_identity(settings)  vector of (key, text) pairs that replace `rules.<key>` in the
 //                             identity a resume must match: what decides the games beyond the
-//                             config's text (checkers: the deck of openings, by content)
+//                             config's text (checkers: the deck of openings, by content); an
+//                             empty text removes the key (one that does not apply, left out so
+//                             that files written before it existed still resume)
 // Tuning (`selfplay tune`, SPSA; host/tune/spsa_game.hpp), optional:
 //   inert_policy_key(policy, key)  why playout key `key` has no effect under `policy` ("" when it
 //                             has one), noted before SPSA tunes it

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "games/common/deck_identity.hpp"
+
 namespace sp {
 namespace gomoku {
 
@@ -262,6 +264,15 @@ gomoku::Move GameHost<GomokuGame>::pbrain_move(const gomoku::State& s, int64_t x
     if (gomoku::test_square(s.stones[side], gomoku::square_of(s, m)))
       throw InputError(name + " is taken by a " + (side == 0 ? "Black" : "White") + " stone");
   return m;
+}
+
+std::vector<std::pair<std::string, std::string>> GameHost<GomokuGame>::settings_identity(
+    const gomoku::Settings& settings) {
+  if (settings.opening != gomoku::OpeningKind::kFile) return {{"openings", ""}};
+  const auto file = settings.openings ? settings.openings : gomoku::shipped_openings();
+  std::vector<std::string> lines;
+  for (const gomoku::Opening& o : file->openings) lines.push_back(gomoku::moves_text(o.moves));
+  return {{"openings", deck_identity(lines.size(), "openings", lines_hash(lines))}};
 }
 
 std::vector<PbrainStone> GameHost<GomokuGame>::pbrain_stones(const gomoku::State& s) {

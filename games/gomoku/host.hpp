@@ -120,6 +120,11 @@ struct GameHost<GomokuGame> {
   static std::pair<int, int> pbrain_xy(gomoku::Move m) { return {m.x, m.y}; }
   static std::vector<PbrainStone> pbrain_stones(const gomoku::State& s);
 
+  // Resume: with opening: file, the openings by content ("300 openings, fnv1a64 ..."), whatever
+  // file they were read from; otherwise the key is left out (files from before it resume).
+  static std::vector<std::pair<std::string, std::string>> settings_identity(
+      const gomoku::Settings& settings);
+
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {
     if ((key == "adjacent_weight" || key == "near_weight") &&

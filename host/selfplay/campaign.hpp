@@ -132,8 +132,10 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
   }
   // What the rules' text does not show, such as the contents of an openings file.
   if constexpr (requires { GameHost<G>::settings_identity(cfg.rules); })
-    for (const auto& [key, value] : GameHost<G>::settings_identity(cfg.rules))
-      tree["rules"][key] = value;
+    for (const auto& [key, value] : GameHost<G>::settings_identity(cfg.rules)) {
+      if (value.empty()) tree["rules"].remove(key);
+      else tree["rules"][key] = value;
+    }
   return emit_identity(tree);
 }
 

@@ -44,6 +44,7 @@ config::EngineConfig memory_capped_engine(config::EngineConfig engine, uint64_t 
       break;
     case config::EngineType::kFlat:
     case config::EngineType::kRandom:
+    case config::EngineType::kPbrain:  // refused by PbrainSession
       break;
   }
   return engine;
