@@ -29,6 +29,7 @@
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/verify.hpp"
+#include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {
@@ -287,17 +288,6 @@ TEST_F(CheckersBallotFile, AFormatTheGameLacksIsAnInputError) {
             selfplay("export '" + path() + "'").out);
 }
 
-void leaf_paths(const YAML::Node& node, const std::string& prefix, std::set<std::string>& out) {
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string path =
-        prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
-    if (it->second.IsMap())
-      leaf_paths(it->second, path, out);
-    else
-      out.insert(path);
-  }
-}
-
 // The shipped match config: ballots, one pass over the deck, every key that applies written with
 // a comment; one pair of it through the CLI plays one ballot with the colours swapped.
 TEST(CheckersMatchConfig, PlaysTheBallotsInPairsAndWritesEveryKey) {
@@ -307,15 +297,7 @@ TEST(CheckersMatchConfig, PlaysTheBallotsInPairsAndWritesEveryKey) {
   EXPECT_EQ(cfg.match.pairs, checkers::shipped_ballots().size()) << "one pass over the deck";
   EXPECT_EQ(cfg.engines[0].type, config::EngineType::kMcts);
   EXPECT_EQ(cfg.engines[1].type, config::EngineType::kAlphaBeta);
-  std::set<std::string> shipped, declared;
-  leaf_paths(YAML::LoadFile(path), "", shipped);
-  leaf_paths(YAML::Load(config::explain_match_config(cfg)), "", declared);
-  EXPECT_EQ(shipped, declared);
-  std::istringstream lines(test::read_text(path));
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find(": ") == std::string::npos || line[0] == '#') continue;
-    EXPECT_NE(line.find(" # "), std::string::npos) << "key without a comment: " << line;
-  }
+  test::expect_documented_config(path, config::explain_match_config(cfg));
 
   test::TempDir tmp;
   const std::string out = tmp.file("m.h5");

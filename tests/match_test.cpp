@@ -20,6 +20,7 @@
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/match.hpp"
+#include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {
@@ -396,33 +397,13 @@ TEST_F(Match, ConfigErrorsNameTheKey) {
                config::ConfigError);
 }
 
-// Dotted paths of every scalar in a YAML map.
-void leaf_paths(const YAML::Node& node, const std::string& prefix, std::set<std::string>& out) {
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string p = prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
-    if (it->second.IsMap())
-      leaf_paths(it->second, p, out);
-    else
-      out.insert(p);
-  }
-}
-
 TEST_F(Match, ShippedConfigHasEveryKeyWithACommentAndExplainsBack) {
   const std::string shipped = source_path("configs/ewn/match-mcts-vs-expectimax.yaml");
   const config::Config<EwnGame> cfg = config::load_match_config<EwnGame>(shipped);
   EXPECT_EQ(cfg.engines[0].type, config::EngineType::kMcts);
   EXPECT_EQ(cfg.engines[1].type, config::EngineType::kExpectimax);
   EXPECT_EQ(cfg.engines[1].weights, source_path("configs/ewn/weights/survival-distance.yaml"));
-  std::set<std::string> written, declared;
-  leaf_paths(YAML::LoadFile(shipped), "", written);
-  leaf_paths(YAML::Load(config::explain_match_config(cfg)), "", declared);
-  EXPECT_EQ(written, declared);
-  std::istringstream lines(read_text(shipped));
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.find(": ") == std::string::npos || line[0] == '#') continue;
-    EXPECT_NE(line.find(" # "), std::string::npos) << "key without a comment: " << line;
-  }
+  test::expect_documented_config(shipped, config::explain_match_config(cfg));
   const std::string text = config::explain_match_config(cfg);
   EXPECT_EQ(config::explain_match_config(config::load_match_config_text<EwnGame>(text, "explained.yaml")),
             text);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -226,5 +227,31 @@ class RandomEngine final : public Engine<Game> {
   typename Game::Rules rules_;
   Move move_{};
 };
+
+
+// Decides engine's move at root with its rounds of leaves run one at a time on backend, for callers
+// with one game and no other games to batch with (terminal play, `selfplay pbrain`); the driver
+// batches the rounds of many games instead. leaves and leaf_stats are the caller's buffers.
+template <sp::Game Game>
+typename Game::Move decide_in_place(Engine<Game>& engine, const typename Game::State& root,
+                                    const SearchIds& ids, rollout::Backend<Game>& backend,
+                                    const rollout::PlayoutParams<Game>& params, MoveStats* stats,
+                                    std::vector<rollout::Leaf<Game>>& leaves,
+                                    std::vector<rollout::LeafStats>& leaf_stats) {
+  engine.begin(root, ids);
+  while (!engine.decided()) {
+    leaves.clear();
+    engine.collect(leaves);
+    if (leaves.empty()) {
+      // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
+      if (engine.decided()) break;
+      throw std::logic_error("engine neither decided nor asked for leaves");
+    }
+    leaf_stats.assign(leaves.size(), rollout::LeafStats{});
+    backend.run(leaves, params, leaf_stats);
+    engine.absorb(leaf_stats);
+  }
+  return engine.decision(stats);
+}
 
 }  // namespace sp::search

@@ -368,21 +368,9 @@ std::optional<typename G::Move> HumanGame<G>::read_human_move(const State& s) {
 template <HostGame G>
 typename G::Move HumanGame<G>::engine_move(const State& s, uint32_t game, uint32_t ply) {
   const auto t0 = std::chrono::steady_clock::now();
-  engine_->begin(s, search::SearchIds{game, ply, cfg_.seed});
-  while (!engine_->decided()) {
-    leaves_.clear();
-    engine_->collect(leaves_);
-    if (leaves_.empty()) {
-      // A round can spend the rest of the budget on terminal nodes, which need no rollouts.
-      if (engine_->decided()) break;
-      throw std::logic_error("engine neither decided nor asked for leaves");
-    }
-    stats_.assign(leaves_.size(), rollout::LeafStats{});
-    backend_.run(leaves_, params_, stats_);
-    engine_->absorb(stats_);
-  }
   search::MoveStats st;
-  const Move m = engine_->decision(&st);
+  const Move m = search::decide_in_place(*engine_, s, search::SearchIds{game, ply, cfg_.seed},
+                                         backend_, params_, &st, leaves_, stats_);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   typename G::MoveList legal;

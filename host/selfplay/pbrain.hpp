@@ -375,21 +375,11 @@ class PbrainSession {
     const uint32_t budget = move_budget_ms(clock_);
     engine_->set_time_limit(budget);
     const auto t0 = std::chrono::steady_clock::now();
-    engine_->begin(state_,
-                   search::SearchIds{game_, static_cast<uint32_t>(history_.size()), cfg_.seed});
-    while (!engine_->decided()) {
-      leaves_.clear();
-      engine_->collect(leaves_);
-      if (leaves_.empty()) {
-        if (engine_->decided()) break;
-        throw std::logic_error("engine neither decided nor asked for leaves");
-      }
-      stats_.assign(leaves_.size(), rollout::LeafStats{});
-      backend_.run(leaves_, params_, stats_);
-      engine_->absorb(stats_);
-    }
     search::MoveStats st;
-    const Move m = engine_->decision(&st);
+    const Move m = search::decide_in_place(
+        *engine_, state_,
+        search::SearchIds{game_, static_cast<uint32_t>(history_.size()), cfg_.seed}, backend_,
+        params_, &st, leaves_, stats_);
     const int64_t ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
             .count();
