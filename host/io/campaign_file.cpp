@@ -855,9 +855,11 @@ struct CampaignWriter::Impl {
       tables.write_match_pairs(pending_pairs);
       pending_pairs.clear();
     }
-    tables.commit({&tables.games, &tables.match_pairs});
+    // games_on_disk follows each successful flush of /games at once: a failure in a later
+    // dataset's flush leaves those games on disk, and the error must count them.
+    tables.commit({&tables.games});
     games_on_disk = rows(tables.games.get());
-    tables.commit({&tables.perf});
+    tables.commit({&tables.match_pairs, &tables.perf});
     tables.flush();
   }
 };
