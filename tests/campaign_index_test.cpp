@@ -9,6 +9,7 @@
 // replaces a campaign file, and is never resumed.
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -537,6 +538,33 @@ TEST_F(CampaignIndex, WrittenWholeOrNotAtAllAndNeverResumed) {
   const std::string campaign_bytes = test::read_text(campaign);
   EXPECT_THROW(io::write_campaign_index(campaign, {a, b}), io::CampaignError);
   EXPECT_EQ(test::read_text(campaign), campaign_bytes);
+
+  // A part a writer left open (killed before closing it) is refused: a plain read of the index
+  // (h5py's default) would see its rows as fill.
+  const std::string crashed = tmp_.file("crashed.h5");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    io::FileMeta meta = synthetic_meta();
+    io::CampaignWriter writer = io::CampaignWriter::create(crashed, meta, {.flush_seconds = 0});
+    io::GameRow g;
+    g.game_id = 9;
+    writer.append_game(g, {}, {}, std::vector<float>{});
+    writer.flush();
+    _exit(0);  // like a crash: the file is never closed
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_EQ(test::exit_code(status), 0);
+  ASSERT_EQ(io::CampaignReader(crashed).games_count(), 1u);
+  try {
+    io::write_campaign_index(tmp_.file("i4.h5"), {a, crashed});
+    ADD_FAILURE() << "indexed a part left open";
+  } catch (const io::CampaignError& e) {
+    EXPECT_NE(std::string(e.what()).find("'" + crashed + "'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("left it open"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(tmp_.file("i4.h5")));
 
   // While a writer holds the path, no index is written there.
   {

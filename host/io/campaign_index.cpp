@@ -256,6 +256,22 @@ void write_campaign_index(const std::string& path, const std::vector<std::string
       if (same_file(name, p.path))
         throw CampaignError("cannot index '" + name + "' twice in '" + path + "' (as '" + p.path +
                             "')");
+    // A part a writer left open (a crash) opens only in SWMR mode; HDF5 opens a VDS's sources
+    // in the mode of the index, so h5py's plain File(index, "r") would read its rows as fill.
+    // Checked first: a plain open fails while this process holds the file in SWMR mode.
+    bool closed = true;
+    try {
+      open_file(name, OpenMode::kRead).close(name);
+    } catch (const H5Error&) {
+      closed = false;
+    }
+    if (!closed) {
+      open_file(name, OpenMode::kReadSwmr).close(name);  // a missing or unreadable part throws
+      throw CampaignError("cannot index '" + name + "' in '" + path +
+                          "': a writer left it open (a crash?), and readers that open the index "
+                          "without SWMR would see its rows as fill; resume it (or clear its flags "
+                          "with `h5clear -s`) first");
+    }
     CampaignReader reader(name);
     if (!reader.index_parts().empty())
       throw CampaignError("cannot index '" + name + "' in '" + path +
