@@ -2,11 +2,11 @@
 // a campaign played by the CLI is split by game id into part files; the index of the parts reads,
 // through CampaignReader, as the parts' rows end to end (games, plies, positions and features,
 // perf, match pairs), verifies and exports like the original, and merges into a standalone file
-// of the same rows. Parts with fill rows and /positions columns of unequal lengths read as the
-// reader reads each part. The index reads from another working directory and after its folder
-// moved; h5py and the notebooks' loader read it. Parts of another campaign, overlapping game ids
-// and missing parts are refused without leaving a file, an index is never half-written, never
-// replaces a campaign file, and is never resumed.
+// of the same rows (tune fits the same weights on both). Parts with fill rows and /positions
+// columns of unequal lengths read as the reader reads each part. The index reads from another
+// working directory and after its folder moved; h5py and the notebooks' loader read it. Parts of
+// another campaign, overlapping game ids and missing parts are refused without leaving a file, an
+// index is never half-written, never replaces a campaign file, and is never resumed.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <sys/wait.h>
@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,13 @@ std::vector<std::string> stored_parts(const std::string& index) {
   return io::read_string_list_attribute(file.get(), io::kIndexPartsAttribute);
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 // Runs `f` with the working directory `dir`, then goes back.
 template <class F>
 void in_directory(const fs::path& dir, F&& f) {
@@ -302,6 +310,25 @@ TEST_F(CampaignIndex, ReadsAsThePartsEndToEndAndMergesIntoTheSameRows) {
   ASSERT_EQ(exported.code, 0) << stderr_text();
   EXPECT_EQ(exported.out, selfplay("export '" + original_ + "'").out);
   EXPECT_EQ(selfplay("export '" + merged + "'").out, exported.out);
+
+  // tune reads the positions through the index as through the merged copy: the same weights.
+  std::vector<std::string> tuned;
+  for (const std::string& input : {index, merged}) {
+    const std::string n = std::to_string(tuned.size());
+    tmp_.write(
+        "tune" + n + ".yaml",
+        "data: {inputs: ['" + input + "'], validation_fraction: 0.25}\n" + "weights: {initial: '" +
+            test::source_path("configs/ewn/weights/survival-distance.yaml") + "', output: '" +
+            tmp_.file("tuned" + n + ".yaml") + "'}\n" + "texel: {epochs: 20, report_every: 10}\n");
+    const auto t = selfplay("tune '" + tmp_.file("tune" + n + ".yaml") + "'");
+    ASSERT_EQ(t.code, 0) << t.out << stderr_text();
+    std::string weights;  // the YAML without its comments, which name the inputs
+    for (const std::string& line : lines_of(test::read_text(tmp_.file("tuned" + n + ".yaml"))))
+      if (!line.starts_with("#")) weights += line + "\n";
+    tuned.push_back(weights);
+  }
+  EXPECT_GT(tuned[0].size(), 20u) << tuned[0];
+  EXPECT_EQ(tuned[0], tuned[1]);
 
   // merge writes a new file only, and refuses input that is not there.
   EXPECT_EQ(selfplay("merge '" + index + "' -o '" + merged + "'").code, 2);
