@@ -140,8 +140,8 @@ void write_part(const Contents& c, const std::string& path,
   writer.close();
 }
 
-// A small synthetic part: games `ids`, two plies and two positions (two features) each, one perf
-// row; `meta` as given.
+// A small synthetic part: games `ids`, two plies and two positions each (with two features, or
+// none when `meta` names none), one perf row; `meta` as given.
 void write_synthetic(const std::string& path, const io::FileMeta& meta,
                      const std::vector<uint64_t>& ids) {
   io::CampaignWriter writer = io::CampaignWriter::create(path, meta, {.flush_seconds = 0});
@@ -159,6 +159,7 @@ void write_synthetic(const std::string& path, const io::FileMeta& meta,
       plies[k].ply = k;
       plies[k].visits = static_cast<uint32_t>(100 * id + k);
       positions[k] = {id, k, static_cast<uint8_t>(k), 0.5f};
+      if (meta.feature_names.empty()) continue;
       features.push_back(static_cast<float>(id) + 0.25f * k);
       features.push_back(-static_cast<float>(id));
     }
@@ -396,6 +397,30 @@ TEST_F(CampaignIndex, FillRowsAndUnequalColumnsReadAsInTheirPart) {
   // Written again, it reads the part as it is now.
   io::write_campaign_index(index, {a, b});
   EXPECT_EQ(read_all(index).games.size(), 6u);
+}
+
+// Parts without rows (a rank that got no game) and games without features (F = 0) map nothing
+// and read as nothing.
+TEST_F(CampaignIndex, EmptyPartsAndZeroFeaturesReadAsNothing) {
+  io::FileMeta meta = synthetic_meta();
+  meta.feature_names.clear();
+  const std::string a = tmp_.file("a.h5");
+  const std::string empty = tmp_.file("empty.h5");
+  const std::string b = tmp_.file("b.h5");
+  write_synthetic(a, meta, {0, 1});
+  io::CampaignWriter::create(empty, meta).close();
+  write_synthetic(b, meta, {2});
+  const std::string index = tmp_.file("index.h5");
+  io::write_campaign_index(index, {a, empty, b});
+  const Contents want = concatenation({a, empty, b});
+  const Contents got = read_all(index);
+  expect_same(got, want);
+  EXPECT_EQ(got.games.size(), 3u);
+  EXPECT_EQ(got.positions.size(), 6u);
+  EXPECT_TRUE(got.features.empty());
+  const std::string merged = tmp_.file("merged.h5");
+  io::merge_campaign(index, merged);
+  expect_same(read_all(merged), want);
 }
 
 // The parts are found beside the index, whatever the working directory holds, after the folder

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <system_error>
 
 #include "host/io/campaign_file.hpp"
@@ -132,7 +131,7 @@ void check_same_campaign(const Part& first, const Part& p) {
 void check_disjoint_games(const std::vector<Part>& parts) {
   Datatype id_only(check_id(H5Tcreate(H5T_COMPOUND, sizeof(uint64_t)), "create type", "game_id"));
   check(H5Tinsert(id_only.get(), "game_id", 0, H5T_NATIVE_UINT64), "insert member", "game_id");
-  std::map<uint64_t, size_t> owner;
+  std::vector<std::pair<uint64_t, size_t>> owners;  // (game id, part)
   for (size_t i = 0; i < parts.size(); ++i) {
     const Dataset games = open_dataset(parts[i].file.get(), "/games");
     const uint64_t n = parts[i].reader.games_count();
@@ -141,15 +140,18 @@ void check_disjoint_games(const std::vector<Part>& parts) {
     for (uint64_t first = 0; first < n; first += kBlock) {
       ids.resize(std::min(kBlock, n - first));
       read_rows(games.get(), id_only.get(), first, ids.size(), ids.data());
-      for (const uint64_t id : ids) {
-        if (id == kNoGame) continue;
-        const auto [at, added] = owner.emplace(id, i);
-        if (!added && at->second != i)
-          throw CampaignError("cannot index '" + parts[i].path + "' with '" +
-                              parts[at->second].path + "': both hold game " + std::to_string(id) +
-                              " (the parts of a campaign hold disjoint game ids)");
-      }
+      for (const uint64_t id : ids)
+        if (id != kNoGame) owners.emplace_back(id, i);
     }
+  }
+  // A game twice in one part is that part's business (resume drops the copy), as in one file.
+  std::sort(owners.begin(), owners.end());
+  for (size_t k = 1; k < owners.size(); ++k) {
+    const auto& [id, part] = owners[k];
+    if (id == owners[k - 1].first && part != owners[k - 1].second)
+      throw CampaignError("cannot index '" + parts[part].path + "' with '" +
+                          parts[owners[k - 1].second].path + "': both hold game " +
+                          std::to_string(id) + " (the parts of a campaign hold disjoint game ids)");
   }
 }
 
