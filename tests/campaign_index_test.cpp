@@ -439,6 +439,13 @@ TEST_F(CampaignIndex, ReadsFromAnotherDirectoryAfterTheFolderMoved) {
             (std::vector<std::string>{"ranks/a.h5", "b.h5"}));
   const Contents want = concatenation({a, b});
 
+  // Parts outside the index's folder are named by their absolute path.
+  fs::create_directories(tmp_.path() / "indexes");
+  io::write_campaign_index(tmp_.file("indexes/outside.h5"), {a, b});
+  EXPECT_EQ(stored_parts(tmp_.file("indexes/outside.h5")),
+            (std::vector<std::string>{fs::absolute(a).string(), fs::absolute(b).string()}));
+  expect_same(read_all(tmp_.file("indexes/outside.h5")), want);
+
   fs::rename(tmp_.path() / "run", tmp_.path() / "moved");
   // A working directory holding other files of the parts' names: HDF5 looks there only when a
   // part is not beside the index.
