@@ -5,7 +5,9 @@
 // Layout (format_version 2; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
 //   /            attributes format_version, game (its name: "ewn"), rules (the game's rules as
 //                text, "capture_own=true substitution=nearest" for EWN), config, seed,
-//                git_commit, backend, device, host, start_time, identity (optional)
+//                git_commit, backend, device, host, start_time, identity (optional); an
+//                index over the files of one campaign (campaign_index.hpp) adds parts, and its
+//                datasets are virtual
 //   /games       GameRow compound (records.hpp): opening (the start, in the game's notation),
 //                first_player, winner, plies, duration_s, seed, game_id, and record, a summary
 //                of the moves that record_truncated says was shortened; a game's row is written
@@ -247,8 +249,9 @@ class CampaignReader {
 
   uint32_t format_version() const;  // the file's, 1 or 2
   const FileMeta& meta() const;
-  // An index (campaign_index.hpp): its part files where they were found, in its order (the
-  // constructor throws CampaignError when one is missing). Empty for a plain campaign file.
+  // An index (campaign_index.hpp): its part files where they were found, in its order. The
+  // constructor throws CampaignError when a part is missing or holds fewer rows than the index
+  // reads from it (it changed since the index was written). Empty for a plain campaign file.
   const std::vector<std::string>& index_parts() const;
 
   // Row counts. positions_count() is the length of the shortest /positions column: a crash can
