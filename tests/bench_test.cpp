@@ -25,7 +25,8 @@ constexpr const char* kSignature = "1413994";
 constexpr const char* kSearchSignature = "619565";
 
 // The number on the one `<name>: N` line of `selfplay bench ARGS`; "" if there is none.
-std::string number_of(const std::string& args, const std::string& name, const std::string& env = "") {
+std::string number_of(const std::string& args, const std::string& name,
+                      const std::string& env = "") {
   const test::CommandResult r = test::run_command(env + std::string("'") + SELFPLAY_BINARY +
                                                   "' bench --seconds 0 " + args + " 2>/dev/null");
   EXPECT_EQ(r.code, 0) << args << "\n" << r.out;

@@ -26,8 +26,10 @@ using ewn_lanes::Task;
 void run_lanes(SimdPath path, const std::vector<Task>& tasks, const ewn::Rules& rules,
                std::vector<Counts>& counts) {
   counts.assign(tasks.size(), Counts{{7, 7}, 7, 7});  // overwritten, never added to
-  if (path == SimdPath::kAvx2) ewn_lanes::run_avx2(tasks.data(), tasks.size(), rules, counts.data());
-  else ewn_lanes::run_avx512(tasks.data(), tasks.size(), rules, counts.data());
+  if (path == SimdPath::kAvx2)
+    ewn_lanes::run_avx2(tasks.data(), tasks.size(), rules, counts.data());
+  else
+    ewn_lanes::run_avx512(tasks.data(), tasks.size(), rules, counts.data());
 }
 
 // Positions one to four plies before the end of random games (die rolled or not), and a few
@@ -119,8 +121,10 @@ TEST_P(SimdPlayout, UnevenTasksKeepTheirTotals) {
     for (uint32_t r = tasks[t].first; r < tasks[t].last; ++r) {
       BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, r);
       const auto res = ewn::playout(tasks[t].root, rules, ewn::PlayoutPolicy{}, rng);
-      if (res.winner == ewn::kNoWinner) ++want.draws;
-      else ++want.wins[res.winner];
+      if (res.winner == ewn::kNoWinner)
+        ++want.draws;
+      else
+        ++want.wins[res.winner];
       want.plies += res.plies;
     }
     EXPECT_EQ(counts[t].wins[0], want.wins[0]) << "task " << t;
@@ -176,7 +180,8 @@ TEST(SimdPathSelection, EnvironmentPinsThePath) {
   EXPECT_EQ(resolve_simd_path(SimdPath::kAuto), SimdPath::kScalar);
   auto backend = make_cpu_backend<EwnGame>(threads(1));
   EXPECT_EQ(backend->info().playout_path, "scalar");
-  EXPECT_NE(backend->info().device.find("scalar playouts"), std::string::npos) << backend->info().device;
+  EXPECT_NE(backend->info().device.find("scalar playouts"), std::string::npos)
+      << backend->info().device;
   // An explicit request wins over the variable.
   if (simd_path_supported(SimdPath::kAvx2)) {
     EXPECT_EQ(resolve_simd_path(SimdPath::kAvx2), SimdPath::kAvx2);
@@ -190,7 +195,8 @@ TEST(SimdPathSelection, UnknownAndUnsupportedNamesAreInputErrors) {
       resolve_simd_path(SimdPath::kAuto);
       FAIL() << "sse9 accepted";
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("SELFPLAY_SIMD: unknown playout path 'sse9'"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("SELFPLAY_SIMD: unknown playout path 'sse9'"),
+                std::string::npos)
           << e.what();
     }
   }

@@ -113,7 +113,7 @@ class Backend {
 struct BackendOptions {
   int threads = 0;        // cpu: threads of its pool, 0 = all cores (ignored when pool is set)
   std::shared_ptr<WorkPool> pool;  // cpu: run on this pool instead of a pool of its own
-  SimdPath simd = SimdPath::kAuto;  // cpu: playout code path (auto: SELFPLAY_SIMD, else the fastest)
+  SimdPath simd = SimdPath::kAuto;  // cpu: playouts' path; auto = SELFPLAY_SIMD or the fastest
   int device = 0;         // cuda: device ordinal
   int block_size = 0;     // cuda: threads per block, 0 = tuned default
   size_t max_rollouts = size_t{1} << 22;  // per batch: sizes the buffers allocated once

@@ -45,8 +45,10 @@ constexpr uint32_t kLaneItemMin = 256, kLaneItemMax = 2048;
 // The code path a game's playouts take on this backend: scalar for a game without lanes.
 template <sp::Game Game>
 SimdPath playout_path_for(SimdPath requested) {
-  if constexpr (LanePlayouts<Game>::kAvailable) return resolve_simd_path(requested);
-  else return SimdPath::kScalar;
+  if constexpr (LanePlayouts<Game>::kAvailable)
+    return resolve_simd_path(requested);
+  else
+    return SimdPath::kScalar;
 }
 
 // A batch cut into chunks, ready to run as the items of a pool job. On the scalar path an item
@@ -112,8 +114,10 @@ struct ChunkedBatch {
           in_item = 0;
           continue;
         }
-        if (in_item == 0 || items.empty() || !items.back().lanes) items.push_back(Item{c, c + 1, true});
-        else items.back().last = c + 1;
+        if (in_item == 0 || items.empty() || !items.back().lanes)
+          items.push_back(Item{c, c + 1, true});
+        else
+          items.back().last = c + 1;
         in_item += ch.last - ch.first;
         if (in_item >= per_item) in_item = 0;
       }

@@ -16,7 +16,9 @@ struct LanePlayouts<EwnGame> {
   using Task = ewn_lanes::Task;
   using Counts = ewn_lanes::Counts;
 
-  static bool handles(const EwnGame::Policy& policy) { return policy.kind == ewn::PolicyKind::kUniform; }
+  static bool handles(const EwnGame::Policy& policy) {
+    return policy.kind == ewn::PolicyKind::kUniform;
+  }
   static Task task(const EwnGame::State& s, PhiloxKey key, uint32_t ply, uint32_t leaf,
                    uint32_t first, uint32_t last) {
     return Task{s, key, ply, leaf, first, last};
@@ -24,9 +26,12 @@ struct LanePlayouts<EwnGame> {
   static void run(SimdPath path, const Task* tasks, size_t n, const EwnGame::Rules& rules,
                   Counts* counts) {
     switch (path) {
-      case SimdPath::kAvx2: return ewn_lanes::run_avx2(tasks, n, rules, counts);
-      case SimdPath::kAvx512: return ewn_lanes::run_avx512(tasks, n, rules, counts);
-      default: throw std::logic_error("ewn lanes: no lane-parallel scalar path");
+      case SimdPath::kAvx2:
+        return ewn_lanes::run_avx2(tasks, n, rules, counts);
+      case SimdPath::kAvx512:
+        return ewn_lanes::run_avx512(tasks, n, rules, counts);
+      default:
+        throw std::logic_error("ewn lanes: no lane-parallel scalar path");
     }
   }
 };

@@ -100,8 +100,9 @@ SP_FORCEINLINE typename Ops::M step(Regs<Ops>& r, typename Ops::M act, typename 
 
   // Movable cubes (ewn::movable_cubes_reference): the rolled cube if alive, else the next lower
   // and the next higher alive cube (only the nearer under kNearest, both on a tie).
-  const V alive = Ops::srli(Ops::andnot(zero_fields<Ops>(Ops::xor_(own_sq, Ops::set1(kAllGone))),
-                                           Ops::set1(kHigh)), 4);  // bit 5f per alive cube f
+  const V alive = Ops::srli(
+      Ops::andnot(zero_fields<Ops>(Ops::xor_(own_sq, Ops::set1(kAllGone))), Ops::set1(kHigh)),
+      4);  // bit 5f per alive cube f
   const V rolled_bit = Ops::sllv(one, pc);
   const M has_rolled = Ops::nz(Ops::and_(alive, rolled_bit));
   const V below = Ops::and_(alive, Ops::sub(rolled_bit, one));
@@ -149,7 +150,8 @@ SP_FORCEINLINE typename Ops::M step(Regs<Ops>& r, typename Ops::M act, typename 
   const V k = Ops::mulhi(rest, n);
   const M second = Ops::mnot(Ops::gt(n1, k));
   const V idx = Ops::sel(second, Ops::sub(k, n1), k);
-  const V x0 = Ops::sel(second, b0, a0), x1 = Ops::sel(second, b1, a1), x2 = Ops::sel(second, b2, a2);
+  const V x0 = Ops::sel(second, b0, a0), x1 = Ops::sel(second, b1, a1),
+          x2 = Ops::sel(second, b2, a2);
   const V to_bit = Ops::sel(Ops::eq(idx, zero), x0, Ops::sel(Ops::eq(idx, one), x1, x2));
   const V p = Ops::sel(second, p2, p1);
   const V from_bit = Ops::sllv(one, Ops::sel(second, from2, from1));
@@ -204,8 +206,10 @@ class Feed {
       if (t_ != started_) started_ = t_, next_ = tk.first;
       if (next_ < tk.last && tk.root.winner != ewn::kNoWinner) {
         Counts& c = counts_[t_];
-        if (tk.root.winner == 0 || tk.root.winner == 1) c.wins[tk.root.winner] += tk.last - next_;
-        else c.draws += tk.last - next_;
+        if (tk.root.winner == 0 || tk.root.winner == 1)
+          c.wins[tk.root.winner] += tk.last - next_;
+        else
+          c.draws += tk.last - next_;
         next_ = tk.last;
       }
       if (next_ < tk.last) return;
@@ -252,14 +256,15 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
   while (busy) {
     const V k0 = Ops::load(s.k0), k1 = Ops::load(s.k1);
     const V draw = Ops::load(s.draw);
-    const simd::PhiloxLanes<Ops> block =
-        simd::philox_lanes<Ops>({{draw, Ops::load(s.rollout), Ops::load(s.leaf), Ops::load(s.ply)}}, k0, k1);
+    const simd::PhiloxLanes<Ops> block = simd::philox_lanes<Ops>(
+        {{draw, Ops::load(s.rollout), Ops::load(s.leaf), Ops::load(s.ply)}}, k0, k1);
     Ops::store(s.draw, Ops::add(draw, Ops::set1(1)));
 
     Regs<Ops> r{Ops::load(s.sq[0]), Ops::load(s.sq[1]), Ops::load(s.occ[0]), Ops::load(s.occ[1]),
                 Ops::load(s.side),  Ops::load(s.die),   Ops::load(s.winner), Ops::load(s.plies)};
     M act = Ops::from_bits(busy);
-    for (int w = 0; w < 4; ++w) act = Ops::mandnot(step<Ops, kCaptureOwn, kNearest>(r, act, block.v[w]), act);
+    for (int w = 0; w < 4; ++w)
+      act = Ops::mandnot(step<Ops, kCaptureOwn, kNearest>(r, act, block.v[w]), act);
     Ops::store(s.sq[0], r.sq0);
     Ops::store(s.sq[1], r.sq1);
     Ops::store(s.occ[0], r.occ0);
@@ -277,11 +282,15 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
       const int l = __builtin_ctz(finished);
       finished &= finished - 1;
       Counts& c = counts[s.task[l]];
-      if (s.winner[l] == ewn::kNoWinner) ++c.draws;
-      else ++c.wins[s.winner[l]];
+      if (s.winner[l] == ewn::kNoWinner)
+        ++c.draws;
+      else
+        ++c.wins[s.winner[l]];
       c.plies += s.plies[l];
-      if (feed.empty()) busy &= ~(1u << l);
-      else start(l);
+      if (feed.empty())
+        busy &= ~(1u << l);
+      else
+        start(l);
     }
   }
 }
@@ -290,11 +299,15 @@ template <class Ops>
 void run_with(const Task* tasks, size_t n, const ewn::Rules& rules, Counts* counts) {
   const bool nearest = rules.substitution == ewn::Substitution::kNearest;
   if (rules.capture_own) {
-    if (nearest) run_lanes<Ops, true, true>(tasks, n, counts);
-    else run_lanes<Ops, true, false>(tasks, n, counts);
+    if (nearest)
+      run_lanes<Ops, true, true>(tasks, n, counts);
+    else
+      run_lanes<Ops, true, false>(tasks, n, counts);
   } else {
-    if (nearest) run_lanes<Ops, false, true>(tasks, n, counts);
-    else run_lanes<Ops, false, false>(tasks, n, counts);
+    if (nearest)
+      run_lanes<Ops, false, true>(tasks, n, counts);
+    else
+      run_lanes<Ops, false, false>(tasks, n, counts);
   }
 }
 

@@ -18,8 +18,12 @@ struct Avx2 {
 
   static SP_FORCEINLINE V set1(uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
   static SP_FORCEINLINE V zero() { return _mm256_setzero_si256(); }
-  static SP_FORCEINLINE V load(const uint32_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
-  static SP_FORCEINLINE void store(uint32_t* p, V v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+  static SP_FORCEINLINE V load(const uint32_t* p) {
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static SP_FORCEINLINE void store(uint32_t* p, V v) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(p), v);
+  }
 
   static SP_FORCEINLINE V add(V a, V b) { return _mm256_add_epi32(a, b); }
   static SP_FORCEINLINE V sub(V a, V b) { return _mm256_sub_epi32(a, b); }
@@ -27,9 +31,9 @@ struct Avx2 {
   static SP_FORCEINLINE V or_(V a, V b) { return _mm256_or_si256(a, b); }
   static SP_FORCEINLINE V xor_(V a, V b) { return _mm256_xor_si256(a, b); }
   static SP_FORCEINLINE V andnot(V a, V b) { return _mm256_andnot_si256(a, b); }  // ~a & b
-  static SP_FORCEINLINE V slli(V a, int n) { return _mm256_slli_epi32(a, n); }  // n a constant
-  static SP_FORCEINLINE V srli(V a, int n) { return _mm256_srli_epi32(a, n); }  // n a constant
-  static SP_FORCEINLINE V sllv(V a, V n) { return _mm256_sllv_epi32(a, n); }  // 0 where n > 31
+  static SP_FORCEINLINE V slli(V a, int n) { return _mm256_slli_epi32(a, n); }    // n a constant
+  static SP_FORCEINLINE V srli(V a, int n) { return _mm256_srli_epi32(a, n); }    // n a constant
+  static SP_FORCEINLINE V sllv(V a, V n) { return _mm256_sllv_epi32(a, n); }      // 0 where n > 31
   static SP_FORCEINLINE V srlv(V a, V n) { return _mm256_srlv_epi32(a, n); }
   static SP_FORCEINLINE V mullo(V a, V b) { return _mm256_mullo_epi32(a, b); }
 
@@ -60,14 +64,18 @@ struct Avx2 {
     return _mm256_castps_si256(
         _mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), _mm256_castsi256_ps(m)));
   }
-  static SP_FORCEINLINE V vec(M m) { return m; }                                        // all ones where m
-  static SP_FORCEINLINE M mask(V v) { return _mm256_srai_epi32(v, 31); }                // lanes with the top bit
-  static SP_FORCEINLINE unsigned bits(M m) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m))); }
+  static SP_FORCEINLINE V vec(M m) { return m; }                          // all ones where m
+  static SP_FORCEINLINE M mask(V v) { return _mm256_srai_epi32(v, 31); }  // lanes with the top bit
+  static SP_FORCEINLINE unsigned bits(M m) {
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m)));
+  }
   static SP_FORCEINLINE M from_bits(unsigned b) {
     const V lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     return eq(and_(set1(b), lane_bit), lane_bit);
   }
-  static SP_FORCEINLINE V add_where(M m, V a, V b) { return sub(a, and_(m, sub(zero(), b))); }  // m ? a + b : a
+  static SP_FORCEINLINE V add_where(M m, V a, V b) {
+    return sub(a, and_(m, sub(zero(), b)));
+  }  // m ? a + b : a
   static SP_FORCEINLINE V xor_where(M m, V a, V b) { return xor_(a, and_(m, b)); }
 
   // floor(log2(a)) for 0 < a < 2^24 (exact in a float); garbage for a == 0.

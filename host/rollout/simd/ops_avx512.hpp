@@ -26,9 +26,9 @@ struct Avx512 {
   static SP_FORCEINLINE V or_(V a, V b) { return _mm512_or_si512(a, b); }
   static SP_FORCEINLINE V xor_(V a, V b) { return _mm512_xor_si512(a, b); }
   static SP_FORCEINLINE V andnot(V a, V b) { return _mm512_andnot_si512(a, b); }  // ~a & b
-  static SP_FORCEINLINE V slli(V a, int n) { return _mm512_slli_epi32(a, n); }  // n a constant
-  static SP_FORCEINLINE V srli(V a, int n) { return _mm512_srli_epi32(a, n); }  // n a constant
-  static SP_FORCEINLINE V sllv(V a, V n) { return _mm512_sllv_epi32(a, n); }  // 0 where n > 31
+  static SP_FORCEINLINE V slli(V a, int n) { return _mm512_slli_epi32(a, n); }    // n a constant
+  static SP_FORCEINLINE V srli(V a, int n) { return _mm512_srli_epi32(a, n); }    // n a constant
+  static SP_FORCEINLINE V sllv(V a, V n) { return _mm512_sllv_epi32(a, n); }      // 0 where n > 31
   static SP_FORCEINLINE V srlv(V a, V n) { return _mm512_srlv_epi32(a, n); }
   static SP_FORCEINLINE V mullo(V a, V b) { return _mm512_mullo_epi32(a, b); }
 
@@ -51,7 +51,9 @@ struct Avx512 {
   static SP_FORCEINLINE M mor(M a, M b) { return static_cast<M>(a | b); }
   static SP_FORCEINLINE M mandnot(M a, M b) { return static_cast<M>(~a & b); }
   static SP_FORCEINLINE M mnot(M a) { return static_cast<M>(~a); }
-  static SP_FORCEINLINE V sel(M m, V a, V b) { return _mm512_mask_blend_epi32(m, b, a); }  // m ? a : b
+  static SP_FORCEINLINE V sel(M m, V a, V b) {
+    return _mm512_mask_blend_epi32(m, b, a);
+  }  // m ? a : b
   static SP_FORCEINLINE V vec(M m) { return _mm512_movm_epi32(m); }
   static SP_FORCEINLINE M mask(V v) { return _mm512_movepi32_mask(v); }
   static SP_FORCEINLINE unsigned bits(M m) { return m; }

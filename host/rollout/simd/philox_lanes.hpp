@@ -23,8 +23,8 @@ SP_FORCEINLINE PhiloxLanes<Ops> philox_lanes(PhiloxLanes<Ops> c, typename Ops::V
     V hi0, lo0, hi1, lo1;
     Ops::mulhilo(m0, c.v[0], hi0, lo0);
     Ops::mulhilo(m1, c.v[2], hi1, lo1);
-    c = PhiloxLanes<Ops>{{Ops::xor_(Ops::xor_(hi1, c.v[1]), k0), lo1,
-                          Ops::xor_(Ops::xor_(hi0, c.v[3]), k1), lo0}};
+    c = PhiloxLanes<Ops>{
+        {Ops::xor_(Ops::xor_(hi1, c.v[1]), k0), lo1, Ops::xor_(Ops::xor_(hi0, c.v[3]), k1), lo0}};
     k0 = Ops::add(k0, w0);
     k1 = Ops::add(k1, w1);
   }

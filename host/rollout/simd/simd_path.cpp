@@ -8,10 +8,14 @@ namespace sp::rollout {
 
 const char* simd_path_name(SimdPath path) {
   switch (path) {
-    case SimdPath::kAuto: return "auto";
-    case SimdPath::kScalar: return "scalar";
-    case SimdPath::kAvx2: return "avx2";
-    case SimdPath::kAvx512: return "avx512";
+    case SimdPath::kAuto:
+      return "auto";
+    case SimdPath::kScalar:
+      return "scalar";
+    case SimdPath::kAvx2:
+      return "avx2";
+    case SimdPath::kAvx512:
+      return "avx512";
   }
   return "?";
 }
@@ -26,8 +30,10 @@ SimdPath parse_simd_path(std::string_view name, std::string_view what) {
 bool simd_path_supported(SimdPath path) {
   switch (path) {
     case SimdPath::kAuto:
-    case SimdPath::kScalar: return true;
-    case SimdPath::kAvx2: return __builtin_cpu_supports("avx2");
+    case SimdPath::kScalar:
+      return true;
+    case SimdPath::kAvx2:
+      return __builtin_cpu_supports("avx2");
     case SimdPath::kAvx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
@@ -37,9 +43,12 @@ bool simd_path_supported(SimdPath path) {
 
 const char* simd_path_isa(SimdPath path) {
   switch (path) {
-    case SimdPath::kAvx2: return "AVX2";
-    case SimdPath::kAvx512: return "AVX-512 F/BW/DQ/VL";
-    default: return "none";
+    case SimdPath::kAvx2:
+      return "AVX2";
+    case SimdPath::kAvx512:
+      return "AVX-512 F/BW/DQ/VL";
+    default:
+      return "none";
   }
 }
 
