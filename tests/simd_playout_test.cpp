@@ -73,9 +73,21 @@ class SimdPlayout : public ::testing::TestWithParam<SimdPath> {
   }
 };
 
-// One task per rollout: every rollout's winner and plies equal ewn::playout's on its stream, and
-// the lanes refill from the next task whenever one finishes.
+// Uniform, weighted with the default weights, with zero weights (the walk's default move) and with
+// odd ones.
+std::vector<ewn::PlayoutPolicy> all_policies() {
+  using ewn::PolicyKind;
+  return {ewn::PlayoutPolicy{},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 2 * ewn::kWeightOne, 2 * ewn::kWeightOne},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 0, 0},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 0, 3 * ewn::kWeightOne},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 77, ewn::kMaxWeight}};
+}
+
+// One task per rollout: every rollout's winner and plies equal ewn::playout's on its stream, with
+// the policies mixed task by task, and the lanes refill from the next task whenever one finishes.
 TEST_P(SimdPlayout, EveryRolloutEqualsScalarPlayout) {
+  const auto policies = all_policies();
   for (const ewn::Rules& rules : all_rules()) {
     std::vector<ewn::State> roots;
     for (const EwnLeaf& l : random_batch(31, 120, 1, true)) roots.push_back(l.state);
@@ -83,13 +95,14 @@ TEST_P(SimdPlayout, EveryRolloutEqualsScalarPlayout) {
     std::vector<Task> tasks;
     for (uint32_t i = 0; i < roots.size(); ++i)
       for (uint32_t r = 0; r < 1 + i % 5; ++r)
-        tasks.push_back(Task{roots[i], stream_key(77, i % 13), i % 3, i, r, r + 1});
+        tasks.push_back(Task{roots[i], stream_key(77, i % 13), i % 3, i, r, r + 1,
+                             policies[(i + r) % policies.size()]});
     std::vector<Counts> counts;
     run_lanes(GetParam(), tasks, rules, counts);
     int wins = 0, draws = 0;
     for (size_t t = 0; t < tasks.size(); ++t) {
       BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, tasks[t].first);
-      const ewn::PlayoutResult want = ewn::playout(tasks[t].root, rules, ewn::PlayoutPolicy{}, rng);
+      const ewn::PlayoutResult want = ewn::playout(tasks[t].root, rules, tasks[t].policy, rng);
       const Counts& c = counts[t];
       ASSERT_EQ(c.plies, want.plies) << "task " << t << " capture_own " << rules.capture_own;
       ASSERT_EQ(c.wins[0], want.winner == 0 ? 1u : 0u) << "task " << t;
@@ -112,7 +125,8 @@ TEST_P(SimdPlayout, UnevenTasksKeepTheirTotals) {
   for (size_t i = 0; i < leaves.size(); ++i) {
     const uint32_t first = static_cast<uint32_t>(i % 4) * 5;
     tasks.push_back(Task{leaves[i].state, stream_key(5, leaves[i].game), leaves[i].ply,
-                         leaves[i].leaf, first, first + sizes[i % std::size(sizes)]});
+                         leaves[i].leaf, first, first + sizes[i % std::size(sizes)],
+                         ewn::PlayoutPolicy{}});
   }
   std::vector<Counts> counts;
   run_lanes(GetParam(), tasks, rules, counts);
@@ -135,14 +149,14 @@ TEST_P(SimdPlayout, UnevenTasksKeepTheirTotals) {
 }
 
 // The CPU backend on this path: the scalar reference loop's statistics, on batches with uneven
-// rollout counts and uniform and weighted leaves mixed (the weighted ones stay scalar), on one and
-// on several threads.
+// rollout counts and uniform and weighted leaves mixed, on one and on several threads.
 TEST_P(SimdPlayout, BackendEqualsScalarReference) {
   auto leaves = random_batch(51, 300, 70, false);
-  for (size_t i = 0; i < leaves.size(); i += 3) leaves[i].policy = 1;
+  for (size_t i = 0; i < leaves.size(); i += 3) leaves[i].policy = 1 + i % 2;
   PlayoutParams<EwnGame> p;
   p.seed = 123;
-  p.policies[1].kind = ewn::PolicyKind::kHeavy;
+  p.policies[1] = all_policies()[1];
+  p.policies[2] = all_policies()[4];
   for (const ewn::Rules& rules : all_rules()) {
     p.rules = rules;
     const auto expected = reference(leaves, p);

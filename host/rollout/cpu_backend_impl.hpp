@@ -106,9 +106,10 @@ struct ChunkedBatch {
       for (uint32_t c = 0; c < chunks.size(); ++c) {
         const Chunk ch = chunks[c];
         const Leaf<Game>& leaf = leaves[ch.leaf];
-        const bool lanes = Lanes::handles(params.policies[leaf.policy % kMaxPolicies]);
-        tasks[c] = Lanes::task(leaf.state, stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf,
-                               ch.first, ch.last);
+        const auto& policy = params.policies[leaf.policy % kMaxPolicies];
+        const bool lanes = Lanes::handles(policy);
+        tasks[c] = Lanes::task(leaf.state, policy, stream_key(params.seed, leaf.game), leaf.ply,
+                               leaf.leaf, ch.first, ch.last);
         if (!lanes) {
           items.push_back(Item{c, c + 1, false});
           in_item = 0;

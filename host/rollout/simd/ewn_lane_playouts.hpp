@@ -1,5 +1,5 @@
-// EWN's lane-parallel playouts plugged into the CPU backend (see lane_playouts.hpp): the uniform
-// policy runs in SIMD lanes, the weighted one stays scalar.
+// EWN's lane-parallel playouts plugged into the CPU backend (see lane_playouts.hpp): both
+// policies, uniform and weighted, run in SIMD lanes.
 #pragma once
 
 #include <stdexcept>
@@ -16,12 +16,10 @@ struct LanePlayouts<EwnGame> {
   using Task = ewn_lanes::Task;
   using Counts = ewn_lanes::Counts;
 
-  static bool handles(const EwnGame::Policy& policy) {
-    return policy.kind == ewn::PolicyKind::kUniform;
-  }
-  static Task task(const EwnGame::State& s, PhiloxKey key, uint32_t ply, uint32_t leaf,
-                   uint32_t first, uint32_t last) {
-    return Task{s, key, ply, leaf, first, last};
+  static bool handles(const EwnGame::Policy&) { return true; }
+  static Task task(const EwnGame::State& s, const EwnGame::Policy& policy, PhiloxKey key,
+                   uint32_t ply, uint32_t leaf, uint32_t first, uint32_t last) {
+    return Task{s, key, ply, leaf, first, last, policy};
   }
   static void run(SimdPath path, const Task* tasks, size_t n, const EwnGame::Rules& rules,
                   Counts* counts) {

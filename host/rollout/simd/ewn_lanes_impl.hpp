@@ -46,6 +46,9 @@ struct Lanes {
   alignas(64) uint32_t ply[L];
   alignas(64) uint32_t k0[L];
   alignas(64) uint32_t k1[L];
+  alignas(64) uint32_t heavy[L];  // all ones where the lane plays the weighted policy
+  alignas(64) uint32_t goal_weight[L];
+  alignas(64) uint32_t capture_weight[L];
   uint32_t task[L];
 };
 
@@ -78,10 +81,20 @@ template <class Ops>
 struct Regs {
   using V = typename Ops::V;
   V sq0, sq1, occ0, occ1, side, die, winner, plies;
+  V heavy, goal_weight, capture_weight;  // the lanes' policies
 };
 
+// Steps from sq to the mover's goal corner (ewn::distance_to_goal), player 1 where p1.
+template <class Ops>
+SP_FORCEINLINE typename Ops::V distance_to_goal(typename Ops::V sq, typename Ops::M p1) {
+  using V = typename Ops::V;
+  const V row = Ops::srli(Ops::add(Ops::add(Ops::slli(sq, 3), Ops::slli(sq, 2)), sq), 6);  // sq / 5
+  const V col = Ops::sub(sq, Ops::add(Ops::slli(row, 2), row));
+  return Ops::sel(p1, Ops::max(row, col), Ops::sub(Ops::set1(ewn::kSize - 1), Ops::min(row, col)));
+}
+
 // One ply of every lane in `act`, with the lane's random word; returns the lanes that won.
-template <class Ops, bool kCaptureOwn, bool kNearest>
+template <class Ops, bool kCaptureOwn, bool kNearest, bool kHeavy>
 SP_FORCEINLINE typename Ops::M step(Regs<Ops>& r, typename Ops::M act, typename Ops::V word) {
   using V = typename Ops::V;
   using M = typename Ops::M;
@@ -148,8 +161,37 @@ SP_FORCEINLINE typename Ops::M step(Regs<Ops>& r, typename Ops::M act, typename 
 
   // The uniform pick: move k of the canonical order (cube c1's targets, then c2's).
   const V k = Ops::mulhi(rest, n);
-  const M second = Ops::mnot(Ops::gt(n1, k));
-  const V idx = Ops::sel(second, Ops::sub(k, n1), k);
+  M second = Ops::mnot(Ops::gt(n1, k));
+  V idx = Ops::sel(second, Ops::sub(k, n1), k);
+  const V goal = Ops::andnot(r.side, Ops::set1(ewn::kSquares - 1));
+  if constexpr (kHeavy) {
+    // The weighted pick (playout_detail::step, kHeavy) over the six candidate moves a0..b2: the
+    // first winning move, else move h with r < w_0 + ... + w_h for r drawn below the total.
+    const V cand[6] = {a0, a1, a2, b0, b1, b2};
+    const V from_dist[2] = {distance_to_goal<Ops>(from1, p1m), distance_to_goal<Ops>(from2, p1m)};
+    V total = zero, cum[6];
+    M win[6];
+    for (int i = 0; i < 6; ++i) {
+      const V to_i = Ops::log2(cand[i]);
+      const M present = Ops::nz(cand[i]);
+      V w = Ops::sel(Ops::gt(from_dist[i / 3], distance_to_goal<Ops>(to_i, p1m)), r.goal_weight,
+                     Ops::set1(ewn::kWeightOne));
+      w = Ops::sel(Ops::nz(Ops::and_(opp_occ, cand[i])),
+                   Ops::srli(Ops::mullo(w, r.capture_weight), 8), w);
+      total = Ops::add(total, Ops::sel(present, w, zero));
+      cum[i] = total;
+      win[i] = Ops::mand(present, Ops::mor(Ops::eq(to_i, goal), Ops::eq(opp_occ, cand[i])));
+    }
+    const V pick_r = Ops::mulhi(rest, total);
+    // Nothing picked (all weights zero): the first move, as the scalar walk's default.
+    V h = Ops::sel(Ops::gt(n1, zero), zero, Ops::set1(3));
+    for (int i = 5; i >= 0; --i) h = Ops::sel(Ops::gt(cum[i], pick_r), Ops::set1(i), h);
+    for (int i = 5; i >= 0; --i) h = Ops::sel(win[i], Ops::set1(i), h);
+    const M heavy = Ops::mask(r.heavy);
+    const M h_second = Ops::gt(h, Ops::set1(2));
+    second = Ops::mor(Ops::mand(heavy, h_second), Ops::mandnot(heavy, second));
+    idx = Ops::sel(heavy, Ops::sel(h_second, Ops::sub(h, Ops::set1(3)), h), idx);
+  }
   const V x0 = Ops::sel(second, b0, a0), x1 = Ops::sel(second, b1, a1),
           x2 = Ops::sel(second, b2, a2);
   const V to_bit = Ops::sel(Ops::eq(idx, zero), x0, Ops::sel(Ops::eq(idx, one), x1, x2));
@@ -168,7 +210,6 @@ SP_FORCEINLINE typename Ops::M step(Regs<Ops>& r, typename Ops::M act, typename 
   const V new_own_occ = Ops::or_(Ops::andnot(Ops::or_(to_bit, from_bit), own_occ), to_bit);
   const V new_opp_occ = Ops::andnot(to_bit, opp_occ);
   // The mover wins on its goal corner or by taking the last enemy cube.
-  const V goal = Ops::andnot(r.side, Ops::set1(ewn::kSquares - 1));
   const M won = Ops::mand(moves, Ops::mor(Ops::eq(to, goal), Ops::eq(new_opp_occ, zero)));
 
   r.sq0 = Ops::sel(moves, Ops::sel(p1m, new_opp, new_own), r.sq0);
@@ -248,6 +289,9 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     s.ply[l] = tk.ply;
     s.k0[l] = tk.key.k0;
     s.k1[l] = tk.key.k1;
+    s.heavy[l] = tk.policy.kind == ewn::PolicyKind::kHeavy ? ~0u : 0u;
+    s.goal_weight[l] = tk.policy.goal_weight;
+    s.capture_weight[l] = tk.policy.capture_weight;
     s.rollout[l] = feed.take();
   };
 
@@ -260,11 +304,19 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
         {{draw, Ops::load(s.rollout), Ops::load(s.leaf), Ops::load(s.ply)}}, k0, k1);
     Ops::store(s.draw, Ops::add(draw, Ops::set1(1)));
 
-    Regs<Ops> r{Ops::load(s.sq[0]), Ops::load(s.sq[1]), Ops::load(s.occ[0]), Ops::load(s.occ[1]),
-                Ops::load(s.side),  Ops::load(s.die),   Ops::load(s.winner), Ops::load(s.plies)};
+    Regs<Ops> r{Ops::load(s.sq[0]),       Ops::load(s.sq[1]),         Ops::load(s.occ[0]),
+                Ops::load(s.occ[1]),      Ops::load(s.side),          Ops::load(s.die),
+                Ops::load(s.winner),      Ops::load(s.plies),         Ops::load(s.heavy),
+                Ops::load(s.goal_weight), Ops::load(s.capture_weight)};
     M act = Ops::from_bits(busy);
-    for (int w = 0; w < 4; ++w)
-      act = Ops::mandnot(step<Ops, kCaptureOwn, kNearest>(r, act, block.v[w]), act);
+    // The weighted pick costs about as much again: only blocks with a weighted lane pay for it.
+    if (Ops::bits(Ops::mand(act, Ops::mask(r.heavy)))) {
+      for (int w = 0; w < 4; ++w)
+        act = Ops::mandnot(step<Ops, kCaptureOwn, kNearest, true>(r, act, block.v[w]), act);
+    } else {
+      for (int w = 0; w < 4; ++w)
+        act = Ops::mandnot(step<Ops, kCaptureOwn, kNearest, false>(r, act, block.v[w]), act);
+    }
     Ops::store(s.sq[0], r.sq0);
     Ops::store(s.sq[1], r.sq1);
     Ops::store(s.occ[0], r.occ0);

@@ -4,7 +4,7 @@
 // playout_many of games/. A specialization provides:
 //   kAvailable = true; Task, Counts (with wins[2], draws, plies);
 //   handles(policy): whether the lanes play this policy (else its leaves go the scalar way);
-//   task(state, key, ply, leaf, first, last): rollouts [first, last) of one leaf;
+//   task(state, policy, key, ply, leaf, first, last): rollouts [first, last) of one leaf;
 //   run(path, tasks, n, rules, counts): counts[i] = task i's totals, path avx2 or avx512.
 #pragma once
 

@@ -35,6 +35,8 @@ struct Avx2 {
   static SP_FORCEINLINE V srli(V a, int n) { return _mm256_srli_epi32(a, n); }    // n a constant
   static SP_FORCEINLINE V sllv(V a, V n) { return _mm256_sllv_epi32(a, n); }      // 0 where n > 31
   static SP_FORCEINLINE V srlv(V a, V n) { return _mm256_srlv_epi32(a, n); }
+  static SP_FORCEINLINE V min(V a, V b) { return _mm256_min_epu32(a, b); }
+  static SP_FORCEINLINE V max(V a, V b) { return _mm256_max_epu32(a, b); }
   static SP_FORCEINLINE V mullo(V a, V b) { return _mm256_mullo_epi32(a, b); }
 
   // High and low halves of the 64-bit products a * b, lane by lane.

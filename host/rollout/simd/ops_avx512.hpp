@@ -30,6 +30,8 @@ struct Avx512 {
   static SP_FORCEINLINE V srli(V a, int n) { return _mm512_srli_epi32(a, n); }    // n a constant
   static SP_FORCEINLINE V sllv(V a, V n) { return _mm512_sllv_epi32(a, n); }      // 0 where n > 31
   static SP_FORCEINLINE V srlv(V a, V n) { return _mm512_srlv_epi32(a, n); }
+  static SP_FORCEINLINE V min(V a, V b) { return _mm512_min_epu32(a, b); }
+  static SP_FORCEINLINE V max(V a, V b) { return _mm512_max_epu32(a, b); }
   static SP_FORCEINLINE V mullo(V a, V b) { return _mm512_mullo_epi32(a, b); }
 
   static SP_FORCEINLINE void mulhilo(V a, V b, V& hi, V& lo) {
