@@ -54,7 +54,8 @@ TEST(Bench, SignatureIsPinned) {
   EXPECT_EQ(signature_of("--backend cpu --threads 1"), kSignature);
   EXPECT_EQ(signature_of("--game ewn --backend cpu --threads 2 --playout policy=heavy"), kSignature)
       << "the signature workload does not depend on threads or the throughput policy";
-  // Without a GPU, check compares cpu on all threads with cpu on one; with one, cuda with cpu.
+  // Without a GPU, check compares cpu on all threads with cpu on one with scalar playouts; with
+  // one, cuda with cpu.
   EXPECT_EQ(signature_of("--backend check --threads 2"), kSignature);
   // auto: cuda when built and a device is usable, else cpu.
   EXPECT_EQ(signature_of("--backend auto"), kSignature);

@@ -222,6 +222,25 @@ TEST(SimdPathSelection, UnknownAndUnsupportedNamesAreInputErrors) {
   EXPECT_THROW(parse_simd_path("AVX512", "x"), InputError);
 }
 
+// Without a GPU, the check backend plays every batch on the fastest path and on the scalar one and
+// compares them leaf by leaf.
+TEST(SimdPathSelection, CheckWithoutGpuComparesThePathWithScalar) {
+  if (cuda_available()) GTEST_SKIP() << "with a GPU, check compares cuda with cpu";
+  unsetenv("SELFPLAY_SIMD");
+  auto check = make_backend<EwnGame>("check", threads(2));
+  const std::string device = check->info().device;
+  const std::string fastest = simd_path_name(resolve_simd_path(SimdPath::kAuto));
+  EXPECT_NE(device.find(", " + fastest + " playouts | "), std::string::npos) << device;
+  EXPECT_NE(device.find("1 thread on "), std::string::npos) << device;
+  EXPECT_EQ(device.substr(device.size() - std::string(", scalar playouts").size()),
+            ", scalar playouts")
+      << device;
+  const auto leaves = random_batch(61, 100, 40, false);
+  PlayoutParams<EwnGame> p;
+  p.seed = 3;
+  EXPECT_EQ(run(*check, leaves, p), reference(leaves, p));
+}
+
 // Games without lanes play scalar whatever is asked.
 TEST(SimdPathSelection, GamesWithoutLanesStayScalar) {
   BackendOptions o = threads(1);
