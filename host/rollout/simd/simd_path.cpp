@@ -28,6 +28,7 @@ SimdPath parse_simd_path(std::string_view name, std::string_view what) {
 }
 
 bool simd_path_supported(SimdPath path) {
+#if defined(__x86_64__) || defined(__i386__)
   switch (path) {
     case SimdPath::kAuto:
     case SimdPath::kScalar:
@@ -39,6 +40,9 @@ bool simd_path_supported(SimdPath path) {
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   }
   return false;
+#else
+  return path == SimdPath::kAuto || path == SimdPath::kScalar;  // the kernels are x86 only
+#endif
 }
 
 const char* simd_path_isa(SimdPath path) {
