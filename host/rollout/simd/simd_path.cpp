@@ -56,6 +56,14 @@ const char* simd_path_isa(SimdPath path) {
   }
 }
 
+SimdPath simd_path_option(std::string_view name, std::string_view what) {
+  const SimdPath path = parse_simd_path(name, what);
+  if (!simd_path_supported(path))
+    throw InputError(std::string(what) + ": the " + simd_path_name(path) + " path needs " +
+                     simd_path_isa(path) + ", which this processor lacks");
+  return path;
+}
+
 SimdPath resolve_simd_path(SimdPath requested) {
   std::string what = "playout path";
   if (requested == SimdPath::kAuto) {

@@ -23,6 +23,10 @@ bool simd_path_supported(SimdPath path);
 // The ISA extensions a path needs, for messages and test skips: "AVX2", "AVX-512 F/BW/DQ/VL".
 const char* simd_path_isa(SimdPath path);
 
+// A path named by an option (a config key): parsed, and refused with an sp::InputError naming
+// `what` when this processor cannot run it.
+SimdPath simd_path_option(std::string_view name, std::string_view what);
+
 // The path to use for a request: kAuto becomes SELFPLAY_SIMD when it is set, else the fastest
 // supported path. Throws sp::InputError when the request (or the variable) names a path this
 // processor cannot run, or the variable an unknown one.
