@@ -464,7 +464,8 @@ TEST(Config, BackendSimdKey) {
     return load_campaign_config_text<EwnGame>(text, "simd.yaml");
   };
   EXPECT_EQ(load("game: ewn\n").backend.simd, "auto");
-  EXPECT_EQ(sp::selfplay::backend_options(load("backend: {simd: auto}")).simd, sp::rollout::SimdPath::kAuto);
+  EXPECT_EQ(sp::selfplay::backend_options(load("backend: {simd: auto}")).simd,
+            sp::rollout::SimdPath::kAuto);
   EXPECT_EQ(sp::selfplay::backend_options(load("backend: {simd: scalar}")).simd,
             sp::rollout::SimdPath::kScalar);
   try {
@@ -474,11 +475,13 @@ TEST(Config, BackendSimdKey) {
     EXPECT_NE(std::string(e.what()).find("did you mean 'avx512'?"), std::string::npos) << e.what();
   }
   for (sp::rollout::SimdPath p : {sp::rollout::SimdPath::kAvx2, sp::rollout::SimdPath::kAvx512}) {
-    const Config<EwnGame> c = load(std::string("backend: {simd: ") + sp::rollout::simd_path_name(p) + "}");
+    const Config<EwnGame> c =
+        load(std::string("backend: {simd: ") + sp::rollout::simd_path_name(p) + "}");
     if (sp::rollout::simd_path_supported(p)) {
       EXPECT_EQ(sp::selfplay::backend_options(c).simd, p);
     } else {
-      EXPECT_THROW(sp::selfplay::backend_options(c), sp::InputError) << sp::rollout::simd_path_name(p);
+      EXPECT_THROW(sp::selfplay::backend_options(c), sp::InputError)
+          << sp::rollout::simd_path_name(p);
     }
   }
 }

@@ -12,11 +12,11 @@
 
 #include "games/common/errors.hpp"
 #include "host/common/log.hpp"
-#include "host/rollout/simd/simd_path.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/rollout/simd/simd_path.hpp"
 #include "host/selfplay/memory.hpp"
 #include "host/selfplay/progress.hpp"
 
