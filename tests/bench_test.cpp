@@ -13,6 +13,7 @@
 #include <string>
 
 #include "games/hosts.hpp"
+#include "host/rollout/simd/simd_path.hpp"
 #include "host/selfplay/search_bench.hpp"
 #include "tests/games/tictactoe_host.hpp"
 #include "tests/test_util.hpp"
@@ -24,8 +25,9 @@ constexpr const char* kSignature = "1413994";
 constexpr const char* kSearchSignature = "619565";
 
 // The number on the one `<name>: N` line of `selfplay bench ARGS`; "" if there is none.
-std::string number_of(const std::string& args, const std::string& name) {
-  const test::CommandResult r = test::run_command(std::string("'") + SELFPLAY_BINARY +
+std::string number_of(const std::string& args, const std::string& name,
+                      const std::string& env = "") {
+  const test::CommandResult r = test::run_command(env + std::string("'") + SELFPLAY_BINARY +
                                                   "' bench --seconds 0 " + args + " 2>/dev/null");
   EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
   const std::regex re("^" + name + ": ([0-9]+)$");
@@ -40,22 +42,46 @@ std::string number_of(const std::string& args, const std::string& name) {
   return sig;
 }
 
-std::string signature_of(const std::string& args) {
-  return number_of("--playouts-only " + args, "signature");
+std::string signature_of(const std::string& args, const std::string& env = "") {
+  return number_of("--playouts-only " + args, "signature", env);
 }
 
-std::string search_signature_of(const std::string& args) {
-  return number_of("--search-only " + args, "search signature");
+std::string search_signature_of(const std::string& args, const std::string& env = "") {
+  return number_of("--search-only " + args, "search signature", env);
 }
 
 TEST(Bench, SignatureIsPinned) {
   EXPECT_EQ(signature_of("--backend cpu --threads 1"), kSignature);
   EXPECT_EQ(signature_of("--game ewn --backend cpu --threads 2 --playout policy=heavy"), kSignature)
       << "the signature workload does not depend on threads or the throughput policy";
-  // Without a GPU, check compares cpu on all threads with cpu on one; with one, cuda with cpu.
+  // Without a GPU, check compares cpu on all threads with cpu on one with scalar playouts; with
+  // one, cuda with cpu.
   EXPECT_EQ(signature_of("--backend check --threads 2"), kSignature);
   // auto: cuda when built and a device is usable, else cpu.
   EXPECT_EQ(signature_of("--backend auto"), kSignature);
+}
+
+// Every playout path of the CPU backend this processor runs (scalar, AVX2, AVX-512 lanes) gives the
+// same signatures; bench names the path in use and, on a lane path, measures it against scalar.
+TEST(Bench, SignaturesAreTheSameOnEveryPlayoutPath) {
+  for (rollout::SimdPath p :
+       {rollout::SimdPath::kScalar, rollout::SimdPath::kAvx2, rollout::SimdPath::kAvx512}) {
+    if (!rollout::simd_path_supported(p)) {
+      std::printf("skipped the %s path: this CPU lacks %s\n", rollout::simd_path_name(p),
+                  rollout::simd_path_isa(p));
+      continue;
+    }
+    const std::string name = rollout::simd_path_name(p);
+    const std::string env = "SELFPLAY_SIMD=" + name + " ";
+    EXPECT_EQ(signature_of("--backend cpu --threads 2", env), kSignature) << name;
+    EXPECT_EQ(search_signature_of("--backend cpu --threads 1", env), kSearchSignature) << name;
+    const test::CommandResult r = test::run_command(
+        env + "'" + SELFPLAY_BINARY + "' bench --seconds 0 --playouts-only --threads 1 2>&1");
+    EXPECT_NE(r.out.find(", " + name + " playouts\n"), std::string::npos) << r.out;
+    if (p != rollout::SimdPath::kScalar) {
+      EXPECT_NE(r.out.find("x scalar)"), std::string::npos) << r.out;
+    }
+  }
 }
 
 TEST(Bench, SearchSignatureIsPinnedAndIndependentOfThreads) {

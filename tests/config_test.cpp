@@ -20,6 +20,7 @@
 #include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
 #include "host/search/mcts.hpp"
+#include "host/selfplay/campaign.hpp"
 #include "host/selfplay/memory.hpp"
 
 namespace {
@@ -318,7 +319,7 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
   }
   // game and 5 section headers; rules, campaign; 2 engine headers and the 16 keys of an mcts
   // engine; backend, output
-  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 16 + 4 + 3);
+  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 16 + 5 + 3);
   // With every key (what identities compare): the 4 keys of expectimax engines and the 4 of
   // pbrain engines too.
   const std::string all = explain_campaign_config(Config<EwnGame>{}, true);
@@ -454,6 +455,35 @@ TEST(ConfigValues, ConcurrencyIsAutoOrOneTo65536) {
   EXPECT_EQ(
       load_campaign_config_text<EwnGame>("backend: {batch_rollouts: 0}", "b.yaml").backend.batch_rollouts,
       0u);
+}
+
+// backend.simd: the cpu playouts' path, a choice checked against the processor when the backend
+// options are made.
+TEST(Config, BackendSimdKey) {
+  const auto load = [](const std::string& text) {
+    return load_campaign_config_text<EwnGame>(text, "simd.yaml");
+  };
+  EXPECT_EQ(load("game: ewn\n").backend.simd, "auto");
+  EXPECT_EQ(sp::selfplay::backend_options(load("backend: {simd: auto}")).simd,
+            sp::rollout::SimdPath::kAuto);
+  EXPECT_EQ(sp::selfplay::backend_options(load("backend: {simd: scalar}")).simd,
+            sp::rollout::SimdPath::kScalar);
+  try {
+    load("backend: {simd: avx521}");
+    FAIL() << "avx521 accepted";
+  } catch (const sp::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'avx512'?"), std::string::npos) << e.what();
+  }
+  for (sp::rollout::SimdPath p : {sp::rollout::SimdPath::kAvx2, sp::rollout::SimdPath::kAvx512}) {
+    const Config<EwnGame> c =
+        load(std::string("backend: {simd: ") + sp::rollout::simd_path_name(p) + "}");
+    if (sp::rollout::simd_path_supported(p)) {
+      EXPECT_EQ(sp::selfplay::backend_options(c).simd, p);
+    } else {
+      EXPECT_THROW(sp::selfplay::backend_options(c), sp::InputError)
+          << sp::rollout::simd_path_name(p);
+    }
+  }
 }
 
 TEST(ConfigCli, CheckResolvesConcurrencyAuto) {

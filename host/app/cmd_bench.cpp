@@ -17,6 +17,7 @@
 #include "host/common/log.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
+#include "host/rollout/simd/lane_playouts.hpp"
 #include "host/selfplay/search_bench.hpp"
 
 namespace sp::app {
@@ -43,6 +44,43 @@ std::string playout_text(const std::vector<std::string>& playout) {
   std::string out;
   for (const std::string& kv : playout) out += (out.empty() ? "" : " ") + kv;
   return out.empty() ? "default" : out;
+}
+
+// The cpu backend's playout paths side by side on the same batch: scalar and the fastest this
+// processor runs for the game (SELFPLAY_SIMD does not apply), on one thread and on all cores,
+// each measured for half of --seconds.
+template <HostGame G>
+void compare_paths(const BenchOpts& o, const rollout::PlayoutParams<G>& params,
+                   const std::vector<rollout::Leaf<G>>& leaves) {
+  using namespace rollout;
+  SimdPath best = SimdPath::kScalar;
+  if constexpr (LanePlayouts<G>::kAvailable)
+    for (SimdPath p : {SimdPath::kAvx2, SimdPath::kAvx512})
+      if (simd_path_supported(p)) best = p;
+  uint64_t rollouts = 0;
+  for (const auto& l : leaves) rollouts += l.rollouts;
+  std::printf("playout paths (cpu, this batch):\n");
+  for (int threads : {1, 0}) {
+    double scalar_rate = 0;
+    for (SimdPath path : {SimdPath::kScalar, best}) {
+      BackendOptions opts;
+      opts.threads = threads;
+      opts.simd = path;
+      opts.max_rollouts = std::max<uint64_t>(rollouts, 1);
+      opts.max_leaves = std::max<size_t>(leaves.size(), 1);
+      auto backend = make_backend<G>("cpu", opts);
+      const Throughput t = measure<G>(*backend, params, leaves, o.seconds / 2, 1);
+      const int n = backend->work_pool() ? backend->work_pool()->threads() : 1;
+      const std::string name = backend->info().playout_path;
+      if (path == SimdPath::kScalar) scalar_rate = t.e2e_rate();
+      std::printf("  %-7s %2d thread%s %12.4g playouts/s", name.c_str(), n, n == 1 ? " " : "s",
+                  t.e2e_rate());
+      if (path != SimdPath::kScalar && scalar_rate > 0)
+        std::printf("  (%.2fx scalar)", t.e2e_rate() / scalar_rate);
+      std::printf("\n");
+      if (best == SimdPath::kScalar) break;
+    }
+  }
 }
 
 // The throughput measurement (one batch size, or a sweep) with an optional CSV.
@@ -105,6 +143,7 @@ void throughput(rollout::Backend<G>& backend, const BenchOpts& o,
     std::printf("playouts/s: %.4g (kernel-level %.4g)\n", t.e2e_rate(), t.kernel_rate());
     std::printf("plies/s: %.4g\n", t.plies_rate());
     row(uint64_t{1} << log2, t, static_cast<uint32_t>(leaves.size()), leaves[0].rollouts);
+    if (info.name == "cpu" && !info.playout_path.empty()) compare_paths<G>(o, params, leaves);
   }
   if (csv) {
     const bool ok = std::fflush(csv) == 0 && std::ferror(csv) == 0;

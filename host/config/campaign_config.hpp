@@ -56,6 +56,7 @@ struct BackendConfig {
   int threads = 0;            // the one pool: host search and cpu rollouts, 0 = all cores
   int device = 0;             // cuda device ordinal
   uint32_t batch_rollouts = 0;  // target rollouts per batch; 0 = the backend's preferred_rollouts
+  std::string simd = "auto";    // cpu playouts' path: auto | scalar | avx2 | avx512
 };
 
 struct OutputConfig {

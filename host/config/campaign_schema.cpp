@@ -280,6 +280,10 @@ Section<BackendConfig> backend_keys() {
   s.integer("device", &BackendConfig::device, 0, 0, 63, "cuda device ordinal");
   s.integer("batch_rollouts", &BackendConfig::batch_rollouts, 0, 0, 1 << 26,
             "target playouts per batch handed to the backend; 0 = the backend's preferred size");
+  s.choice("simd", &BackendConfig::simd, std::string("auto"),
+           {{"auto", "auto"}, {"scalar", "scalar"}, {"avx2", "avx2"}, {"avx512", "avx512"}},
+           "cpu playouts' code path; auto = SELFPLAY_SIMD when set, else the fastest the processor "
+           "runs (avx512, avx2, scalar)");
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "host/common/work_pool.hpp"
+#include "host/rollout/simd/simd_path.hpp"
 
 namespace sp::rollout {
 
@@ -55,6 +56,7 @@ struct BackendInfo {
   size_t max_leaves = 0;          // per batch
   size_t max_rollouts = 0;        // per batch, summed over leaves
   int max_in_flight = 2;          // batches submitted and not yet waited for
+  std::string playout_path;       // cpu: the playouts' code path ("scalar", "avx2", "avx512")
 };
 
 // Wall-clock split of one batch: compute (kernel, or first to last rollout chunk on the CPU) and
@@ -111,6 +113,7 @@ class Backend {
 struct BackendOptions {
   int threads = 0;        // cpu: threads of its pool, 0 = all cores (ignored when pool is set)
   std::shared_ptr<WorkPool> pool;  // cpu: run on this pool instead of a pool of its own
+  SimdPath simd = SimdPath::kAuto;  // cpu: playouts' path; auto = SELFPLAY_SIMD or the fastest
   int device = 0;         // cuda: device ordinal
   int block_size = 0;     // cuda: threads per block, 0 = tuned default
   size_t max_rollouts = size_t{1} << 22;  // per batch: sizes the buffers allocated once

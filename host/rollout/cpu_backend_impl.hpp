@@ -10,9 +10,11 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "host/rollout/cpu_backend.hpp"
+#include "host/rollout/simd/lane_playouts.hpp"
 
 namespace sp::rollout {
 namespace cpu_detail {
@@ -36,21 +38,117 @@ inline std::string cpu_model_name() {
   return "unknown CPU";
 }
 
-// A batch cut into chunks, ready to run as the items of a pool job.
+// Rollouts a lane-parallel item aims at: enough that lanes rarely idle at the item's end, few
+// enough that a batch still spreads over the threads.
+constexpr uint32_t kLaneItemMin = 256, kLaneItemMax = 2048;
+
+// The code path a game's playouts take on this backend: scalar for a game without lanes.
+template <sp::Game Game>
+SimdPath playout_path_for(SimdPath requested) {
+  if constexpr (LanePlayouts<Game>::kAvailable)
+    return resolve_simd_path(requested);
+  else
+    return SimdPath::kScalar;
+}
+
+// A batch cut into chunks, ready to run as the items of a pool job. On the scalar path an item
+// is one chunk; on a lane-parallel path consecutive chunks the lanes handle form one item, their
+// rollouts played side by side in one thread's lanes.
 template <sp::Game Game>
 struct ChunkedBatch {
+  using Lanes = LanePlayouts<Game>;
+  struct Item {
+    uint32_t first, last;  // chunks
+    bool lanes;
+  };
+  struct NoLanes {
+    struct Task {};
+    struct Counts {};
+  };
+  using LaneTypes = std::conditional_t<Lanes::kAvailable, Lanes, NoLanes>;
+
   std::span<const Leaf<Game>> leaves;
   PlayoutParams<Game> params;
   std::span<LeafStats> out;
+  SimdPath path = SimdPath::kScalar;
+  int threads = 1;
   std::vector<Chunk> chunks;
+  std::vector<Item> items;
+  std::vector<typename LaneTypes::Task> tasks;  // per chunk, on a lane path
+  mutable std::vector<typename LaneTypes::Counts> counts;
 
   void prepare() {
     chunks.clear();
+    items.clear();
+    uint64_t total = 0;
     for (uint32_t i = 0; i < leaves.size(); ++i) {
       out[i] = LeafStats{};
+      total += leaves[i].rollouts;
       for (uint32_t r = 0; r < leaves[i].rollouts; r += kChunkRollouts)
         chunks.push_back(Chunk{i, r, std::min(leaves[i].rollouts, r + kChunkRollouts)});
     }
+    if constexpr (Lanes::kAvailable) {
+      if (path != SimdPath::kScalar) {
+        prepare_lanes(total);
+        return;
+      }
+    }
+    for (uint32_t c = 0; c < chunks.size(); ++c) items.push_back(Item{c, c + 1, false});
+  }
+
+  void prepare_lanes(uint64_t total) {
+    if constexpr (Lanes::kAvailable) {
+      const uint64_t per_item = std::clamp<uint64_t>(total / (4 * uint64_t(std::max(threads, 1))),
+                                                     kLaneItemMin, kLaneItemMax);
+      tasks.resize(chunks.size());
+      counts.resize(chunks.size());
+      uint64_t in_item = 0;
+      for (uint32_t c = 0; c < chunks.size(); ++c) {
+        const Chunk ch = chunks[c];
+        const Leaf<Game>& leaf = leaves[ch.leaf];
+        const auto& policy = params.policies[leaf.policy % kMaxPolicies];
+        const bool lanes = Lanes::handles(policy);
+        tasks[c] = Lanes::task(leaf.state, policy, stream_key(params.seed, leaf.game), leaf.ply,
+                               leaf.leaf, ch.first, ch.last);
+        if (!lanes) {
+          items.push_back(Item{c, c + 1, false});
+          in_item = 0;
+          continue;
+        }
+        if (in_item == 0 || items.empty() || !items.back().lanes)
+          items.push_back(Item{c, c + 1, true});
+        else
+          items.back().last = c + 1;
+        in_item += ch.last - ch.first;
+        if (in_item >= per_item) in_item = 0;
+      }
+    }
+  }
+
+  static void add(LeafStats& s, uint32_t wins0, uint32_t wins1, uint32_t draws, uint32_t rollouts,
+                  uint64_t plies) {
+    std::atomic_ref<uint32_t>(s.wins[0]).fetch_add(wins0, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(s.wins[1]).fetch_add(wins1, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(s.draws).fetch_add(draws, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(s.rollouts).fetch_add(rollouts, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s.plies).fetch_add(plies, std::memory_order_relaxed);
+  }
+
+  void run_item(size_t i) const {
+    const Item item = items[i];
+    if constexpr (Lanes::kAvailable) {
+      if (item.lanes) {
+        Lanes::run(path, tasks.data() + item.first, item.last - item.first, params.rules,
+                   counts.data() + item.first);
+        for (uint32_t c = item.first; c < item.last; ++c) {
+          const auto& n = counts[c];
+          add(out[chunks[c].leaf], n.wins[0], n.wins[1], n.draws, chunks[c].last - chunks[c].first,
+              n.plies);
+        }
+        return;
+      }
+    }
+    for (uint32_t c = item.first; c < item.last; ++c) run_chunk(c);
   }
 
   void run_chunk(size_t c) const {
@@ -67,12 +165,7 @@ struct ChunkedBatch {
                          draws += res.winner == Game::kNoWinner;
                          plies += res.plies;
                        });
-    LeafStats& s = out[ch.leaf];
-    std::atomic_ref<uint32_t>(s.wins[0]).fetch_add(wins0, std::memory_order_relaxed);
-    std::atomic_ref<uint32_t>(s.wins[1]).fetch_add(wins1, std::memory_order_relaxed);
-    std::atomic_ref<uint32_t>(s.draws).fetch_add(draws, std::memory_order_relaxed);
-    std::atomic_ref<uint32_t>(s.rollouts).fetch_add(ch.last - ch.first, std::memory_order_relaxed);
-    std::atomic_ref<uint64_t>(s.plies).fetch_add(plies, std::memory_order_relaxed);
+    add(out[ch.leaf], wins0, wins1, draws, ch.last - ch.first, plies);
   }
 };
 
@@ -80,10 +173,13 @@ template <sp::Game Game>
 class CpuBackend final : public Backend<Game> {
  public:
   explicit CpuBackend(const BackendOptions& options)
-      : pool_(options.pool ? options.pool : std::make_shared<WorkPool>(options.threads)) {
+      : pool_(options.pool ? options.pool : std::make_shared<WorkPool>(options.threads)),
+        path_(playout_path_for<Game>(options.simd)) {
     const int threads = pool_->threads();
     info_.name = "cpu";
-    info_.device = std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + " on " + cpu_model_name();
+    info_.playout_path = simd_path_name(path_);
+    info_.device = std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + " on " +
+                   cpu_model_name() + ", " + info_.playout_path + " playouts";
     info_.preferred_rollouts = size_t{4096} * threads;
     info_.max_leaves = options.max_leaves;
     info_.max_rollouts = options.max_rollouts;
@@ -115,10 +211,12 @@ class CpuBackend final : public Backend<Game> {
     slot.batch.leaves = slot.leaves;
     slot.batch.params = params;
     slot.batch.out = slot.stats;
+    slot.batch.path = path_;
+    slot.batch.threads = pool_->threads();
     slot.batch.prepare();
     slot.submitted = std::chrono::steady_clock::now();
     const ChunkedBatch<Game>* batch = &slot.batch;
-    slot.job = pool_->submit(batch->chunks.size(), [batch](size_t c) { batch->run_chunk(c); });
+    slot.job = pool_->submit(batch->items.size(), [batch](size_t i) { batch->run_item(i); });
     in_flight_.push_back(ticket);
     return ticket;
   }
@@ -151,6 +249,7 @@ class CpuBackend final : public Backend<Game> {
   };
 
   std::shared_ptr<WorkPool> pool_;
+  SimdPath path_;
   BackendInfo info_;
   Slot slots_[kSlots];
   std::deque<Ticket> in_flight_;  // tickets submitted and not yet waited for, oldest first
@@ -167,8 +266,10 @@ std::unique_ptr<Backend<Game>> make_cpu_backend(const BackendOptions& options) {
 template <sp::Game Game>
 void run_rollouts_cpu(std::span<const Leaf<Game>> leaves, const PlayoutParams<Game>& params,
                       std::span<LeafStats> out, WorkPool& pool) {
-  cpu_detail::ChunkedBatch<Game> batch{leaves, params, out, {}};
+  cpu_detail::ChunkedBatch<Game> batch{leaves, params, out, SimdPath::kScalar, 1, {}, {}, {}, {}};
+  batch.path = cpu_detail::playout_path_for<Game>(SimdPath::kAuto);
+  batch.threads = pool.threads();
   batch.prepare();
-  pool.run(batch.chunks.size(), [&batch](size_t c) { batch.run_chunk(c); });
+  pool.run(batch.items.size(), [&batch](size_t i) { batch.run_item(i); });
 }
 }  // namespace sp::rollout

@@ -50,11 +50,14 @@ std::unique_ptr<Backend<Game>> make_backend_with(const std::string& name, const 
   }
   if (name == "check") {
     if (cuda) return make_check_backend<Game>(make_cpu_backend<Game>(options), make_cuda(options));
-    // Without a GPU, check the CPU backend against itself on one thread: thread-count independence.
+    // Without a GPU, check the CPU backend against itself on one thread with the scalar playouts:
+    // independence of the thread count and of the playout path (SIMD lanes against scalar).
     BackendOptions single = options;
     single.threads = 1;
     single.pool = nullptr;  // its own single thread: the caller, while it waits
-    log::info("backend: check compares cpu against cpu on 1 thread (no GPU: " + reason + ")");
+    single.simd = SimdPath::kScalar;
+    log::info("backend: check compares cpu against cpu on 1 thread with scalar playouts (no GPU: " +
+              reason + ")");
     return make_check_backend<Game>(make_cpu_backend<Game>(options), make_cpu_backend<Game>(single));
   }
   std::string known;

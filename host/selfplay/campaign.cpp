@@ -16,6 +16,7 @@
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/rollout/simd/simd_path.hpp"
 #include "host/selfplay/memory.hpp"
 #include "host/selfplay/progress.hpp"
 
@@ -142,6 +143,7 @@ rollout::BackendOptions backend_options(const config::CampaignConfig& cfg) {
   rollout::BackendOptions bopts;
   bopts.threads = cfg.backend.threads;
   bopts.device = cfg.backend.device;
+  bopts.simd = rollout::simd_path_option(cfg.backend.simd, "backend.simd");
   const size_t leaves_per_game = std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
   const size_t games = std::max<size_t>(cfg.concurrency, 1);
   bopts.max_leaves = std::max<size_t>(games * std::max<size_t>(leaves_per_game, 64), 4096);

@@ -9,6 +9,7 @@ rollout::BackendOptions play_backend_options(const config::CampaignConfig& cfg) 
   rollout::BackendOptions o;
   o.threads = cfg.backend.threads;
   o.device = cfg.backend.device;
+  o.simd = rollout::simd_path_option(cfg.backend.simd, "backend.simd");
   // One engine's round: an MCTS round of leaves, or a flat engine's root moves sharing the budget.
   o.max_leaves =
       std::max<size_t>({e.leaves_per_round, static_cast<size_t>(std::max(cfg.max_moves, 0)), 64});

@@ -1,0 +1,252 @@
+// The lane-parallel EWN playouts (host/rollout/simd/) against the scalar playout, on every path
+// this processor runs (the others skip, naming the ISA they lack): each rollout's winner and plies
+// from random and near-terminal positions under every rules variant, lanes refilled across tasks
+// of uneven sizes, and the CPU backend's statistics on batches that mix policies. Also the path
+// selection: SELFPLAY_SIMD, unsupported and unknown names.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "games/common/errors.hpp"
+#include "games/ewn/game.hpp"
+#include "games/games.hpp"
+#include "host/rollout/cpu_backend.hpp"
+#include "host/rollout/simd/ewn_lanes.hpp"
+#include "host/rollout/simd/simd_path.hpp"
+#include "tests/rollout_fixtures.hpp"
+
+namespace sp::rollout {
+namespace {
+
+using ewn_lanes::Counts;
+using ewn_lanes::Task;
+
+void run_lanes(SimdPath path, const std::vector<Task>& tasks, const ewn::Rules& rules,
+               std::vector<Counts>& counts) {
+  counts.assign(tasks.size(), Counts{{7, 7}, 7, 7});  // overwritten, never added to
+  if (path == SimdPath::kAvx2)
+    ewn_lanes::run_avx2(tasks.data(), tasks.size(), rules, counts.data());
+  else
+    ewn_lanes::run_avx512(tasks.data(), tasks.size(), rules, counts.data());
+}
+
+// Positions one to four plies before the end of random games (die rolled or not), and a few
+// finished ones: where lanes finish within their first block.
+std::vector<ewn::State> near_terminal(uint64_t seed, int games, const ewn::Rules& rules) {
+  std::vector<ewn::State> out;
+  WordStream rng({seed, 0, 0, kLeafSearch, 0});
+  for (int g = 0; g < games; ++g) {
+    std::vector<ewn::State> line{ewn_start(seed, static_cast<uint32_t>(g))};
+    while (!ewn::is_over(line.back())) {
+      ewn::State s = line.back();
+      s.die = static_cast<uint8_t>(1 + rng.below(6));
+      ewn::MoveList moves;
+      ewn::generate_moves(s, rules, moves);
+      ewn::apply(s, moves.moves[rng.below(static_cast<uint32_t>(moves.size))]);
+      line.push_back(s);
+    }
+    const size_t back = 1 + rng.below(4);
+    ewn::State s = line[line.size() > back ? line.size() - 1 - back : 0];
+    if (rng.below(2)) s.die = static_cast<uint8_t>(1 + rng.below(6));
+    out.push_back(s);
+    if (g % 16 == 0) out.push_back(line.back());
+  }
+  return out;
+}
+
+std::vector<ewn::Rules> all_rules() {
+  std::vector<ewn::Rules> out;
+  for (bool own : {true, false})
+    for (auto sub : {ewn::Substitution::kNextLowerOrHigher, ewn::Substitution::kNearest})
+      out.push_back(ewn::Rules{own, sub});
+  return out;
+}
+
+class SimdPlayout : public ::testing::TestWithParam<SimdPath> {
+ protected:
+  void SetUp() override {
+    if (!simd_path_supported(GetParam()))
+      GTEST_SKIP() << "this CPU lacks " << simd_path_isa(GetParam()) << " for the "
+                   << simd_path_name(GetParam()) << " path";
+  }
+};
+
+// Uniform, weighted with the default weights, with zero weights (the walk's default move) and with
+// odd ones.
+std::vector<ewn::PlayoutPolicy> all_policies() {
+  using ewn::PolicyKind;
+  return {ewn::PlayoutPolicy{},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 2 * ewn::kWeightOne, 2 * ewn::kWeightOne},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 0, 0},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 0, 3 * ewn::kWeightOne},
+          ewn::PlayoutPolicy{PolicyKind::kHeavy, 77, ewn::kMaxWeight}};
+}
+
+// One task per rollout: every rollout's winner and plies equal ewn::playout's on its stream, with
+// the policies mixed task by task, and the lanes refill from the next task whenever one finishes.
+TEST_P(SimdPlayout, EveryRolloutEqualsScalarPlayout) {
+  const auto policies = all_policies();
+  for (const ewn::Rules& rules : all_rules()) {
+    std::vector<ewn::State> roots;
+    for (const EwnLeaf& l : random_batch(31, 120, 1, true)) roots.push_back(l.state);
+    for (const ewn::State& s : near_terminal(32, 120, rules)) roots.push_back(s);
+    std::vector<Task> tasks;
+    for (uint32_t i = 0; i < roots.size(); ++i)
+      for (uint32_t r = 0; r < 1 + i % 5; ++r)
+        tasks.push_back(Task{roots[i], stream_key(77, i % 13), i % 3, i, r, r + 1,
+                             policies[(i + r) % policies.size()]});
+    std::vector<Counts> counts;
+    run_lanes(GetParam(), tasks, rules, counts);
+    int wins = 0, draws = 0;
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, tasks[t].first);
+      const ewn::PlayoutResult want = ewn::playout(tasks[t].root, rules, tasks[t].policy, rng);
+      const Counts& c = counts[t];
+      ASSERT_EQ(c.plies, want.plies) << "task " << t << " capture_own " << rules.capture_own;
+      ASSERT_EQ(c.wins[0], want.winner == 0 ? 1u : 0u) << "task " << t;
+      ASSERT_EQ(c.wins[1], want.winner == 1 ? 1u : 0u) << "task " << t;
+      ASSERT_EQ(c.draws, want.winner == ewn::kNoWinner ? 1u : 0u) << "task " << t;
+      wins += want.winner != ewn::kNoWinner;
+      draws += want.winner == ewn::kNoWinner;
+    }
+    EXPECT_GT(wins, 500);
+  }
+}
+
+// Tasks of uneven sizes (empty, one rollout, a lane's count plus or minus one, many) keep their
+// totals apart.
+TEST_P(SimdPlayout, UnevenTasksKeepTheirTotals) {
+  const ewn::Rules rules{};
+  const auto leaves = random_batch(41, 40, 1, true);
+  const uint32_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 100, 3};
+  std::vector<Task> tasks;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const uint32_t first = static_cast<uint32_t>(i % 4) * 5;
+    tasks.push_back(Task{leaves[i].state, stream_key(5, leaves[i].game), leaves[i].ply,
+                         leaves[i].leaf, first, first + sizes[i % std::size(sizes)],
+                         ewn::PlayoutPolicy{}});
+  }
+  std::vector<Counts> counts;
+  run_lanes(GetParam(), tasks, rules, counts);
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    Counts want{{0, 0}, 0, 0};
+    for (uint32_t r = tasks[t].first; r < tasks[t].last; ++r) {
+      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, r);
+      const auto res = ewn::playout(tasks[t].root, rules, ewn::PlayoutPolicy{}, rng);
+      if (res.winner == ewn::kNoWinner)
+        ++want.draws;
+      else
+        ++want.wins[res.winner];
+      want.plies += res.plies;
+    }
+    EXPECT_EQ(counts[t].wins[0], want.wins[0]) << "task " << t;
+    EXPECT_EQ(counts[t].wins[1], want.wins[1]) << "task " << t;
+    EXPECT_EQ(counts[t].draws, want.draws) << "task " << t;
+    EXPECT_EQ(counts[t].plies, want.plies) << "task " << t;
+  }
+}
+
+// The CPU backend on this path: the scalar reference loop's statistics, on batches with uneven
+// rollout counts and uniform and weighted leaves mixed, on one and on several threads.
+TEST_P(SimdPlayout, BackendEqualsScalarReference) {
+  auto leaves = random_batch(51, 300, 70, false);
+  for (size_t i = 0; i < leaves.size(); i += 3) leaves[i].policy = 1 + i % 2;
+  PlayoutParams<EwnGame> p;
+  p.seed = 123;
+  p.policies[1] = all_policies()[1];
+  p.policies[2] = all_policies()[4];
+  for (const ewn::Rules& rules : all_rules()) {
+    p.rules = rules;
+    const auto expected = reference(leaves, p);
+    for (int t : {1, 3}) {
+      BackendOptions o = threads(t);
+      o.simd = GetParam();
+      auto backend = make_cpu_backend<EwnGame>(o);
+      EXPECT_EQ(backend->info().playout_path, simd_path_name(GetParam()));
+      EXPECT_EQ(run(*backend, leaves, p), expected) << t << " threads";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, SimdPlayout, ::testing::Values(SimdPath::kAvx2, SimdPath::kAvx512),
+                         [](const auto& info) { return std::string(simd_path_name(info.param)); });
+
+// Sets SELFPLAY_SIMD for one scope.
+class SimdEnv {
+ public:
+  explicit SimdEnv(const char* value) { setenv("SELFPLAY_SIMD", value, 1); }
+  ~SimdEnv() { unsetenv("SELFPLAY_SIMD"); }
+};
+
+TEST(SimdPathSelection, AutoIsTheFastestSupportedPath) {
+  unsetenv("SELFPLAY_SIMD");
+  const SimdPath want = simd_path_supported(SimdPath::kAvx512) ? SimdPath::kAvx512
+                        : simd_path_supported(SimdPath::kAvx2) ? SimdPath::kAvx2
+                                                               : SimdPath::kScalar;
+  EXPECT_EQ(resolve_simd_path(SimdPath::kAuto), want);
+  EXPECT_EQ(make_cpu_backend<EwnGame>(threads(1))->info().playout_path, simd_path_name(want));
+}
+
+TEST(SimdPathSelection, EnvironmentPinsThePath) {
+  SimdEnv env("scalar");
+  EXPECT_EQ(resolve_simd_path(SimdPath::kAuto), SimdPath::kScalar);
+  auto backend = make_cpu_backend<EwnGame>(threads(1));
+  EXPECT_EQ(backend->info().playout_path, "scalar");
+  EXPECT_NE(backend->info().device.find("scalar playouts"), std::string::npos)
+      << backend->info().device;
+  // An explicit request wins over the variable.
+  if (simd_path_supported(SimdPath::kAvx2)) {
+    EXPECT_EQ(resolve_simd_path(SimdPath::kAvx2), SimdPath::kAvx2);
+  }
+}
+
+TEST(SimdPathSelection, UnknownAndUnsupportedNamesAreInputErrors) {
+  {
+    SimdEnv env("sse9");
+    try {
+      resolve_simd_path(SimdPath::kAuto);
+      FAIL() << "sse9 accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("SELFPLAY_SIMD: unknown playout path 'sse9'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  for (SimdPath p : {SimdPath::kAvx2, SimdPath::kAvx512})
+    if (!simd_path_supported(p)) {
+      EXPECT_THROW(resolve_simd_path(p), InputError) << simd_path_name(p);
+    }
+  EXPECT_EQ(parse_simd_path("avx512", "x"), SimdPath::kAvx512);
+  EXPECT_THROW(parse_simd_path("AVX512", "x"), InputError);
+}
+
+// Without a GPU, the check backend plays every batch on the fastest path and on the scalar one and
+// compares them leaf by leaf.
+TEST(SimdPathSelection, CheckWithoutGpuComparesThePathWithScalar) {
+  if (cuda_available()) GTEST_SKIP() << "with a GPU, check compares cuda with cpu";
+  unsetenv("SELFPLAY_SIMD");
+  auto check = make_backend<EwnGame>("check", threads(2));
+  const std::string device = check->info().device;
+  const std::string fastest = simd_path_name(resolve_simd_path(SimdPath::kAuto));
+  EXPECT_NE(device.find(", " + fastest + " playouts | "), std::string::npos) << device;
+  EXPECT_NE(device.find("1 thread on "), std::string::npos) << device;
+  EXPECT_EQ(device.substr(device.size() - std::string(", scalar playouts").size()),
+            ", scalar playouts")
+      << device;
+  const auto leaves = random_batch(61, 100, 40, false);
+  PlayoutParams<EwnGame> p;
+  p.seed = 3;
+  EXPECT_EQ(run(*check, leaves, p), reference(leaves, p));
+}
+
+// Games without lanes play scalar whatever is asked.
+TEST(SimdPathSelection, GamesWithoutLanesStayScalar) {
+  BackendOptions o = threads(1);
+  o.simd = SimdPath::kAuto;
+  EXPECT_EQ(make_cpu_backend<CheckersGame>(o)->info().playout_path, "scalar");
+}
+
+}  // namespace
+}  // namespace sp::rollout
