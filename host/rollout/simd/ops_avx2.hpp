@@ -1,6 +1,6 @@
 // 32-bit lane operations on AVX2 (8 lanes), the vocabulary of the lane-parallel playouts. Include
-// only from a translation unit compiled for AVX2 (ewn_lanes_avx2.cpp): these functions are inlined
-// there and nowhere else, so no AVX2 code reaches a processor without it.
+// only from a translation unit compiled for AVX2 (a game's lanes_avx2.cpp): these functions are
+// inlined there and nowhere else, so no AVX2 code reaches a processor without it.
 #pragma once
 
 #include <immintrin.h>

@@ -1,5 +1,6 @@
 // 32-bit lane operations on AVX-512 F/DQ (16 lanes, mask registers), the same vocabulary as
-// ops_avx2.hpp. Include only from a translation unit compiled for AVX-512 (ewn_lanes_avx512.cpp).
+// ops_avx2.hpp. Include only from a translation unit compiled for AVX-512 (a game's
+// lanes_avx512.cpp).
 #pragma once
 
 #include <immintrin.h>
