@@ -4,3 +4,4 @@
 #pragma once
 
 #include "games/ewn/lanes.hpp"
+#include "games/gomoku/lanes.hpp"

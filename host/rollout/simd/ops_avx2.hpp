@@ -80,6 +80,13 @@ struct Avx2 {
   }  // m ? a + b : a
   static SP_FORCEINLINE V xor_where(M m, V a, V b) { return xor_(a, and_(m, b)); }
 
+  // base[idx] lane by lane (idx counts 32-bit words).
+  static SP_FORCEINLINE V gather(const uint32_t* base, V idx) {
+    return _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), idx, 4);
+  }
+
+  static constexpr bool kScatter = false;  // no scatter instruction: store lane by lane
+
   // floor(log2(a)) for 0 < a < 2^24 (exact in a float); garbage for a == 0.
   static SP_FORCEINLINE V log2(V a) {
     return sub(srli(_mm256_castps_si256(_mm256_cvtepi32_ps(a)), 23), set1(127));
