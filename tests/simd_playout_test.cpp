@@ -1,4 +1,4 @@
-// The lane-parallel EWN playouts (host/rollout/simd/) against the scalar playout, on every path
+// The lane-parallel EWN playouts (games/ewn/lanes.hpp) against the scalar playout, on every path
 // this processor runs (the others skip, naming the ISA they lack): each rollout's winner and plies
 // from random and near-terminal positions under every rules variant, lanes refilled across tasks
 // of uneven sizes, and the CPU backend's statistics on batches that mix policies. Also the path
@@ -13,23 +13,23 @@
 #include "games/ewn/game.hpp"
 #include "games/games.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/simd/ewn_lanes.hpp"
+#include "games/ewn/lanes.hpp"
 #include "host/rollout/simd/simd_path.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {
 namespace {
 
-using ewn_lanes::Counts;
-using ewn_lanes::Task;
+using ewn::lanes::Counts;
+using ewn::lanes::Task;
 
 void run_lanes(SimdPath path, const std::vector<Task>& tasks, const ewn::Rules& rules,
                std::vector<Counts>& counts) {
   counts.assign(tasks.size(), Counts{{7, 7}, 7, 7});  // overwritten, never added to
   if (path == SimdPath::kAvx2)
-    ewn_lanes::run_avx2(tasks.data(), tasks.size(), rules, counts.data());
+    ewn::lanes::run_avx2(tasks.data(), tasks.size(), rules, counts.data());
   else
-    ewn_lanes::run_avx512(tasks.data(), tasks.size(), rules, counts.data());
+    ewn::lanes::run_avx512(tasks.data(), tasks.size(), rules, counts.data());
 }
 
 // Positions one to four plies before the end of random games (die rolled or not), and a few

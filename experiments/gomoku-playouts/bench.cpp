@@ -6,7 +6,9 @@
 // same way in both; the program checks that first and fails if not.
 //
 // The bitboard playouts are measured as the CPU runs them (line words, gomoku::playout) and as the
-// kernels do (bitboard walks, BitRep), uniform and weighted. Rates are per second of this thread's
+// kernels do (bitboard walks, BitRep), uniform and weighted, and on 15x15 as the CPU backend's
+// lane-parallel paths play them (games/gomoku/lanes.hpp, AVX2 and AVX-512 where the processor has
+// them; run.sh compiles their files with the ISA flags). Rates are per second of this thread's
 // CPU time, so that other processes on a shared machine do not count against them.
 //
 // Usage: gomoku-bench [--seconds S] [--size 15|20] (CPU seconds per measurement, default 3, board
@@ -18,9 +20,11 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "games/common/philox.hpp"
 #include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/lanes.hpp"
 #include "games/gomoku/playout.hpp"
 
 namespace {
@@ -119,6 +123,29 @@ Measure measure(double seconds, Play&& play) {
           games};
 }
 
+// The lane-parallel playouts on the streams measure() uses: batches of 16 tasks of 256 rollouts.
+Measure measure_lanes(double seconds, const gomoku::State& start,
+                      void (*run)(const gomoku::lanes::Task*, size_t, gomoku::lanes::Counts*)) {
+  using Clock = ThreadClock;
+  const auto t0 = Clock::now();
+  uint64_t games = 0, plies = 0, black = 0;
+  double elapsed = 0;
+  std::vector<gomoku::lanes::Task> tasks(16);
+  std::vector<gomoku::lanes::Counts> counts(tasks.size());
+  while (elapsed < seconds) {
+    for (auto& t : tasks) {
+      const auto first = static_cast<uint32_t>(games);
+      t = gomoku::lanes::Task{start, stream_key(2026, 0), 0, 0, first, first + 256, {}};
+      games += 256;
+    }
+    run(tasks.data(), tasks.size(), counts.data());
+    for (const auto& c : counts) plies += c.plies, black += c.wins[0];
+    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  return {games / elapsed, static_cast<double>(plies) / games, static_cast<double>(black) / games,
+          games};
+}
+
 void print(const char* name, const Measure& m) {
   std::printf("%-20s %10.0f playouts/s  %6.1f plies/game  black wins %.3f  (%llu games)\n", name,
               m.per_second, m.plies_per_game, m.black_wins,
@@ -177,5 +204,30 @@ int main(int argc, char** argv) {
   print("bitboard weighted", heavy);
   print("walks uniform", walks);
   std::printf("ratio bitboard / array (uniform): %.2f\n", bit.per_second / arr.per_second);
+#if defined(__x86_64__) || defined(__i386__)
+  if (size == gomoku::lanes::kSize) {
+    struct Path {
+      const char *name, *isa;
+      bool supported;
+      void (*run)(const gomoku::lanes::Task*, size_t, gomoku::lanes::Counts*);
+    };
+    const Path paths[] = {
+        {"lanes avx2", "AVX2", __builtin_cpu_supports("avx2") != 0, gomoku::lanes::run_avx2},
+        {"lanes avx512", "AVX-512",
+         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"),
+         gomoku::lanes::run_avx512}};
+    for (const Path& p : paths) {
+      if (!p.supported) {
+        std::printf("%-20s skipped: this CPU lacks %s\n", p.name, p.isa);
+        continue;
+      }
+      const Measure m = measure_lanes(seconds, start, p.run);
+      print(p.name, m);
+      std::printf("ratio %s / array: %.2f, / bitboard: %.2f\n", p.name,
+                  m.per_second / arr.per_second, m.per_second / bit.per_second);
+    }
+  }
+#endif
   return 0;
 }

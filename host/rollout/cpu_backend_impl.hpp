@@ -61,11 +61,6 @@ struct ChunkedBatch {
     uint32_t first, last;  // chunks
     bool lanes;
   };
-  struct NoLanes {
-    struct Task {};
-    struct Counts {};
-  };
-  using LaneTypes = std::conditional_t<Lanes::kAvailable, Lanes, NoLanes>;
 
   std::span<const Leaf<Game>> leaves;
   PlayoutParams<Game> params;
@@ -74,8 +69,8 @@ struct ChunkedBatch {
   int threads = 1;
   std::vector<Chunk> chunks;
   std::vector<Item> items;
-  std::vector<typename LaneTypes::Task> tasks;  // per chunk, on a lane path
-  mutable std::vector<typename LaneTypes::Counts> counts;
+  std::vector<LaneTask<Game>> tasks;  // per chunk, on a lane path
+  mutable std::vector<LaneCounts> counts;
 
   void prepare() {
     chunks.clear();
@@ -107,9 +102,9 @@ struct ChunkedBatch {
         const Chunk ch = chunks[c];
         const Leaf<Game>& leaf = leaves[ch.leaf];
         const auto& policy = params.policies[leaf.policy % kMaxPolicies];
-        const bool lanes = Lanes::handles(policy);
-        tasks[c] = Lanes::task(leaf.state, policy, stream_key(params.seed, leaf.game), leaf.ply,
-                               leaf.leaf, ch.first, ch.last);
+        const bool lanes = Lanes::handles(leaf.state, policy);
+        tasks[c] = LaneTask<Game>{leaf.state, stream_key(params.seed, leaf.game), leaf.ply,
+                                  leaf.leaf,  ch.first, ch.last, policy};
         if (!lanes) {
           items.push_back(Item{c, c + 1, false});
           in_item = 0;

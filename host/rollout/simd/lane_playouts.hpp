@@ -1,13 +1,20 @@
-// The games whose CPU playouts have a lane-parallel (SIMD) path, as specializations of
-// LanePlayouts<Game>; the CPU backend (cpu_backend_impl.hpp) plays a game's batches through it
-// when the game has one and the path in use is not scalar. A game without one keeps the scalar
-// playout_many of games/. A specialization provides:
-//   kAvailable = true; Task, Counts (with wins[2], draws, plies);
-//   handles(policy): whether the lanes play this policy (else its leaves go the scalar way);
-//   task(state, policy, key, ply, leaf, first, last): rollouts [first, last) of one leaf;
-//   run(path, tasks, n, rules, counts): counts[i] = task i's totals, path avx2 or avx512.
+// The lane-parallel (SIMD) playouts of the CPU backend, game-neutral side. A game with such a path
+// specializes LanePlayouts<Game> in a host-only header of its folder (games/<game>/lanes.hpp,
+// listed in games/lanes.hpp) and compiles its kernels from per-ISA files (games/CMakeLists.txt
+// lists them, host/CMakeLists.txt gives them the ISA flags). The CPU backend (cpu_backend_impl.hpp)
+// plays a game's batches through the specialization when there is one and the path in use is not
+// scalar; a game without one keeps the scalar playout_many of games/. A specialization provides:
+//   kAvailable = true;
+//   handles(state, policy): whether the lanes play this leaf (else it goes the scalar way);
+//   run(path, tasks, n, rules, counts): counts[i] = tasks[i]'s totals (LaneTask, LaneCounts), for
+//   path avx2 or avx512; every rollout exactly as Game::playout plays it on its stream.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
+#include "games/common/game.hpp"
+#include "games/common/philox.hpp"
 #include "host/rollout/simd/simd_path.hpp"
 
 namespace sp::rollout {
@@ -17,6 +24,74 @@ struct LanePlayouts {
   static constexpr bool kAvailable = false;
 };
 
+// Rollouts [first, last) of one leaf: rollout r draws from the stream (key, ply, leaf, r) and plays
+// `policy`.
+template <class Game>
+struct LaneTask {
+  typename Game::State root;
+  PhiloxKey key;
+  uint32_t ply, leaf, first, last;
+  typename Game::Policy policy;
+};
+
+// One task's totals: wins by absolute player, draws (capped playouts and drawn games), plies.
+struct LaneCounts {
+  uint32_t wins[2];
+  uint32_t draws;
+  uint64_t plies;
+};
+
+// Hands out the rollouts of a task list in order, for the lanes to refill from: a finished lane
+// takes the next rollout (of the same task or the next ones), so lanes stay busy until the list
+// runs dry. Zeroes the counts; rollouts of roots that are already over are counted at once, never
+// handed out.
+template <sp::Game Game>
+class LaneFeed {
+ public:
+  LaneFeed(const LaneTask<Game>* tasks, size_t n, LaneCounts* counts)
+      : tasks_(tasks), n_(n), counts_(counts) {
+    for (size_t i = 0; i < n; ++i) counts[i] = LaneCounts{{0, 0}, 0, 0};
+    settle();
+  }
+  bool empty() const { return t_ >= n_; }
+  const LaneTask<Game>& task() const { return tasks_[t_]; }
+  uint32_t task_index() const { return static_cast<uint32_t>(t_); }
+  // The next rollout number of task().
+  uint32_t take() {
+    const uint32_t r = next_++;
+    settle();
+    return r;
+  }
+
+ private:
+  // Moves past finished tasks and counts the rollouts of terminal roots.
+  void settle() {
+    while (t_ < n_) {
+      const LaneTask<Game>& tk = tasks_[t_];
+      if (t_ != started_) started_ = t_, next_ = tk.first;
+      if (next_ < tk.last && Game::is_over(tk.root)) {
+        LaneCounts& c = counts_[t_];
+        const int w = Game::winner(tk.root);
+        if (w == 0 || w == 1)
+          c.wins[w] += tk.last - next_;
+        else
+          c.draws += tk.last - next_;
+        next_ = tk.last;
+      }
+      if (next_ < tk.last) return;
+      ++t_;
+    }
+  }
+
+  const LaneTask<Game>* tasks_;
+  size_t n_;
+  LaneCounts* counts_;
+  size_t t_ = 0, started_ = SIZE_MAX;
+  uint32_t next_ = 0;
+};
+
 }  // namespace sp::rollout
 
-#include "host/rollout/simd/ewn_lane_playouts.hpp"
+// Every game's specialization, so that no translation unit sees the primary template for a game
+// that has lanes.
+#include "games/lanes.hpp"

@@ -1,6 +1,6 @@
 // 32-bit lane operations on AVX2 (8 lanes), the vocabulary of the lane-parallel playouts. Include
-// only from a translation unit compiled for AVX2 (ewn_lanes_avx2.cpp): these functions are inlined
-// there and nowhere else, so no AVX2 code reaches a processor without it.
+// only from a translation unit compiled for AVX2 (a game's lanes_avx2.cpp): these functions are
+// inlined there and nowhere else, so no AVX2 code reaches a processor without it.
 #pragma once
 
 #include <immintrin.h>
@@ -79,6 +79,13 @@ struct Avx2 {
     return sub(a, and_(m, sub(zero(), b)));
   }  // m ? a + b : a
   static SP_FORCEINLINE V xor_where(M m, V a, V b) { return xor_(a, and_(m, b)); }
+
+  // base[idx] lane by lane (idx counts 32-bit words).
+  static SP_FORCEINLINE V gather(const uint32_t* base, V idx) {
+    return _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), idx, 4);
+  }
+
+  static constexpr bool kScatter = false;  // no scatter instruction: store lane by lane
 
   // floor(log2(a)) for 0 < a < 2^24 (exact in a float); garbage for a == 0.
   static SP_FORCEINLINE V log2(V a) {

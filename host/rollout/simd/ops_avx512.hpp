@@ -1,5 +1,6 @@
 // 32-bit lane operations on AVX-512 F/DQ (16 lanes, mask registers), the same vocabulary as
-// ops_avx2.hpp. Include only from a translation unit compiled for AVX-512 (ewn_lanes_avx512.cpp).
+// ops_avx2.hpp. Include only from a translation unit compiled for AVX-512 (a game's
+// lanes_avx512.cpp).
 #pragma once
 
 #include <immintrin.h>
@@ -62,6 +63,16 @@ struct Avx512 {
   static SP_FORCEINLINE M from_bits(unsigned b) { return static_cast<M>(b); }
   static SP_FORCEINLINE V add_where(M m, V a, V b) { return _mm512_mask_add_epi32(a, m, a, b); }
   static SP_FORCEINLINE V xor_where(M m, V a, V b) { return _mm512_mask_xor_epi32(a, m, a, b); }
+
+  static SP_FORCEINLINE V gather(const uint32_t* base, V idx) {
+    return _mm512_i32gather_epi32(idx, base, 4);
+  }
+
+  // base[idx] = v in the lanes of m (distinct indices).
+  static constexpr bool kScatter = true;
+  static SP_FORCEINLINE void scatter(uint32_t* base, V idx, V v, M m) {
+    _mm512_mask_i32scatter_epi32(base, m, idx, v, 4);
+  }
 
   static SP_FORCEINLINE V log2(V a) {
     return sub(srli(_mm512_castps_si512(_mm512_cvtepi32_ps(a)), 23), set1(127));

@@ -15,11 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "games/ewn/lanes.hpp"
 #include "games/ewn/playout.hpp"
-#include "host/rollout/simd/ewn_lanes.hpp"
 #include "host/rollout/simd/philox_lanes.hpp"
 
-namespace sp::rollout::ewn_lanes {
+namespace sp::ewn::lanes {
 // Internal linkage throughout: each ISA's translation unit keeps its own copy, so the linker can
 // never pick an AVX-512 body of an inline function for the AVX2 path.
 namespace {
@@ -223,55 +223,13 @@ SP_FORCEINLINE typename Ops::M step(Regs<Ops>& r, typename Ops::M act, typename 
   return won;
 }
 
-// Walks the tasks' rollouts in order; terminal roots are counted at once (no playout).
-class Feed {
- public:
-  Feed(const Task* tasks, size_t n, Counts* counts) : tasks_(tasks), n_(n), counts_(counts) {
-    for (size_t i = 0; i < n; ++i) counts[i] = Counts{{0, 0}, 0, 0};
-    settle();
-  }
-  bool empty() const { return t_ >= n_; }
-  const Task& task() const { return tasks_[t_]; }
-  uint32_t task_index() const { return static_cast<uint32_t>(t_); }
-  uint32_t take() {
-    const uint32_t r = next_++;
-    settle();
-    return r;
-  }
-
- private:
-  // Moves past finished tasks and counts the rollouts of terminal roots.
-  void settle() {
-    while (t_ < n_) {
-      const Task& tk = tasks_[t_];
-      if (t_ != started_) started_ = t_, next_ = tk.first;
-      if (next_ < tk.last && tk.root.winner != ewn::kNoWinner) {
-        Counts& c = counts_[t_];
-        if (tk.root.winner == 0 || tk.root.winner == 1)
-          c.wins[tk.root.winner] += tk.last - next_;
-        else
-          c.draws += tk.last - next_;
-        next_ = tk.last;
-      }
-      if (next_ < tk.last) return;
-      ++t_;
-    }
-  }
-
-  const Task* tasks_;
-  size_t n_;
-  Counts* counts_;
-  size_t t_ = 0, started_ = SIZE_MAX;
-  uint32_t next_ = 0;
-};
-
 template <class Ops, bool kCaptureOwn, bool kNearest>
 void run_lanes(const Task* tasks, size_t n, Counts* counts) {
   using V = typename Ops::V;
   using M = typename Ops::M;
   constexpr int L = Ops::kLanes;
   Lanes<Ops> s{};  // idle lanes compute on zeros, never on indeterminate values
-  Feed feed(tasks, n, counts);
+  rollout::LaneFeed<EwnGame> feed(tasks, n, counts);
 
   auto start = [&](int l) {
     const Task& tk = feed.task();
@@ -300,7 +258,7 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
   while (busy) {
     const V k0 = Ops::load(s.k0), k1 = Ops::load(s.k1);
     const V draw = Ops::load(s.draw);
-    const simd::PhiloxLanes<Ops> block = simd::philox_lanes<Ops>(
+    const rollout::simd::PhiloxLanes<Ops> block = rollout::simd::philox_lanes<Ops>(
         {{draw, Ops::load(s.rollout), Ops::load(s.leaf), Ops::load(s.ply)}}, k0, k1);
     Ops::store(s.draw, Ops::add(draw, Ops::set1(1)));
 
@@ -364,4 +322,4 @@ void run_with(const Task* tasks, size_t n, const ewn::Rules& rules, Counts* coun
 }
 
 }  // namespace
-}  // namespace sp::rollout::ewn_lanes
+}  // namespace sp::ewn::lanes

@@ -1,0 +1,52 @@
+// Gomoku's lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one thread
+// advances 8 (AVX2) or 16 (AVX-512) uniform playouts on 15x15 boards at once, each exactly as
+// uniform_playout plays it on its own stream, so the statistics are bit-identical to the scalar
+// path's. Weighted playouts and 20x20 boards keep the scalar playout, as do the CUDA kernels.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+
+#include "games/gomoku/game.hpp"
+#include "host/rollout/simd/lane_playouts.hpp"
+
+namespace sp::gomoku::lanes {
+
+using Task = rollout::LaneTask<GomokuGame>;
+using Counts = rollout::LaneCounts;
+
+// The board size the lanes play.
+inline constexpr int kSize = 15;
+
+// Plays every rollout of tasks[0, n) uniformly and sets counts[i] to task i's totals.
+// Preconditions: every task's root is a kSize board and its policy uniform; the processor has the
+// ISA of the function (rollout::simd_path_supported). One translation unit each (lanes_avx2.cpp,
+// lanes_avx512.cpp), compiled with the ISA's flags.
+void run_avx2(const Task* tasks, size_t n, Counts* counts);
+void run_avx512(const Task* tasks, size_t n, Counts* counts);
+
+}  // namespace sp::gomoku::lanes
+
+namespace sp::rollout {
+
+template <>
+struct LanePlayouts<GomokuGame> {
+  static constexpr bool kAvailable = true;
+
+  static bool handles(const GomokuGame::State& s, const GomokuGame::Policy& policy) {
+    return s.size == gomoku::lanes::kSize && policy.kind == gomoku::PolicyKind::kUniform;
+  }
+  static void run(SimdPath path, const LaneTask<GomokuGame>* tasks, size_t n,
+                  const GomokuGame::Rules&, LaneCounts* counts) {
+    switch (path) {
+      case SimdPath::kAvx2:
+        return gomoku::lanes::run_avx2(tasks, n, counts);
+      case SimdPath::kAvx512:
+        return gomoku::lanes::run_avx512(tasks, n, counts);
+      default:
+        throw std::logic_error("gomoku lanes: no lane-parallel scalar path");
+    }
+  }
+};
+
+}  // namespace sp::rollout

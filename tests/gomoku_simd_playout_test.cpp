@@ -1,0 +1,199 @@
+// The lane-parallel Gomoku playouts (games/gomoku/lanes.hpp) against the scalar playout, on every
+// path this processor runs (the others skip, naming the ISA they lack): each rollout's winner and
+// plies from random, near-terminal and full-board positions under both win rules, lanes refilled
+// across tasks of uneven sizes, and the CPU backend's statistics on batches that mix what the
+// lanes play (uniform, 15x15) with what they leave to the scalar playout (weighted, 20x20).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "games/common/philox.hpp"
+#include "games/gomoku/game.hpp"
+#include "games/gomoku/lanes.hpp"
+#include "host/rollout/cpu_backend.hpp"
+#include "host/rollout/simd/simd_path.hpp"
+#include "tests/rollout_fixtures.hpp"
+
+namespace sp::rollout {
+namespace {
+
+using gomoku::lanes::Counts;
+using gomoku::lanes::Task;
+
+void run_lanes(SimdPath path, const std::vector<Task>& tasks, std::vector<Counts>& counts) {
+  counts.assign(tasks.size(), Counts{{7, 7}, 7, 7});  // overwritten, never added to
+  if (path == SimdPath::kAvx2)
+    gomoku::lanes::run_avx2(tasks.data(), tasks.size(), counts.data());
+  else
+    gomoku::lanes::run_avx512(tasks.data(), tasks.size(), counts.data());
+}
+
+// Random games under `rules`, each cut `back` plies before its end (0: the finished position,
+// counted at once), so lanes start anywhere from the empty board to one ply before a win or a
+// full board.
+std::vector<gomoku::State> positions(uint64_t seed, int games, const gomoku::Rules& rules) {
+  std::vector<gomoku::State> out;
+  WordStream rng({seed, 0, 0, kLeafSearch, 0});
+  for (int g = 0; g < games; ++g) {
+    std::vector<gomoku::State> line{gomoku::initial_state(rules)};
+    while (!gomoku::is_over(line.back())) {
+      gomoku::State s = line.back();
+      gomoku::MoveList moves;
+      gomoku::generate_moves(s, moves);
+      gomoku::apply(s, moves.moves[rng.below(static_cast<uint32_t>(moves.size))]);
+      line.push_back(s);
+    }
+    const uint32_t cut = g % 3 == 0 ? rng.below(static_cast<uint32_t>(line.size()))
+                                    : rng.below(6);  // near the end, or anywhere
+    out.push_back(line[line.size() - 1 - cut]);
+  }
+  return out;
+}
+
+// A board filled without five in a row (a draw by a full board when played out): rows of
+// pattern blocks that never line up five of one colour, with the last squares left empty.
+gomoku::State nearly_full(int empty_left) {
+  gomoku::State s = gomoku::initial_state();
+  for (int y = 0; y < 15; ++y)
+    for (int x = 0; x < 15; ++x) {
+      if (y * 15 + x >= 225 - empty_left) continue;
+      const int side = ((x / 2) + y) % 2;  // pairs alternating, shifted by a row: no five
+      s.stones[side][(y * 15 + x) >> 6] |= uint64_t{1} << ((y * 15 + x) & 63);
+      ++s.ply;
+    }
+  s.side = static_cast<uint8_t>(s.ply % 2);
+  return s;
+}
+
+std::vector<gomoku::Rules> all_rules() {
+  return {gomoku::Rules{15, gomoku::WinRule::kFreestyle},
+          gomoku::Rules{15, gomoku::WinRule::kStandard}};
+}
+
+class GomokuSimdPlayout : public ::testing::TestWithParam<SimdPath> {
+ protected:
+  void SetUp() override {
+    if (!simd_path_supported(GetParam()))
+      GTEST_SKIP() << "this CPU lacks " << simd_path_isa(GetParam()) << " for the "
+                   << simd_path_name(GetParam()) << " path";
+  }
+};
+
+// One task per rollout: every rollout's winner and plies equal gomoku::playout's on its stream,
+// and the lanes refill from the next task whenever one finishes.
+TEST_P(GomokuSimdPlayout, EveryRolloutEqualsScalarPlayout) {
+  for (const gomoku::Rules& rules : all_rules()) {
+    std::vector<gomoku::State> roots = positions(31 + rules.size, 90, rules);
+    for (int e : {1, 2, 5, 9}) roots.push_back(nearly_full(e));
+    std::vector<Task> tasks;
+    for (uint32_t i = 0; i < roots.size(); ++i) {
+      if (rules.rule == gomoku::WinRule::kStandard) roots[i].rule = rules.rule;
+      for (uint32_t r = 0; r < 1 + i % 4; ++r)
+        tasks.push_back(
+            Task{roots[i], stream_key(77, i % 13), i % 3, i, r, r + 1, gomoku::Policy{}});
+    }
+    std::vector<Counts> counts;
+    run_lanes(GetParam(), tasks, counts);
+    int wins[2] = {0, 0}, draws = 0;
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, tasks[t].first);
+      const gomoku::PlayoutResult want = gomoku::playout(tasks[t].root, gomoku::Policy{}, rng);
+      const Counts& c = counts[t];
+      ASSERT_EQ(c.plies, want.plies) << "task " << t << " rule " << int(rules.rule);
+      ASSERT_EQ(c.wins[0], want.winner == 0 ? 1u : 0u) << "task " << t;
+      ASSERT_EQ(c.wins[1], want.winner == 1 ? 1u : 0u) << "task " << t;
+      ASSERT_EQ(c.draws, want.winner == gomoku::kNoWinner ? 1u : 0u) << "task " << t;
+      if (want.winner == gomoku::kNoWinner)
+        ++draws;
+      else
+        ++wins[want.winner];
+    }
+    EXPECT_GT(wins[0], 50);
+    EXPECT_GT(wins[1], 50);
+    EXPECT_GE(draws, 3);
+  }
+}
+
+// Tasks of uneven sizes (empty, one rollout, a lane's count plus or minus one, many) keep their
+// totals apart.
+TEST_P(GomokuSimdPlayout, UnevenTasksKeepTheirTotals) {
+  const auto roots = positions(41, 30, gomoku::Rules{});
+  const uint32_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 100, 3};
+  std::vector<Task> tasks;
+  for (uint32_t i = 0; i < roots.size(); ++i) {
+    const uint32_t first = (i % 4) * 5;
+    tasks.push_back(Task{roots[i], stream_key(5, i), 2, i, first,
+                         first + sizes[i % std::size(sizes)], gomoku::Policy{}});
+  }
+  std::vector<Counts> counts;
+  run_lanes(GetParam(), tasks, counts);
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    Counts want{{0, 0}, 0, 0};
+    for (uint32_t r = tasks[t].first; r < tasks[t].last; ++r) {
+      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, r);
+      const auto res = gomoku::playout(tasks[t].root, gomoku::Policy{}, rng);
+      if (res.winner == gomoku::kNoWinner)
+        ++want.draws;
+      else
+        ++want.wins[res.winner];
+      want.plies += res.plies;
+    }
+    EXPECT_EQ(counts[t].wins[0], want.wins[0]) << "task " << t;
+    EXPECT_EQ(counts[t].wins[1], want.wins[1]) << "task " << t;
+    EXPECT_EQ(counts[t].draws, want.draws) << "task " << t;
+    EXPECT_EQ(counts[t].plies, want.plies) << "task " << t;
+  }
+}
+
+// The CPU backend on this path: the scalar reference loop's statistics, on batches that mix
+// uniform and weighted leaves, 15x15 and 20x20 boards (lanes and scalar items side by side), on
+// one and on several threads.
+TEST_P(GomokuSimdPlayout, BackendEqualsScalarReference) {
+  std::vector<Leaf<GomokuGame>> leaves;
+  uint32_t i = 0;
+  for (const gomoku::Rules& rules :
+       {all_rules()[0], all_rules()[1], gomoku::Rules{20, gomoku::WinRule::kFreestyle}})
+    for (const gomoku::State& s : positions(51 + rules.size + int(rules.rule), 40, rules)) {
+      Leaf<GomokuGame> l;
+      l.state = s;
+      l.game = i % 7;
+      l.ply = s.ply;
+      l.leaf = i;
+      l.rollouts = 1 + (i * 37) % 70;
+      l.policy = i % 5 == 0 ? 1 : 0;
+      leaves.push_back(l);
+      ++i;
+    }
+  PlayoutParams<GomokuGame> p;
+  p.seed = 123;
+  p.policies[1].kind = gomoku::PolicyKind::kWeighted;
+  std::vector<LeafStats> expected(leaves.size());
+  for (size_t j = 0; j < leaves.size(); ++j)
+    for (uint32_t r = 0; r < leaves[j].rollouts; ++r) {
+      BlockStream rng(StreamId{p.seed, leaves[j].game, leaves[j].ply, leaves[j].leaf, r});
+      const auto res = gomoku::playout(leaves[j].state, p.policies[leaves[j].policy], rng);
+      if (res.winner == gomoku::kNoWinner)
+        ++expected[j].draws;
+      else
+        ++expected[j].wins[res.winner];
+      ++expected[j].rollouts;
+      expected[j].plies += res.plies;
+    }
+  for (int t : {1, 3}) {
+    BackendOptions o = threads(t);
+    o.simd = GetParam();
+    auto backend = make_cpu_backend<GomokuGame>(o);
+    EXPECT_EQ(backend->info().playout_path, simd_path_name(GetParam()));
+    std::vector<LeafStats> out(leaves.size());
+    backend->run(leaves, p, out);
+    EXPECT_EQ(out, expected) << t << " threads";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, GomokuSimdPlayout,
+                         ::testing::Values(SimdPath::kAvx2, SimdPath::kAvx512),
+                         [](const auto& info) { return std::string(simd_path_name(info.param)); });
+
+}  // namespace
+}  // namespace sp::rollout
