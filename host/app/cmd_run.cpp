@@ -8,8 +8,10 @@
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
+#include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
+#include "host/selfplay/campaign_ranks.hpp"
 
 namespace sp::app {
 
@@ -50,11 +52,14 @@ Runner add_run(CLI::App& app) {
       r = with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
         const auto cfg = selfplay::with_overrides(config::load_campaign_config<G>(o->config), options);
         games = cfg.games;
+        if (selfplay::ranked_run(cfg.output.path))
+          return selfplay::run_campaign_ranks<G>(cfg, options, stop_on_signals());
         return selfplay::run_campaign<G>(cfg, options, stop_on_signals());
       });
     } catch (const io::CampaignWriteError& e) {
       throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
     }
+    if (dist::rank() != 0) return r.interrupted ? 130 : 0;  // rank 0 speaks for the run
     std::fputs(r.summary.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted after %llu of %u games; continue with: %s\n",
