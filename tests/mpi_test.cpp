@@ -190,5 +190,51 @@ TEST(MpiCampaign, AKilledRankLosesOnlyItsGamesInProgressAndResumeCompletes) {
   EXPECT_EQ(records(selfplay::rank_files(out), 24), records({single}));
 }
 
+// The line of a report that starts with `prefix`, or "".
+std::string line_of(const std::string& text, const std::string& prefix) {
+  const size_t at = text.find("\n" + prefix);
+  if (at == std::string::npos) return "";
+  return text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+}
+
+TEST(MpiMatch, RanksReachTheSprtDecisionAndPairsOfOneProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  // A strong and a weak MCTS: the SPRT accepts H1 after a few pairs of 200.
+  const std::string config = dir.write("m.yaml", R"(game: ewn
+rules: {capture_own: true, substitution: next_lower_or_higher, first_player: alternate, setup: random}
+campaign: {concurrency: 8, seed: 4242}
+engines:
+  player0: {type: mcts, rollouts_per_move: 200, rollouts_per_leaf: 8, leaves_per_round: 4}
+  player1: {type: mcts, rollouts_per_move: 20, rollouts_per_leaf: 4, leaves_per_round: 1}
+backend: {name: cpu, threads: 1, batch_rollouts: 4096}
+output: {path: unused.h5, positions_per_game: 2, flush_seconds: 0.05}
+match: {pairs: 200, sprt: {enabled: true, elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05}}
+)")
+                                 .string();
+  const std::string single = dir.file("single.h5");
+  const auto one = selfplay(0, {"match", config, "--out", single, "--quiet"});
+  ASSERT_EQ(one.code, 0) << one.out;
+  const std::string decision = line_of(one.out, "SPRT: H1 accepted after ");
+  ASSERT_FALSE(decision.empty()) << one.out;
+  const auto expected_pairs = io::CampaignReader(single).match_pairs();
+  ASSERT_LT(expected_pairs.size(), 200u);
+  for (const int ranks : {2, 3}) {
+    const std::string out = dir.file("r" + std::to_string(ranks) + ".h5");
+    const auto r = selfplay(ranks, {"match", config, "--out", out, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(line_of(r.out, "SPRT: "), decision) << r.out;
+    EXPECT_EQ(line_of(r.out, "pairs counted").substr(0, 30),
+              line_of(one.out, "pairs counted").substr(0, 30));
+    EXPECT_EQ(count_of(r.out, "pairs counted"), 1u) << r.out;
+    // The pair rows (rank 0's file) and the counted games' records are those of one process.
+    const std::vector<std::string> parts = selfplay::rank_files(out);
+    ASSERT_EQ(parts.size(), static_cast<size_t>(ranks));
+    EXPECT_EQ(io::CampaignReader(parts[0]).match_pairs(), expected_pairs);
+    const uint64_t counted_games = 2 * expected_pairs.size();
+    EXPECT_EQ(records(parts, counted_games), records({single}, counted_games));
+  }
+}
+
 }  // namespace
 }  // namespace sp

@@ -8,8 +8,10 @@
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
+#include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/match.hpp"
+#include "host/selfplay/match_ranks.hpp"
 
 namespace sp::app {
 
@@ -51,13 +53,15 @@ Runner add_match(CLI::App& app) {
     selfplay::MatchResult r;
     try {
       r = with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
-        return selfplay::run_match<G>(
-            selfplay::with_overrides(config::load_match_config<G>(o->config), options), options,
-            stop_on_signals());
+        const auto cfg = selfplay::with_overrides(config::load_match_config<G>(o->config), options);
+        if (selfplay::ranked_run(cfg.output.path))
+          return selfplay::run_match_ranks<G>(cfg, options, stop_on_signals());
+        return selfplay::run_match<G>(cfg, options, stop_on_signals());
       });
     } catch (const io::CampaignWriteError& e) {
       throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
     }
+    if (dist::rank() != 0) return r.interrupted ? 130 : 0;  // rank 0 speaks for the run
     std::fputs(r.report.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted; continue with: %s\n", resume_command.c_str());
