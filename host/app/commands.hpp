@@ -40,6 +40,9 @@ Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or
 Runner add_export(CLI::App& app);  // the games of a campaign or match file as text
 // A format-2 copy of a format-1 campaign or match file (`selfplay convert IN OUT`).
 Runner add_convert(CLI::App& app);
+// A standalone copy of a campaign or match file or of an index over the files of an MPI run
+// (`selfplay merge INPUT -o OUTPUT`).
+Runner add_merge(CLI::App& app);
 
 // --game NAME: the game a command plays (games/games.hpp lists them); with a config, the config's
 // `game:` must agree. The help lists the known games. Commands without a config (with_config

@@ -104,6 +104,9 @@ int run_command(int argc, char** argv) {
       &sp::app::add_export);
   add("convert", "Copy a campaign or match file of format 1 into a new file of format 2",
       &sp::app::add_convert);
+  add("merge",
+      "Copy a campaign, match or index file (the main file of an MPI run) into one standalone file",
+      &sp::app::add_merge);
 
   // Called as pbrain-selfplay (the link the build puts next to the binary, for Gomocup managers,
   // which start an engine without arguments): `selfplay pbrain` with the same arguments.

@@ -168,20 +168,6 @@ MatchMeta read_match_meta(hid_t group) {
   return m;
 }
 
-// Opens for reading: SWMR read first (a live or crashed writer's file), then plain read-only for
-// files without SWMR support; when both fail the SWMR error is the one reported.
-File open_for_reading(const std::string& path) {
-  try {
-    return open_file(path, OpenMode::kReadSwmr);
-  } catch (const H5Error&) {
-    try {
-      return open_file(path, OpenMode::kRead);
-    } catch (const H5Error&) {
-    }
-    throw;
-  }
-}
-
 // Every object of an open file, in name order: its path ("/", "/games", "/positions/ply") and kind.
 std::vector<std::pair<std::string, H5O_type_t>> objects_of(const File& file,
                                                            std::string_view path) {
@@ -507,13 +493,113 @@ void check_campaign_path(const std::string& path) {
   if (errno != ENOENT) throw H5FileError("cannot use '" + path + "': " + std::strerror(errno));
 }
 
+void install_file(const std::string& temp, const std::string& target) {
+  struct stat old = {};
+  if (::stat(target.c_str(), &old) == 0) ::chmod(temp.c_str(), old.st_mode & 07777);
+  sync_path(temp);
+  std::filesystem::rename(temp, target);
+  sync_path(std::filesystem::absolute(target).parent_path().string());
+}
+
 // ---- CampaignReader
 
 struct CampaignReader::Impl {
   Tables tables;
   FileMeta meta;
   uint32_t version = 0;
+  std::vector<std::string> index_parts;
 };
+
+namespace {
+
+// The parts of the index `path` where HDF5 finds them (see campaign_index.hpp): a relative name
+// in the index's folder, an absolute one as it is or, missing there, by its file name in the
+// index's folder. CampaignError naming the first part found nowhere: HDF5 would read its rows as
+// fill values (or, for a relative name, look in the working directory, where a file of that name
+// may be another campaign's).
+std::vector<std::string> find_index_parts(const std::string& path,
+                                          const std::vector<std::string>& names) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::absolute(path).parent_path();
+  std::vector<std::string> found;
+  for (const std::string& name : names) {
+    const fs::path stored = name;
+    std::vector<fs::path> candidates;
+    if (stored.is_absolute()) candidates.push_back(stored);
+    candidates.push_back(folder / (stored.is_absolute() ? stored.filename() : stored));
+    std::error_code error;
+    const auto at = std::find_if(candidates.begin(), candidates.end(),
+                                 [&](const fs::path& p) { return fs::is_regular_file(p, error); });
+    if (at == candidates.end())
+      throw CampaignError("'" + path + "' is an index over " + std::to_string(names.size()) +
+                          " part files, and its part '" + name + "' is not at " +
+                          candidates.back().string() +
+                          ": keep the parts beside the index (move the folder as a whole)");
+    found.push_back(at->string());
+  }
+  return found;
+}
+
+// The text HDF5 returns through get(buffer, size): a name of the mapping `i` of a virtual dataset.
+template <class Get>
+std::string mapping_text(Get&& get, std::string_view what) {
+  const ssize_t length = get(nullptr, 0);
+  if (length < 0) fail("get virtual mapping", what);
+  std::string text(static_cast<size_t>(length) + 1, '\0');
+  if (get(text.data(), text.size()) < 0) fail("get virtual mapping", what);
+  text.resize(static_cast<size_t>(length));
+  return text;
+}
+
+// Throws CampaignError when a part of the index `t` (its parts `names`, found at `files`) holds
+// fewer rows of a dataset than the index maps from it: the part changed after the index was
+// written (a resume drops unfinished games), and HDF5 would fail reading those rows.
+void check_index_rows(const Tables& t, const std::vector<std::string>& names,
+                      const std::vector<std::string>& files) {
+  std::map<std::string, File> opened;
+  for (const Dataset* d :
+       {&t.games, &t.plies, &t.position_game_id, &t.position_ply, &t.position_side,
+        &t.position_result, &t.features, &t.perf, &t.match_pairs}) {
+    if (!*d) continue;
+    const std::string name = object_name(d->get());
+    const PropList dcpl(check_id(H5Dget_create_plist(d->get()), "get creation list", name));
+    if (H5Pget_layout(dcpl.get()) != H5D_VIRTUAL) continue;
+    size_t count = 0;
+    check(H5Pget_virtual_count(dcpl.get(), &count), "count virtual mappings", name);
+    for (size_t i = 0; i < count; ++i) {
+      const std::string file = mapping_text(
+          [&](char* text, size_t size) {
+            return H5Pget_virtual_filename(dcpl.get(), i, text, size);
+          },
+          name);
+      const std::string source = mapping_text(
+          [&](char* text, size_t size) {
+            return H5Pget_virtual_dsetname(dcpl.get(), i, text, size);
+          },
+          name);
+      const auto part = std::find(names.begin(), names.end(), file);
+      if (part == names.end())
+        throw CampaignError("'" + t.path + "': " + name + " maps rows of '" + file +
+                            "', which its parts attribute does not list");
+      const std::string& at = files[static_cast<size_t>(part - names.begin())];
+      const Dataspace space(
+          check_id(H5Pget_virtual_srcspace(dcpl.get(), i), "get source selection", name));
+      hsize_t start[H5S_MAX_RANK] = {}, end[H5S_MAX_RANK] = {};
+      check(H5Sget_select_bounds(space.get(), start, end), "get selection bounds", name);
+      auto [it, added] = opened.try_emplace(at);
+      if (added) it->second = open_for_reading(at);
+      const hsize_t held = rows(open_dataset(it->second.get(), source).get());
+      if (held <= end[0])
+        throw CampaignError("'" + t.path + "' is an index that reads " +
+                            std::to_string(end[0] + 1) + " rows of " + source + " from its part '" +
+                            file + "', which holds " + std::to_string(held) +
+                            " now: the part changed after the index was written (a resume?); "
+                            "write the index again");
+    }
+  }
+}
+
+}  // namespace
 
 CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   init_thread();
@@ -524,6 +610,11 @@ CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique
     impl_->meta = read_meta(root, impl_->tables);
     if (has_attribute(root, "identity"))
       impl_->meta.identity = read_string_attribute(root, "identity");
+    if (has_attribute(root, kIndexPartsAttribute)) {
+      const std::vector<std::string> names = read_string_list_attribute(root, kIndexPartsAttribute);
+      impl_->index_parts = find_index_parts(path, names);
+      check_index_rows(impl_->tables, names, impl_->index_parts);
+    }
   });
 }
 
@@ -533,6 +624,7 @@ CampaignReader::~CampaignReader() = default;
 
 uint32_t CampaignReader::format_version() const { return impl_->version; }
 const FileMeta& CampaignReader::meta() const { return impl_->meta; }
+const std::vector<std::string>& CampaignReader::index_parts() const { return impl_->index_parts; }
 uint64_t CampaignReader::games_count() const {
   return reading(impl_->tables.path, [&] { return rows(impl_->tables.games.get()); });
 }
@@ -953,10 +1045,7 @@ Tables build_and_install(const std::string& path, const std::string& temp, const
     if (!meta.identity.empty()) write_attribute(tables.file.get(), "identity", meta.identity);
     fill(tables);
     start_swmr_write(tables.file, temp);
-    struct stat old = {};
-    if (::stat(target.c_str(), &old) == 0) ::chmod(temp.c_str(), old.st_mode & 07777);
-    sync_path(temp);
-    std::filesystem::rename(temp, target);
+    install_file(temp, target);
   } catch (...) {
     try {
       tables.close();
@@ -966,7 +1055,6 @@ Tables build_and_install(const std::string& path, const std::string& temp, const
     std::filesystem::remove(temp, ignored);
     throw;
   }
-  sync_path(std::filesystem::absolute(target).parent_path().string());
   tables.path = path;
   return tables;
 }
@@ -1010,6 +1098,16 @@ void check_compatible(const std::string& path, const FileMeta& stored, const Fil
     throw CampaignError("cannot resume '" + path + "': it is " +
                         (stored.match ? "a match file" : "not a match file") + ", this run " +
                         (meta.match ? "plays a match" : "plays a campaign"));
+}
+
+// "'a', 'b' and 'c'".
+std::string join_names(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) text += i + 1 == names.size() ? " and " : ", ";
+    text += "'" + names[i] + "'";
+  }
+  return text;
 }
 
 // Copies the complete games of `from` into `to`, block by block (files can outgrow memory).
@@ -1105,6 +1203,12 @@ CampaignWriter CampaignWriter::resume(FileLock lock, const std::string& path, co
                         " campaign file, which this build reads but does not extend; run "
                         "`selfplay convert " +
                         path + " NEW` and resume NEW");
+  // Resuming an index would replace it by a standalone file of the games it shows, and the
+  // parts, still there, would go on without it.
+  if (!old.index_parts().empty())
+    throw CampaignError("cannot resume '" + path + "': it is an index over the part files " +
+                        join_names(old.index_parts()) +
+                        "; resume each part, then write the index again");
   check_compatible(path, old.meta(), meta);
   Tables tables = build_and_install(path, write_target(path) + ".resume.tmp", meta,
                                     [&](Tables& copy) { copy_complete(old, copy, report); });
@@ -1201,17 +1305,23 @@ ConvertReport convert_to_current(const std::string& from, const std::string& to)
     throw CampaignError("'" + from + "' is already campaign format " +
                         std::to_string(kCampaignFormatVersion) + ": nothing to convert");
   reading(from, [&] { check_format1_layout(from); });
+  return copy_campaign(old, to, "convert");
+}
+
+ConvertReport copy_campaign(const CampaignReader& from, const std::string& to,
+                            const std::string& suffix) {
+  init_thread();
   check_campaign_path(to);
   FileLock lock = lock_for_writing(to);
   const std::string target = write_target(to);
   std::error_code error;
   if (std::filesystem::exists(std::filesystem::symlink_status(target, error)))
-    throw H5FileError("cannot write '" + to + "': it exists (convert writes a new file)");
+    throw H5FileError("cannot write '" + to + "': it exists (" + suffix + " writes a new file)");
   ConvertReport report;
-  report.from_version = old.format_version();
+  report.from_version = from.format_version();
   try {
-    Tables tables = build_and_install(to, target + ".convert.tmp", old.meta(),
-                                      [&](Tables& copy) { copy_all(old, copy, report); });
+    Tables tables = build_and_install(to, target + "." + suffix + ".tmp", from.meta(),
+                                      [&](Tables& copy) { copy_all(from, copy, report); });
     tables.close();
   } catch (const H5FileError&) {
     throw;  // a damaged input, or an unusable output path: nothing was written

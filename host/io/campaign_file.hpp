@@ -188,7 +188,8 @@ class CampaignWriter {
   // (CampaignError otherwise), and so must the presence of /match. Of /match/pairs, the rows of
   // pairs 0, 1, ... are kept as long as both games of each are complete. A file that holds nothing
   // to keep (is_unfinished_file) is created afresh, and the report says so. A format-1 file is
-  // refused (CampaignError naming `selfplay convert`) and left alone.
+  // refused (CampaignError naming `selfplay convert`) and left alone, and so is an index
+  // (campaign_index.hpp): its parts are resumed instead.
   static CampaignWriter resume(const std::string& path, const FileMeta& meta,
                                const WriterOptions& options = {});
   static CampaignWriter resume(FileLock lock, const std::string& path, const FileMeta& meta,
@@ -228,6 +229,9 @@ class CampaignWriter {
   std::unique_ptr<Impl> impl_;
 };
 
+// The root attribute of an index (campaign_index.hpp) that lists its part files.
+inline constexpr const char* kIndexPartsAttribute = "parts";
+
 // Reads a campaign file, opened read-only in SWMR read mode so that it works on a file being
 // written and on one left by a crashed writer (it falls back to a plain open for files without
 // SWMR support). A snapshot: rows appended after opening are not seen. Reads format 1 and 2 and
@@ -243,6 +247,9 @@ class CampaignReader {
 
   uint32_t format_version() const;  // the file's, 1 or 2
   const FileMeta& meta() const;
+  // An index (campaign_index.hpp): its part files where they were found, in its order (the
+  // constructor throws CampaignError when one is missing). Empty for a plain campaign file.
+  const std::vector<std::string>& index_parts() const;
 
   // Row counts. positions_count() is the length of the shortest /positions column: a crash can
   // leave the columns at different lengths.
@@ -284,6 +291,21 @@ struct ConvertReport {
 // (which the copy would lose), H5FileError (bad input) for an unreadable `from` or a `to` that
 // exists or cannot be created, H5Error when writing fails (a full disk; nothing is left behind).
 ConvertReport convert_to_current(const std::string& from, const std::string& to);
+
+// Writes a format-2 copy of what `from` reads (a campaign or match file of either format, or an
+// index) to the new file `to`: its meta as root attributes, every row of /games, /plies, /perf
+// and /match/pairs as it is (fill rows and rows of unfinished games included) and the /positions
+// rows up to the shortest column. Built as `<target>.<suffix>.tmp` under the lock of a writer on
+// `to` and renamed when complete, so a crash leaves no partial `to`. Throws H5FileError (bad
+// input) for a `to` that exists or cannot be created, H5Error when writing fails (a full disk;
+// nothing is left behind). convert_to_current and merge_campaign (campaign_index.hpp) are this.
+ConvertReport copy_campaign(const CampaignReader& from, const std::string& to,
+                            const std::string& suffix);
+
+// Makes the complete file `temp` the file `target` by rename(), keeping the permission bits of a
+// file it replaces, with `temp` synced before and the folder after: a crash leaves the old file or
+// the new one, never a part. Every writer of a whole file installs it this way.
+void install_file(const std::string& temp, const std::string& target);
 
 // A stable text listing of every object in the file, one per line in name order: path, kind,
 // datatype (compound members with their types), dims and max dims, chunking and filters for

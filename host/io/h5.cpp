@@ -196,6 +196,18 @@ File open_file(const std::string& path, OpenMode mode) {
   return File(id);
 }
 
+File open_for_reading(const std::string& path) {
+  try {
+    return open_file(path, OpenMode::kReadSwmr);
+  } catch (const H5Error&) {
+    try {
+      return open_file(path, OpenMode::kRead);
+    } catch (const H5Error&) {
+    }
+    throw;
+  }
+}
+
 void abandon_writes(const File& file) {
   if (!file) return;
   init_thread();

@@ -89,6 +89,9 @@ enum class OpenMode {
 // (see H5FileError), H5Error when the system fails (a full disk).
 File create_file(const std::string& path, bool exclusive);
 File open_file(const std::string& path, OpenMode mode);
+// Opens for reading: SWMR read first (a live or crashed writer's file), then plain read-only for
+// files without SWMR support; when both fail the SWMR error is the one reported.
+File open_for_reading(const std::string& path);
 void start_swmr_write(const File& file, std::string_view path);
 void flush_file(const File& file, std::string_view path);
 
