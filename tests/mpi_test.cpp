@@ -106,6 +106,9 @@ TEST(MpiCampaign, TwoAndThreeRanksGiveTheRecordsOfOneProcess) {
     const std::vector<std::string> parts = selfplay::rank_files(out);
     ASSERT_EQ(parts.size(), static_cast<size_t>(ranks)) << r.out;
     EXPECT_EQ(records(parts), expected) << ranks << " ranks";
+    // The main output is the index over the rank files, read as one file.
+    EXPECT_EQ(records({out}), expected) << ranks << " ranks";
+    EXPECT_EQ(io::CampaignReader(out).index_parts().size(), static_cast<size_t>(ranks));
     // Every rank played (the dealing spreads the ids), and only rank 0 printed the summary.
     for (const std::string& part : parts)
       EXPECT_GT(io::CampaignReader(part).games_count(), 0u) << part;
@@ -126,6 +129,8 @@ TEST(MpiCampaign, ResumeWithOtherRankCountsCompletesTheMissingGames) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("14 (this run), 24 in the file"), std::string::npos) << r.out;
   EXPECT_EQ(records(selfplay::rank_files(out)), records({single}));
+  EXPECT_EQ(records({out}), records({single}));  // the index, rewritten over the 3 files
+  EXPECT_EQ(io::CampaignReader(out).index_parts().size(), 3u);
   // Without --resume the files are refused, naming them.
   r = selfplay(2, {"run", kCampaign, "--out", out, "--quiet"});
   EXPECT_NE(r.code, 0);
@@ -188,6 +193,7 @@ TEST(MpiCampaign, AKilledRankLosesOnlyItsGamesInProgressAndResumeCompletes) {
       selfplay(2, {"run", kCampaign, "--out", out, "--resume", "--games", "24", "--quiet"});
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(records(selfplay::rank_files(out), 24), records({single}));
+  EXPECT_EQ(records({out}, 24), records({single}));
 }
 
 // The line of a report that starts with `prefix`, or "".
@@ -231,6 +237,7 @@ match: {pairs: 200, sprt: {enabled: true, elo0: 0, elo1: 100, alpha: 0.05, beta:
     const std::vector<std::string> parts = selfplay::rank_files(out);
     ASSERT_EQ(parts.size(), static_cast<size_t>(ranks));
     EXPECT_EQ(io::CampaignReader(parts[0]).match_pairs(), expected_pairs);
+    EXPECT_EQ(io::CampaignReader(out).match_pairs(), expected_pairs);  // through the index
     const uint64_t counted_games = 2 * expected_pairs.size();
     EXPECT_EQ(records(parts, counted_games), records({single}, counted_games));
   }

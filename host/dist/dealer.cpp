@@ -218,24 +218,26 @@ std::vector<int> Dealer::finish(double grace_s) {
   return missing;
 }
 
-bool wait_for_start(const std::atomic<bool>& stop) {
-  if (rank() == 0) return true;
+std::optional<std::string> start_together(const std::string& text, const std::atomic<bool>& stop) {
+  if (rank() == 0) {
+    for (int r = 1; r < size(); ++r) {
+      const auto* p = reinterpret_cast<const std::byte*>(text.data());
+      send(r, kStart, std::vector<std::byte>(p, p + text.size()));
+    }
+    return text;
+  }
   for (;;) {
     if (std::optional<Message> m = receive()) {
-      if (m->tag == kStart) return true;
-      if (m->tag == kStop) return false;
+      if (m->tag == kStart)
+        return std::string(reinterpret_cast<const char*>(m->data.data()), m->data.size());
+      if (m->tag == kStop) return std::nullopt;
       throw std::runtime_error("rank " + std::to_string(rank()) + ": message " +
                                std::to_string(m->tag) + " from rank " + std::to_string(m->source) +
                                " before the start");
     }
-    if (stop.load()) return false;
+    if (stop.load()) return std::nullopt;
     std::this_thread::sleep_for(kIdleSleep);
   }
-}
-
-void release() {
-  if (rank() != 0) return;
-  for (int r = 1; r < size(); ++r) send(r, kStart, empty());
 }
 
 }  // namespace sp::dist

@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace sp::dist {
@@ -38,7 +39,7 @@ struct BatchReport {
 
 class Dealer {
  public:
-  // Built on every rank after the start (wait_for_start). todo: on rank 0 the game ids of the run
+  // Built on every rank after the start (start_together). todo: on rank 0 the game ids of the run
   // in the order they should start; ignored elsewhere. slots: games this rank plays at once;
   // reserve: ids it keeps on hand beyond them, to cover a round trip to rank 0.
   Dealer(std::vector<uint32_t> todo, uint32_t slots, uint32_t reserve);
@@ -95,9 +96,9 @@ class Dealer {
   std::vector<bool> done_;  // rank 0: ranks that said they are done
 };
 
-// Ranks > 0 wait here (sleeping between polls) until rank 0 has checked the run and calls
-// release(); returns false when stop was set first. Rank 0 does not wait.
-bool wait_for_start(const std::atomic<bool>& stop);
-void release();
+// The start of a run, once rank 0 has checked it: rank 0 sends `text` (what every rank must store
+// alike, such as the effective config) and goes on; the other ranks wait here, sleeping between
+// polls, and get rank 0's text. Returns the text, or nothing when stop was set first.
+std::optional<std::string> start_together(const std::string& text, const std::atomic<bool>& stop);
 
 }  // namespace sp::dist

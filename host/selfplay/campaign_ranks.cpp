@@ -56,8 +56,8 @@ io::CampaignWriter open_rank_file(const std::string& part, const io::FileMeta& m
              : io::CampaignWriter::create(std::move(lock), part, meta, options);
 }
 
-std::vector<std::string> close_ranked_output(const std::string& path, const io::FileMeta& meta,
-                                             int ranks) {
+std::vector<std::string> close_ranked_output(FileLock index_lock, const std::string& path,
+                                             const io::FileMeta& meta, int ranks) {
   const std::vector<std::string> parts = rank_files(path);
   std::set<std::string> current;
   for (int k = 0; k < ranks; ++k) current.insert(rank_file(path, k));
@@ -66,7 +66,7 @@ std::vector<std::string> close_ranked_output(const std::string& path, const io::
     io::CampaignWriter stale = open_rank_file(part, meta, {});
     stale.close();
   }
-  write_index(path, parts);
+  write_index(std::move(index_lock), path, parts);
   return parts;
 }
 

@@ -60,9 +60,9 @@ io::CampaignWriter open_rank_file(const std::string& part, const io::FileMeta& m
 
 // Rank 0 after the run: the rank files of ranks this run did not have are resumed and closed (so
 // that the games a killed rank left unfinished are dropped), then the main output becomes the index
-// over every rank file. Returns the parts.
-std::vector<std::string> close_ranked_output(const std::string& path, const io::FileMeta& meta,
-                                             int ranks);
+// over every rank file (index_lock: rank 0's claim_index, handed over). Returns the parts.
+std::vector<std::string> close_ranked_output(FileLock index_lock, const std::string& path,
+                                             const io::FileMeta& meta, int ranks);
 
 // run_campaign on several ranks (ranked_run(path)); the same contract, with the files of
 // ranks.hpp. Other ranks than 0 print nothing but errors and warnings, and return an empty summary.
@@ -95,13 +95,17 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
       make_driver<G>(cfg, *backend, dealer_feed(dealer, signal_stop, stop), size_t{slots});
 
   RunResult result;
-  dist::release();
-  if (!dist::wait_for_start(signal_stop)) {
+  io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config<G>(cfg));
+  meta.identity = identity;
+  // Every rank file stores rank 0's effective config (concurrency auto, backend.device may differ
+  // between ranks), as the index over them requires.
+  const std::optional<std::string> config_text =
+      dist::start_together(meta.config_text, signal_stop);
+  if (!config_text) {
     result.interrupted = true;
     return result;
   }
-  io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config<G>(cfg));
-  meta.identity = identity;
+  meta.config_text = *config_text;
   io::WriterOptions wopts;
   wopts.flush_seconds = cfg.output.flush_seconds;
   const std::string part = rank_file(path, rank);
@@ -158,7 +162,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
                     "are in {}; continue with --resume",
                     ranks_text(missing), rank_file(path, missing.front())));
   else
-    close_ranked_output(path, meta, dist::size());
+    close_ranked_output(std::move(index_lock), path, meta, dist::size());
   result.games_played = played;
   result.games_in_file = in_files + played;
   result.interrupted = already + played < cfg.games;

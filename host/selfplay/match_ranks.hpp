@@ -61,12 +61,15 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
   std::unique_ptr<Driver<G>> driver =
       make_driver<G>(cfg, *backend, dealer_feed(dealer, signal_stop, stop), size_t{slots});
 
-  dist::release();
-  if (!dist::wait_for_start(signal_stop)) {
+  io::FileMeta meta = match_file_meta(cfg, backend->info(), identity, result);
+  // Every rank file stores rank 0's effective config, as the index over them requires.
+  const std::optional<std::string> config_text =
+      dist::start_together(meta.config_text, signal_stop);
+  if (!config_text) {
     result.interrupted = true;
     return result;
   }
-  const io::FileMeta meta = match_file_meta(cfg, backend->info(), identity, result);
+  meta.config_text = *config_text;
   io::WriterOptions wopts;
   wopts.flush_seconds = cfg.output.flush_seconds;
   io::CampaignWriter writer = open_rank_file(rank_file(path, rank), meta, wopts);
@@ -146,7 +149,7 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
                     "are in {}; continue with --resume",
                     ranks_text(missing), rank_file(path, missing.front())));
   else
-    close_ranked_output(path, meta, dist::size());
+    close_ranked_output(std::move(index_lock), path, meta, dist::size());
   result.games_played = played;
   result.games_in_file = in_files + played;
   write_match_report(result, cfg, after_decision, rollouts, progress.elapsed_s(),

@@ -7,6 +7,7 @@
 #include "games/common/errors.hpp"
 #include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/io/campaign_index.hpp"
 
 namespace sp::selfplay {
 namespace {
@@ -73,7 +74,11 @@ FileLock claim_index(const std::string& path, bool resume, const std::string& wh
   return lock;
 }
 
-void write_index(const std::string&, const std::vector<std::string>&) {}
+void write_index(FileLock index_lock, const std::string& path,
+                 const std::vector<std::string>& parts) {
+  index_lock.release();  // write_campaign_index takes the writer's lock itself
+  io::write_campaign_index(path, parts);
+}
 
 std::string ranks_text(const std::vector<int>& ranks) {
   std::string s = ranks.size() == 1 ? "rank " : "ranks ";

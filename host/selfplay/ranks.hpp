@@ -26,8 +26,10 @@ bool ranked_run(const std::string& path);
 // neither does with it. `what` names the run ("campaign", "match").
 FileLock claim_index(const std::string& path, bool resume, const std::string& what);
 
-// Rank 0, at the end: the main output becomes the index over the rank files `parts`.
-void write_index(const std::string& path, const std::vector<std::string>& parts);
+// Rank 0, at the end: the main output becomes the index over the rank files `parts`
+// (io::write_campaign_index), its lock (claim_index) handed over to the index's writer.
+void write_index(FileLock index_lock, const std::string& path,
+                 const std::vector<std::string>& parts);
 
 // "rank 2" or "ranks 1, 3".
 std::string ranks_text(const std::vector<int>& ranks);
