@@ -34,6 +34,13 @@ GameFeed dealer_feed(dist::Dealer& dealer, const std::atomic<bool>& signal_stop,
   return feed;
 }
 
+void pick_rank_device(config::CampaignConfig& cfg) {
+  // The cpu and null backends touch no GPU: asking CUDA for its devices would start its runtime.
+  if (cfg.backend.name == "cpu" || cfg.backend.name == "null") return;
+  cfg.backend.device =
+      dist::pick_device(dist::node_rank(), rollout::cuda_device_count(), cfg.backend.device);
+}
+
 uint32_t dealer_reserve(uint32_t slots) { return std::max<uint32_t>(2, slots / 8); }
 
 std::set<uint64_t> complete_games_in_parts(const std::string& path,

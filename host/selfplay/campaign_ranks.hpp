@@ -46,6 +46,10 @@ dist::BatchReport batch_report(const BatchInfo& b);
 GameFeed dealer_feed(dist::Dealer& dealer, const std::atomic<bool>& signal_stop,
                      std::atomic<bool>& stop);
 
+// The GPU of this rank (dist::pick_device: backend.device offset by the node-local rank, modulo
+// the devices it sees), set in cfg.backend.device for the backends that may use one.
+void pick_rank_device(config::CampaignConfig& cfg);
+
 // Ranks' games each rank keeps on hand beyond its slots.
 uint32_t dealer_reserve(uint32_t slots);
 
@@ -87,6 +91,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
       if (!done.count(g)) todo.push_back(g);
   }
   const uint64_t already = cfg.games - todo.size();
+  pick_rank_device(cfg);
   auto backend = make_campaign_backend(cfg);
   const uint32_t slots = static_cast<uint32_t>(std::min<uint64_t>(cfg.concurrency, cfg.games));
   dist::Dealer dealer(std::move(todo), slots, dealer_reserve(slots));
