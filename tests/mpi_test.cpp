@@ -54,9 +54,10 @@ std::vector<std::string> mpirun_args(int ranks) {
 
 std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
 
-// Runs `selfplay args` on `ranks` ranks (0: without mpirun); stdout and stderr together.
+// Runs `selfplay args` on `ranks` ranks (0: without mpirun); stdout and stderr together. A run
+// that hangs is killed after a minute (exit 124 or 137), failing the test instead of the suite.
 test::CommandResult selfplay(int ranks, const std::vector<std::string>& args) {
-  std::string command;
+  std::string command = "timeout --kill-after=5 60 ";
   if (ranks > 0)
     for (const std::string& a : mpirun_args(ranks)) command += shell_quote(a) + " ";
   command += shell_quote(SELFPLAY_BINARY);
@@ -89,6 +90,14 @@ size_t count_of(const std::string& text, const std::string& what) {
   return n;
 }
 
+// The line of a report that starts with `prefix`, or "".
+std::string line_of(const std::string& text, const std::string& prefix) {
+  const std::string lines = "\n" + text;
+  const size_t at = lines.find("\n" + prefix);
+  if (at == std::string::npos) return "";
+  return lines.substr(at + 1, lines.find('\n', at + 1) - at - 1);
+}
+
 const std::string kCampaign = source_path("tests/configs/pinned/ewn-campaign.yaml");
 
 TEST(MpiCampaign, TwoAndThreeRanksGiveTheRecordsOfOneProcess) {
@@ -115,6 +124,38 @@ TEST(MpiCampaign, TwoAndThreeRanksGiveTheRecordsOfOneProcess) {
     EXPECT_EQ(count_of(r.out, "games played"), 1u) << r.out;
     EXPECT_NE(r.out.find("24 (this run), 24 in the file"), std::string::npos) << r.out;
   }
+}
+
+TEST(MpiCampaign, OneRankIsTheSingleProcessRun) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string single = dir.file("single.h5"), out = dir.file("np1.h5");
+  ASSERT_EQ(selfplay(0, {"run", kCampaign, "--out", single, "--quiet"}).code, 0);
+  const auto r = selfplay(1, {"run", kCampaign, "--out", out, "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  // One ordinary file, no rank files, no index: MPI was not started.
+  EXPECT_TRUE(selfplay::rank_files(out).empty());
+  EXPECT_TRUE(io::CampaignReader(out).index_parts().empty());
+  EXPECT_EQ(records({out}), records({single}));
+  EXPECT_EQ(line_of(r.out, "games played"), "games played        24 (this run), 24 in the file");
+}
+
+// A binary built without MPI, started as one of several ranks, says so instead of running every
+// rank as a whole campaign of its own.
+TEST(MpiCampaign, ABuildWithoutMpiRefusesToRunAsOneOfSeveralRanks) {
+#ifdef SELFPLAY_HAVE_MPI
+  GTEST_SKIP() << "this build has MPI support: the refusal is that of a build without it";
+#endif
+  TempDir dir;
+  const auto r =
+      run_command("OMPI_COMM_WORLD_SIZE=2 " + shell_quote(SELFPLAY_BINARY) + " run " +
+                  shell_quote(kCampaign) + " --out " + shell_quote(dir.file("c.h5")) + " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: started as one of 2 ranks (OMPI_COMM_WORLD_SIZE=2), but this "
+                       "selfplay was built without MPI support"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(dir.file("c.h5")));
 }
 
 TEST(MpiCampaign, ResumeWithOtherRankCountsCompletesTheMissingGames) {
@@ -196,13 +237,6 @@ TEST(MpiCampaign, AKilledRankLosesOnlyItsGamesInProgressAndResumeCompletes) {
   EXPECT_EQ(records({out}, 24), records({single}));
 }
 
-// The line of a report that starts with `prefix`, or "".
-std::string line_of(const std::string& text, const std::string& prefix) {
-  const size_t at = text.find("\n" + prefix);
-  if (at == std::string::npos) return "";
-  return text.substr(at + 1, text.find('\n', at + 1) - at - 1);
-}
-
 TEST(MpiMatch, RanksReachTheSprtDecisionAndPairsOfOneProcess) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
@@ -233,6 +267,10 @@ match: {pairs: 200, sprt: {enabled: true, elo0: 0, elo1: 100, alpha: 0.05, beta:
     EXPECT_EQ(line_of(r.out, "pairs counted").substr(0, 30),
               line_of(one.out, "pairs counted").substr(0, 30));
     EXPECT_EQ(count_of(r.out, "pairs counted"), 1u) << r.out;
+    // The decision stopped the dealing on every rank: far fewer than the 400 games were played.
+    const std::string played = line_of(r.out, "games played");
+    ASSERT_FALSE(played.empty()) << r.out;
+    EXPECT_LT(std::stoul(played.substr(std::string("games played").size())), 150u) << played;
     // The pair rows (rank 0's file) and the counted games' records are those of one process.
     const std::vector<std::string> parts = selfplay::rank_files(out);
     ASSERT_EQ(parts.size(), static_cast<size_t>(ranks));
