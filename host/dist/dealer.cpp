@@ -24,6 +24,7 @@ enum Tag : int {
 // pair count stay current, and messages stay few.
 constexpr auto kReportEvery = std::chrono::milliseconds(20);
 constexpr auto kIdleSleep = std::chrono::milliseconds(1);
+constexpr auto kPollEvery = std::chrono::milliseconds(1);
 
 std::vector<std::byte> empty() { return {}; }
 
@@ -99,7 +100,10 @@ bool Dealer::receive_one() {
       break;
     }
     case kDone:
-      if (rank_ == 0) done_[static_cast<size_t>(m->source)] = true;
+      if (rank_ == 0) {
+        done_[static_cast<size_t>(m->source)] = true;
+        busiest_s_ = std::max(busiest_s_, get<double>(m->data, at));
+      }
       break;
     case kStop:
       if (!stopped_ && rank_ == 0)
@@ -133,6 +137,17 @@ void Dealer::send_reports() {
 }
 
 void Dealer::poll() {
+  const auto start = Clock::now();
+  // Asking MPI for messages costs tens of microseconds (its progress engine runs): a driver loop
+  // that turns quickly asks at most every kPollEvery, unless this rank is short of ids.
+  const bool short_of_ids = rank_ != 0 && more_coming_ && !asked_ && queue_.size() < reserve_;
+  if (start - last_poll_ < kPollEvery && !short_of_ids) return;
+  last_poll_ = start;
+  poll_messages();
+  busy_s_ += std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void Dealer::poll_messages() {
   for (int i = 0; i < 256 && receive_one(); ++i) {
   }
   if (rank_ == 0 || size_ == 1) return;
@@ -152,12 +167,11 @@ void Dealer::poll() {
 }
 
 void Dealer::idle() {
-  if (!receive_one()) {
-    poll();
-    std::this_thread::sleep_for(kIdleSleep);
-    return;
-  }
-  poll();
+  const auto start = Clock::now();
+  const bool received = receive_one();
+  poll_messages();
+  busy_s_ += std::chrono::duration<double>(Clock::now() - start).count();
+  if (!received) std::this_thread::sleep_for(kIdleSleep);
 }
 
 void Dealer::stop() {
@@ -199,10 +213,13 @@ std::vector<int> Dealer::finish(double grace_s) {
     return stopped_ && std::chrono::duration<double>(Clock::now() - start).count() > grace_s;
   };
   std::vector<int> missing;
+  busiest_s_ = busy_s_;
   if (size_ == 1) return missing;
   if (rank_ != 0) {
     send_reports();
-    send(0, kDone, empty());
+    std::vector<std::byte> data;
+    put<double>(data, busy_s_);
+    send(0, kDone, std::move(data));
     // Delivered before MPI ends (a stopped run whose rank 0 is gone gives up after the grace).
     while (sends_pending() && !late()) {
       while (receive_one()) {

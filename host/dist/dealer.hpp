@@ -67,6 +67,9 @@ class Dealer {
   // reports and say they are done; rank 0 serves until every rank is done. When the run was
   // stopped it waits at most grace_s for them. Returns the ranks that were not heard from.
   std::vector<int> finish(double grace_s);
+  // Seconds this rank spent dealing, messaging and reporting (idle sleeps left out); on rank 0
+  // after finish(), the most any rank spent.
+  double busiest_s() const { return busiest_s_; }
 
   // Rank 0: every rank's finished games and batches, rank 0's own included, as they arrive.
   std::function<void(const GameReport&)> on_game;
@@ -75,6 +78,7 @@ class Dealer {
  private:
   using Clock = std::chrono::steady_clock;
   bool receive_one();
+  void poll_messages();
   void send_reports();
   void serve_request(int source, uint32_t wanted);
 
@@ -92,8 +96,9 @@ class Dealer {
   bool stopped_ = false;
   std::vector<GameReport> games_out_;
   std::vector<BatchReport> batches_out_;
-  Clock::time_point last_report_ = Clock::now();
+  Clock::time_point last_report_ = Clock::now(), last_poll_{};
   std::vector<bool> done_;  // rank 0: ranks that said they are done
+  double busy_s_ = 0, busiest_s_ = 0;
 };
 
 // The start of a run, once rank 0 has checked it: rank 0 sends `text` (what every rank must store

@@ -41,6 +41,11 @@ void pick_rank_device(config::CampaignConfig& cfg) {
       dist::pick_device(dist::node_rank(), rollout::cuda_device_count(), cfg.backend.device);
 }
 
+std::string hand_out_line(double busiest_s, double wall_s) {
+  return fmt::format("work hand-out       {:.3f} s at most on a rank ({:.2f}% of {:.1f} s)\n",
+                     busiest_s, wall_s > 0 ? 100 * busiest_s / wall_s : 0.0, wall_s);
+}
+
 uint32_t dealer_reserve(uint32_t slots) { return std::max<uint32_t>(2, slots / 8); }
 
 std::set<uint64_t> complete_games_in_parts(const std::string& path,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -49,6 +50,10 @@ GameFeed dealer_feed(dist::Dealer& dealer, const std::atomic<bool>& signal_stop,
 // The GPU of this rank (dist::pick_device: backend.device offset by the node-local rank, modulo
 // the devices it sees), set in cfg.backend.device for the backends that may use one.
 void pick_rank_device(config::CampaignConfig& cfg);
+
+// The summary line of the work hand-out's cost: the most seconds a rank spent on it, and their
+// share of the run's wall time.
+std::string hand_out_line(double busiest_s, double wall_s);
 
 // Ranks' games each rank keeps on hand beyond its slots.
 uint32_t dealer_reserve(uint32_t slots);
@@ -127,6 +132,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
 
   Progress progress(cfg.games, already, stderr, options.live && !log::quiet());
   uint64_t played = 0;  // rank 0: by every rank
+  const auto started = std::chrono::steady_clock::now();
   dealer.on_game = [&](const dist::GameReport& g) {
     const bool decisive = g.winner == 0 || g.winner == 1;
     progress.game_finished(g.winner, g.first_player, g.plies,
@@ -176,6 +182,9 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
                                     fmt::format("{} ({}) on each of {} ranks", backend->info().name,
                                                 backend->info().device, dist::size()),
                                     result.games_in_file);
+  result.summary += hand_out_line(
+      dealer.busiest_s(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   return result;
 }
 
