@@ -2,6 +2,7 @@
 // of the rank files, and the dealer with one rank (which must hand out the ids in order).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,6 +23,22 @@ TEST(PickDevice, RanksOfANodeTakeDistinctDevicesWhileThereAreEnough) {
   EXPECT_EQ(dist::pick_device(2, 4, 2), 0);
   EXPECT_EQ(dist::pick_device(5, 1, 0), 0);  // one device visible per rank (Slurm)
   EXPECT_EQ(dist::pick_device(2, 0, 0), 0);  // none: the cpu backend ignores it
+}
+
+TEST(LauncherSize, ReadsTheLaunchersTaskCountNotSlurmsJobWideOne) {
+  ASSERT_EQ(std::getenv("OMPI_COMM_WORLD_SIZE"), nullptr) << "run this test without mpirun";
+  ASSERT_EQ(std::getenv("PMI_SIZE"), nullptr);
+  // An sbatch script runs selfplay as one process with the job's SLURM_NTASKS set.
+  setenv("SLURM_NTASKS", "4", 1);
+  EXPECT_EQ(dist::launcher_size(), 1);
+  setenv("SLURM_STEP_NUM_TASKS", "3", 1);  // a step started by srun
+  std::string variable;
+  EXPECT_EQ(dist::launcher_size(&variable), 3);
+  EXPECT_EQ(variable, "SLURM_STEP_NUM_TASKS");
+  setenv("SLURM_STEP_NUM_TASKS", "x3", 1);  // not a count: no launcher
+  EXPECT_EQ(dist::launcher_size(), 1);
+  unsetenv("SLURM_STEP_NUM_TASKS");
+  unsetenv("SLURM_NTASKS");
 }
 
 TEST(RankFiles, NamedBesideTheOutputAndFoundByRank) {

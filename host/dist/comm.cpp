@@ -7,8 +7,10 @@
 namespace sp::dist {
 
 int launcher_size(std::string* variable) {
-  // OpenMPI's mpirun, then PMI (MPICH's hydra, Slurm's srun with --mpi=pmi2), then Slurm alone.
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
+  // OpenMPI's mpirun, then PMI (MPICH's hydra, Slurm's srun with --mpi=pmi2), then srun alone.
+  // Slurm's job-wide SLURM_NTASKS is also set in the batch script itself, where selfplay runs as
+  // one process: only a step's task count (set by srun) means ranks.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
     const char* value = std::getenv(name);
     if (!value || !*value) continue;
     char* end = nullptr;

@@ -18,8 +18,8 @@
 namespace sp::dist {
 
 // How many processes the launcher of this process started, read from its environment
-// (OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS); 1 without a launcher. `variable` gets the name
-// of the variable that said so.
+// (OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_STEP_NUM_TASKS); 1 without a launcher. `variable` gets the
+// name of the variable that said so.
 int launcher_size(std::string* variable = nullptr);
 
 // Whether this binary was built with MPI (CMake option SELFPLAY_MPI).
