@@ -158,6 +158,20 @@ TEST(MpiCampaign, ABuildWithoutMpiRefusesToRunAsOneOfSeveralRanks) {
   EXPECT_FALSE(fs::exists(dir.file("c.h5")));
 }
 
+// --device sets backend.device (on every rank alike; without it ranks pick by node-local rank).
+TEST(DeviceFlag, OverridesBackendDeviceAndTakesOnlyDeviceOrdinals) {
+  TempDir dir;
+  const std::string out = dir.file("c.h5");
+  const auto r =
+      selfplay(0, {"run", kCampaign, "--out", out, "--games", "2", "--device", "3", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string config = io::CampaignReader(out).meta().config_text;
+  EXPECT_NE(config.find("device: 3"), std::string::npos) << config;
+  const auto bad = selfplay(0, {"match", kCampaign, "--device", "64"});
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--device"), std::string::npos) << bad.out;
+}
+
 TEST(MpiCampaign, ResumeWithOtherRankCountsCompletesTheMissingGames) {
   SKIP_WITHOUT_MPI();
   TempDir dir;

@@ -20,7 +20,7 @@ Runner add_run(CLI::App& app) {
     std::string config;
     uint32_t games = 0;
     std::string out, backend, game;
-    int threads = -1;
+    int threads = -1, device = -1;
     bool resume = false, quiet = false;
   };
   auto o = std::make_shared<Opts>();
@@ -32,6 +32,10 @@ Runner add_run(CLI::App& app) {
   app.add_option("--threads", o->threads,
                  "CPU backend threads, 0 = all cores (overrides backend.threads)")
       ->transform(integer_in(0, 4096));
+  app.add_option("--device", o->device,
+                 "CUDA device of every rank (overrides backend.device; without it, ranks of an "
+                 "MPI run on one machine take distinct devices)")
+      ->transform(integer_in(0, 63));
   add_game_option(app, o->game);
   app.add_flag("--resume", o->resume, "Continue the campaign in the existing output file");
   app.add_flag("--quiet", o->quiet, "No progress output, only the summary");
@@ -42,6 +46,7 @@ Runner add_run(CLI::App& app) {
     if (!o->out.empty()) options.output = o->out;
     if (!o->backend.empty()) options.backend = o->backend;
     if (o->threads >= 0) options.threads = o->threads;
+    if (o->device >= 0) options.device = o->device;
     options.resume = o->resume;
     options.live = isatty(STDERR_FILENO);
     const std::string resume_command =

@@ -96,7 +96,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
       if (!done.count(g)) todo.push_back(g);
   }
   const uint64_t already = cfg.games - todo.size();
-  pick_rank_device(cfg);
+  if (!options.device) pick_rank_device(cfg);  // --device: every rank takes that one
   auto backend = make_campaign_backend(cfg);
   const uint32_t slots = static_cast<uint32_t>(std::min<uint64_t>(cfg.concurrency, cfg.games));
   dist::Dealer dealer(std::move(todo), slots, dealer_reserve(slots));

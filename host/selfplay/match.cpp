@@ -115,6 +115,7 @@ void apply_overrides(config::CampaignConfig& cfg, const MatchOptions& options) {
   }
   if (options.backend) cfg.backend.name = *options.backend;
   if (options.threads) cfg.backend.threads = *options.threads;
+  if (options.device) cfg.backend.device = *options.device;
 }
 
 stats::SprtConfig sprt_config_of(const config::SprtSettings& s) {

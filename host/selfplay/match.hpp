@@ -42,6 +42,7 @@ struct MatchOptions {
   std::optional<std::string> output;   // overrides output.path
   std::optional<std::string> backend;  // overrides backend.name
   std::optional<int> threads;          // overrides backend.threads
+  std::optional<int> device;           // overrides backend.device, on every rank alike
   bool resume = false;                 // continue the match in an existing output file
   bool live = false;                   // rewrite one status line in place (a terminal)
 };

@@ -54,7 +54,7 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
     pairs.advance();  // the pairs already in the files
     todo = match_todo(cfg, pairs);
   }
-  pick_rank_device(cfg);
+  if (!options.device) pick_rank_device(cfg);  // --device: every rank takes that one
   auto backend = make_campaign_backend(cfg);
   const uint32_t slots = static_cast<uint32_t>(std::min<uint64_t>(cfg.concurrency, cfg.games));
   dist::Dealer dealer(std::move(todo), slots, dealer_reserve(slots));
