@@ -36,6 +36,15 @@ bool device_available(std::string* reason) {
   return true;
 }
 
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error so later calls are not poisoned
+    return 0;
+  }
+  return count;
+}
+
 namespace {
 
 // Owners of CUDA resources: each frees what it holds and ignores errors there (destructors must not

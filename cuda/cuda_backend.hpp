@@ -10,6 +10,8 @@ namespace sp::cuda {
 
 // True when a CUDA driver and at least one device are usable; otherwise reason says why.
 bool device_available(std::string* reason);
+// The CUDA devices this process sees (0 without a driver or device).
+int device_count();
 
 template <class Game>
 std::unique_ptr<rollout::Backend<Game>> make_cuda_backend(const rollout::BackendOptions& options);

@@ -8,6 +8,7 @@ packages=(
   cmake g++ make pkg-config git
   libyaml-cpp-dev libhdf5-dev hdf5-tools libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
   python3-nbclient python3-nbformat python3-ipykernel
 )

@@ -8,8 +8,10 @@
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
+#include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
+#include "host/selfplay/campaign_ranks.hpp"
 
 namespace sp::app {
 
@@ -18,7 +20,7 @@ Runner add_run(CLI::App& app) {
     std::string config;
     uint32_t games = 0;
     std::string out, backend, game;
-    int threads = -1;
+    int threads = -1, device = -1;
     bool resume = false, quiet = false;
   };
   auto o = std::make_shared<Opts>();
@@ -30,6 +32,10 @@ Runner add_run(CLI::App& app) {
   app.add_option("--threads", o->threads,
                  "CPU backend threads, 0 = all cores (overrides backend.threads)")
       ->transform(integer_in(0, 4096));
+  app.add_option("--device", o->device,
+                 "CUDA device of every rank (overrides backend.device; without it, ranks of an "
+                 "MPI run on one machine take distinct devices)")
+      ->transform(integer_in(0, 63));
   add_game_option(app, o->game);
   app.add_flag("--resume", o->resume, "Continue the campaign in the existing output file");
   app.add_flag("--quiet", o->quiet, "No progress output, only the summary");
@@ -40,6 +46,7 @@ Runner add_run(CLI::App& app) {
     if (!o->out.empty()) options.output = o->out;
     if (!o->backend.empty()) options.backend = o->backend;
     if (o->threads >= 0) options.threads = o->threads;
+    if (o->device >= 0) options.device = o->device;
     options.resume = o->resume;
     options.live = isatty(STDERR_FILENO);
     const std::string resume_command =
@@ -50,11 +57,14 @@ Runner add_run(CLI::App& app) {
       r = with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
         const auto cfg = selfplay::with_overrides(config::load_campaign_config<G>(o->config), options);
         games = cfg.games;
+        if (selfplay::ranked_run(cfg.output.path))
+          return selfplay::run_campaign_ranks<G>(cfg, options, stop_on_signals());
         return selfplay::run_campaign<G>(cfg, options, stop_on_signals());
       });
     } catch (const io::CampaignWriteError& e) {
       throw std::runtime_error(std::string(e.what()) + "; continue with: " + resume_command);
     }
+    if (dist::rank() != 0) return r.interrupted ? 130 : 0;  // rank 0 speaks for the run
     std::fputs(r.summary.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted after %llu of %u games; continue with: %s\n",

@@ -13,6 +13,7 @@
 
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
+#include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/errors.hpp"
 
@@ -45,7 +46,31 @@ const std::atomic<bool>& stop_on_signals() {
 
 }  // namespace sp::app
 
+namespace {
+
+int run_command(int argc, char** argv);
+
+}  // namespace
+
+// Under an MPI launcher every rank runs the same command; an error on one rank ends them all
+// (the others would wait for it), a success or a stop (130) lets MPI end in order.
 int main(int argc, char** argv) {
+  try {
+    sp::dist::init(argc, argv);
+  } catch (const sp::InputError& e) {
+    return report(e, 2);
+  } catch (const std::exception& e) {
+    return report(e, 1);
+  }
+  const int code = run_command(argc, argv);
+  if (code != 0 && code != 130 && sp::dist::size() > 1) sp::dist::abort(code);
+  sp::dist::finalize();
+  return code;
+}
+
+namespace {
+
+int run_command(int argc, char** argv) {
   // A reader that goes away (`selfplay run C 2>&1 | head -1`) must not kill a campaign at its next
   // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
   std::signal(SIGPIPE, SIG_IGN);
@@ -118,3 +143,5 @@ int main(int argc, char** argv) {
   }
   return 2;
 }
+
+}  // namespace

@@ -131,5 +131,7 @@ std::vector<std::string> backend_names();
 
 // True when the CUDA backend was compiled in and a device is usable; reason says why not.
 bool cuda_available(std::string* reason = nullptr);
+// The CUDA devices this process sees: 0 without the CUDA backend, a driver or a device.
+int cuda_device_count();
 
 }  // namespace sp::rollout

@@ -23,6 +23,14 @@ bool cuda_available(std::string* reason) {
 #endif
 }
 
+int cuda_device_count() {
+#if defined(SELFPLAY_HAVE_CUDA)
+  return cuda::device_count();
+#else
+  return 0;
+#endif
+}
+
 template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options) {
 #if defined(SELFPLAY_HAVE_CUDA)

@@ -137,6 +137,7 @@ void apply_overrides(config::CampaignConfig& cfg, const RunOptions& options) {
   }
   if (options.backend) cfg.backend.name = *options.backend;
   if (options.threads) cfg.backend.threads = *options.threads;
+  if (options.device) cfg.backend.device = *options.device;
 }
 
 rollout::BackendOptions backend_options(const config::CampaignConfig& cfg) {

@@ -36,6 +36,7 @@ struct RunOptions {
   std::optional<std::string> output;    // overrides output.path
   std::optional<std::string> backend;   // overrides backend.name
   std::optional<int> threads;           // overrides backend.threads
+  std::optional<int> device;            // overrides backend.device, on every rank alike
   bool resume = false;                  // continue the campaign in an existing output file
   bool live = false;                    // rewrite one status line in place (a terminal)
 };
@@ -260,14 +261,15 @@ io::FileMeta file_meta(const config::Config<G>& cfg, const rollout::BackendInfo&
   return meta;
 }
 
-// The driver of game_ids with its engines (and their tables) allocated: built before a file is
-// created, so that a config too large for memory leaves no file. Throws std::runtime_error naming
-// campaign.concurrency and tt_size_mb instead of std::bad_alloc.
-template <HostGame G>
+// The driver of game_ids (or of the ids a GameFeed and its slot count hand out) with its engines
+// (and their tables) allocated: built before a file is created, so that a config too large for
+// memory leaves no file. Throws std::runtime_error naming campaign.concurrency and tt_size_mb
+// instead of std::bad_alloc.
+template <HostGame G, class... Games>
 std::unique_ptr<Driver<G>> make_driver(const config::Config<G>& cfg, rollout::Backend<G>& backend,
-                                       std::vector<uint32_t> game_ids) {
+                                       Games&&... games) {
   try {
-    return std::make_unique<Driver<G>>(cfg, backend, std::move(game_ids));
+    return std::make_unique<Driver<G>>(cfg, backend, std::forward<Games>(games)...);
   } catch (const std::bad_alloc&) {
     std::string tables;
     for (int p = 0; p < 2; ++p)

@@ -188,6 +188,16 @@ uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, ui
 // with the numbers and the keys that change them, for a warning at the start of a run.
 std::string batch_shortfall(const config::CampaignConfig& cfg, uint64_t target);
 
+// Where a driver's game ids come from when they are handed out while it runs (a distributed
+// campaign, host/dist/dealer.hpp). take: the next id, if one is on hand; exhausted: none is on hand
+// and none will come; poll: called from the driver's loop on its thread, with idle when the driver
+// has nothing else to do (it may then sleep briefly, never spin).
+struct GameFeed {
+  std::function<std::optional<uint32_t>()> take;
+  std::function<bool()> exhausted;
+  std::function<void(bool idle)> poll;
+};
+
 // Slots are stepped in waves of at least this many (more when the batch target needs them), a
 // number independent of the thread count so that batches are the same on any thread count.
 inline constexpr size_t kMinWave = 16;
@@ -212,14 +222,13 @@ class Driver {
     params_.policies[1] = cfg.policies[1];
     if (cfg.concurrency == 0)
       throw std::invalid_argument("driver: campaign.concurrency auto is not resolved");
-    const size_t n = std::min<size_t>(cfg.concurrency, game_ids_.size());
-    for (size_t i = 0; i < n; ++i) {
-      auto slot = std::make_unique<Slot>();
-      for (int p = 0; p < 2; ++p)
-        slot->engines[p] = make_engine<G>(cfg.engines[p], params_.rules, static_cast<uint32_t>(p));
-      slot->history = PositionHistory<G>(params_.rules);
-      slots_.push_back(std::move(slot));
-    }
+    make_slots(std::min<size_t>(cfg.concurrency, game_ids_.size()));
+  }
+  // Plays the game ids that feed hands out, with up to `slots` games in flight.
+  Driver(const config::Config<G>& cfg, rollout::Backend<G>& backend, GameFeed feed, size_t slots)
+      : Driver(cfg, backend, std::vector<uint32_t>{}) {
+    feed_ = std::move(feed);
+    make_slots(std::min<size_t>(cfg.concurrency, slots));
   }
 
   // Runs until every game is finished or stop becomes true (then in-flight batches are drained and
@@ -228,7 +237,10 @@ class Driver {
            const std::function<void(const BatchInfo&)>& on_batch, const std::atomic<bool>& stop);
   // Starts no further game: run() returns when the games already started are finished. For use
   // from on_game or on_batch.
-  void stop_starting() { next_game_ = game_ids_.size(); }
+  void stop_starting() {
+    next_game_ = game_ids_.size();
+    starting_stopped_ = true;
+  }
   // Threads of the pool that steps the games (the cpu backend's pool when it is one, so search
   // and rollouts share one thread budget; else a pool of cfg.backend.threads).
   int threads() const { return pool_->threads(); }
@@ -264,12 +276,29 @@ class Driver {
       if (G::needs_chance(s)) G::set_chance(s, draw_chance<G>(cfg_.seed, stream_game(cfg_, game_id), ply));
   }
 
+  void make_slots(size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      auto slot = std::make_unique<Slot>();
+      for (int p = 0; p < 2; ++p)
+        slot->engines[p] = make_engine<G>(cfg_.engines[p], params_.rules, static_cast<uint32_t>(p));
+      slot->history = PositionHistory<G>(params_.rules);
+      slots_.push_back(std::move(slot));
+    }
+  }
+
+  std::optional<uint32_t> next_game_id() {
+    if (feed_) return starting_stopped_ ? std::nullopt : feed_->take();
+    if (next_game_ >= game_ids_.size()) return std::nullopt;
+    return game_ids_[next_game_++];
+  }
+
   void start_next_game(Slot& slot) {
-    if (next_game_ >= game_ids_.size()) {
+    const std::optional<uint32_t> next = next_game_id();
+    if (!next) {
       slot.active = false;
       return;
     }
-    const uint32_t id = game_ids_[next_game_++];
+    const uint32_t id = *next;
     slot.active = true;
     slot.searching = false;
     slot.waiting = false;
@@ -307,6 +336,8 @@ class Driver {
   rollout::Backend<G>& backend_;
   std::vector<uint32_t> game_ids_;
   size_t next_game_ = 0;
+  std::optional<GameFeed> feed_;  // instead of game_ids_
+  bool starting_stopped_ = false;
   std::vector<std::unique_ptr<Slot>> slots_;
   rollout::PlayoutParams<G> params_;
   std::shared_ptr<WorkPool> pool_;
@@ -440,6 +471,13 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
 
   bool externals = false;  // some slot waits on an external engine
   for (;;) {
+    if (feed_) {
+      // Ids handed out meanwhile go to the slots that found none.
+      feed_->poll(false);
+      if (!stop.load())
+        for (auto& slot : slots_)
+          if (!slot->active) start_next_game(*slot);
+    }
     if (externals) externals = wake_external(false);
     bool submitted = false;
     if (!stop.load() && static_cast<int>(in_flight.size()) < depth) {
@@ -462,9 +500,14 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
     if (in_flight.empty()) {
       bool any_active = false;
       for (auto& slot : slots_) any_active |= slot->active;
-      if (stop.load() || !any_active) break;
-      // Nothing to compute: every game in flight waits for an external program's answer.
-      if (!submitted && externals) externals = wake_external(true);
+      if (stop.load() || (!any_active && (!feed_ || feed_->exhausted()))) break;
+      // Nothing to compute: every game in flight waits for an external program's answer, or
+      // for ids from the feed.
+      if (!submitted && externals) {
+        externals = wake_external(true);
+      } else if (feed_ && !any_active) {
+        feed_->poll(true);
+      }
       continue;
     }
     if (submitted && static_cast<int>(in_flight.size()) < depth && !stop.load()) continue;

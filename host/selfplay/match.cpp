@@ -115,6 +115,7 @@ void apply_overrides(config::CampaignConfig& cfg, const MatchOptions& options) {
   }
   if (options.backend) cfg.backend.name = *options.backend;
   if (options.threads) cfg.backend.threads = *options.threads;
+  if (options.device) cfg.backend.device = *options.device;
 }
 
 stats::SprtConfig sprt_config_of(const config::SprtSettings& s) {
@@ -127,6 +128,77 @@ stats::GameResult result_for_a(const config::CampaignConfig& cfg, uint32_t game_
   using stats::GameResult;
   if (winner != 0 && winner != 1) return GameResult::kDraw;
   return engine_for_player(cfg, game_id, winner) == 0 ? GameResult::kWin : GameResult::kLoss;
+}
+
+void PairCount::advance() {
+  while (!decided_ && next_pair_ < cfg_.match.pairs) {
+    const uint32_t first = static_cast<uint32_t>(2 * next_pair_);
+    const auto a = waiting_.find(first), b = waiting_.find(first + 1);
+    if (a == waiting_.end() || b == waiting_.end()) return;
+    result_.counter.add_pair(a->second, b->second);
+    io::MatchPairRow row;
+    row.pair_id = next_pair_;
+    row.result_1 = match_detail::score_of(a->second);
+    row.result_2 = match_detail::score_of(b->second);
+    if (use_sprt_) {
+      result_.sprt = stats::sprt(result_.counter.penta(), result_.sprt_config);
+      row.llr = result_.sprt->llr;
+      decided_ = result_.sprt->decision != stats::SprtState::kContinue;
+    }
+    rows.push_back(row);
+    waiting_.erase(a);
+    waiting_.erase(b);
+    ++next_pair_;
+  }
+}
+
+uint64_t add_stored_results(const std::string& path, const config::CampaignConfig& cfg,
+                            PairCount& pairs) {
+  io::CampaignReader reader(path);
+  std::set<uint64_t> ids;
+  for (const io::GameRow& g : reader.games()) {
+    if (g.game_id == io::kNoGame || !ids.insert(g.game_id).second) continue;
+    if (g.game_id < cfg.games)
+      pairs.add_waiting(static_cast<uint32_t>(g.game_id),
+                        result_for_a(cfg, static_cast<uint32_t>(g.game_id), g.winner));
+  }
+  return ids.size();
+}
+
+std::vector<uint32_t> match_todo(const config::CampaignConfig& cfg, const PairCount& pairs) {
+  std::vector<uint32_t> todo;
+  if (!pairs.decided())
+    for (uint32_t g = 0; g < cfg.games; ++g)
+      if (g / 2 >= pairs.next_pair() && !pairs.has(g)) todo.push_back(g);
+  return todo;
+}
+
+void write_match_report(MatchResult& result, const config::CampaignConfig& cfg,
+                        uint64_t after_decision, uint64_t rollouts, double t,
+                        const std::string& backend, const std::string& path) {
+  const bool use_sprt = cfg.match.sprt.enabled;
+  const bool decided = result.sprt && result.sprt->decision != stats::SprtState::kContinue;
+  const uint64_t counted = result.counter.penta().pairs();
+  result.sprt_stopped = decided && counted < cfg.match.pairs;
+  result.interrupted = !decided && counted < cfg.match.pairs;
+  std::string& s = result.report;
+  s += fmt::format("engine A  {}  (engines.player0)\n", result.engine_a);
+  s += fmt::format("engine B  {}  (engines.player1)\n", result.engine_b);
+  s += stats::format_match_table(result.counter, use_sprt ? &result.sprt_config : nullptr);
+  s += match_detail::sprt_line(result);
+  s += fmt::format("pairs counted       {} of {} (in pair order{})\n", counted, cfg.match.pairs,
+                   after_decision ? fmt::format("; {} games that were running at the decision were "
+                                                "finished and written but are not counted",
+                                                after_decision)
+                                  : "");
+  s += fmt::format("games played        {} (this run), {} in the file\n", result.games_played,
+                   result.games_in_file);
+  if (const std::string f = match_detail::forfeits_text(result); !f.empty())
+    s += fmt::format("forfeits            {} (this run; the engine lost those games)\n", f);
+  s += fmt::format("throughput          {:.3f} games/s, {:.3g} rollouts/s over {:.1f} s\n",
+                   t > 0 ? result.games_played / t : 0.0, t > 0 ? rollouts / t : 0.0, t);
+  s += fmt::format("backend             {}\n", backend);
+  s += fmt::format("output              {}\n", path);
 }
 
 }  // namespace sp::selfplay

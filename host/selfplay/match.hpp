@@ -42,6 +42,7 @@ struct MatchOptions {
   std::optional<std::string> output;   // overrides output.path
   std::optional<std::string> backend;  // overrides backend.name
   std::optional<int> threads;          // overrides backend.threads
+  std::optional<int> device;           // overrides backend.device, on every rank alike
   bool resume = false;                 // continue the match in an existing output file
   bool live = false;                   // rewrite one status line in place (a terminal)
 };
@@ -136,6 +137,77 @@ std::vector<PairResult> play_pairs(const config::Config<G>& match_cfg, uint32_t 
   return out;
 }
 
+// The root attributes of a match file, /match included; sets result.engine_a and engine_b.
+template <HostGame G>
+io::FileMeta match_file_meta(const config::Config<G>& cfg, const rollout::BackendInfo& backend,
+                             const std::string& identity, MatchResult& result) {
+  io::FileMeta meta = file_meta(cfg, backend, config::explain_match_config<G>(cfg));
+  meta.identity = identity;
+  const auto& rules = GameHost<G>::rules_of(cfg.rules);
+  result.engine_a = make_engine<G>(cfg.engines[0], rules, 0)->describe();
+  result.engine_b = make_engine<G>(cfg.engines[1], rules, 1)->describe();
+  const config::SprtSettings& sprt = cfg.match.sprt;
+  io::MatchMeta match;
+  match.engine_a = result.engine_a;
+  match.engine_b = result.engine_b;
+  match.pairs = cfg.match.pairs;
+  match.sprt_enabled = sprt.enabled;
+  match.sprt_elo0 = sprt.elo0;
+  match.sprt_elo1 = sprt.elo1;
+  match.sprt_alpha = sprt.alpha;
+  match.sprt_beta = sprt.beta;
+  if (sprt.enabled) {
+    const stats::SprtState bounds = stats::sprt_bounds(result.sprt_config);
+    match.sprt_lower = bounds.lower;
+    match.sprt_upper = bounds.upper;
+  }
+  meta.match = match;
+  return meta;
+}
+
+// Counts a match's pairs in pair order from the games' results as they come (in any order), the
+// SPRT after each counted pair, until it decides. The rows of newly counted pairs wait in `rows`
+// until they are handed to the writer.
+class PairCount {
+ public:
+  PairCount(const config::CampaignConfig& cfg, MatchResult& result)
+      : cfg_(cfg), result_(result), use_sprt_(cfg.match.sprt.enabled) {}
+  // A finished game's result (engine A's); counts the pairs it completes.
+  void add(uint32_t game_id, stats::GameResult r) {
+    waiting_[game_id] = r;
+    advance();
+  }
+  // A result known before the games start (resume); counted by the next advance().
+  void add_waiting(uint32_t game_id, stats::GameResult r) { waiting_[game_id] = r; }
+  void advance();
+  bool decided() const { return decided_; }
+  uint64_t next_pair() const { return next_pair_; }
+  bool has(uint32_t game_id) const { return waiting_.count(game_id) != 0; }
+  std::vector<io::MatchPairRow> rows;
+
+ private:
+  const config::CampaignConfig& cfg_;
+  MatchResult& result_;
+  bool use_sprt_;
+  std::map<uint32_t, stats::GameResult> waiting_;
+  uint64_t next_pair_ = 0;
+  bool decided_ = false;
+};
+
+// Adds the results of the complete games of the match file at path (resume) to pairs; returns the
+// number of distinct complete games, those outside the match's game ids included.
+uint64_t add_stored_results(const std::string& path, const config::CampaignConfig& cfg,
+                            PairCount& pairs);
+// The game ids still to play: none once the SPRT decided, else those of the pairs not counted
+// whose result is not known.
+std::vector<uint32_t> match_todo(const config::CampaignConfig& cfg, const PairCount& pairs);
+
+// The closing report of a match (result.report): engines, table, SPRT, counted pairs, games,
+// forfeits, throughput, backend and file.
+void write_match_report(MatchResult& result, const config::CampaignConfig& cfg,
+                        uint64_t after_decision, uint64_t rollouts, double seconds,
+                        const std::string& backend, const std::string& path);
+
 // Plays the match of a match config (config::load_match_config). stop (SIGINT/SIGTERM/SIGHUP)
 // ends it like a campaign: in-flight batches drain, unfinished games are dropped, the file is
 // closed, and --resume continues it. The output is locked and checked as in run_campaign: throws
@@ -156,84 +228,25 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
   auto [lock, unfinished] = claim_output(path, options.resume, "match");
 
   MatchResult result;
-  const bool use_sprt = cfg.match.sprt.enabled;
-  const config::SprtSettings& sprt = cfg.match.sprt;
-  result.sprt_config = sprt_config_of(sprt);
-  if (use_sprt) stats::validate(result.sprt_config);
+  result.sprt_config = sprt_config_of(cfg.match.sprt);
+  if (cfg.match.sprt.enabled) stats::validate(result.sprt_config);
 
   // Results of the games already in the file, by game id (resume).
   const std::string identity = run_identity<G>(cfg, true);
-  std::map<uint32_t, GameResult> waiting;
+  PairCount pairs(cfg, result);
   uint64_t in_file = 0;  // complete games, those outside this run's game ids included
   if (options.resume && !unfinished) {
     check_resume_identity<G>(path, identity, true);
-    io::CampaignReader reader(path);
-    std::set<uint64_t> ids;
-    for (const io::GameRow& g : reader.games()) {
-      if (g.game_id == io::kNoGame || !ids.insert(g.game_id).second) continue;
-      if (g.game_id < cfg.games)
-        waiting[static_cast<uint32_t>(g.game_id)] =
-            result_for_a(cfg, static_cast<uint32_t>(g.game_id), g.winner);
-    }
-    in_file = ids.size();
+    in_file = add_stored_results(path, cfg, pairs);
   }
+  pairs.advance();  // the pairs already in the file
 
   auto backend = make_campaign_backend(cfg);
-  // Counts the pairs that are complete in pair order; stops at the SPRT's decision. The rows of
-  // newly counted pairs wait in `new_rows` until they are handed to the writer.
-  uint64_t next_pair = 0;
-  bool decided = false;
-  std::vector<io::MatchPairRow> new_rows;
-  const auto advance = [&] {
-    while (!decided && next_pair < cfg.match.pairs) {
-      const uint32_t first = static_cast<uint32_t>(2 * next_pair);
-      const auto a = waiting.find(first), b = waiting.find(first + 1);
-      if (a == waiting.end() || b == waiting.end()) return;
-      result.counter.add_pair(a->second, b->second);
-      io::MatchPairRow row;
-      row.pair_id = next_pair;
-      row.result_1 = score_of(a->second);
-      row.result_2 = score_of(b->second);
-      if (use_sprt) {
-        result.sprt = stats::sprt(result.counter.penta(), result.sprt_config);
-        row.llr = result.sprt->llr;
-        decided = result.sprt->decision != stats::SprtState::kContinue;
-      }
-      new_rows.push_back(row);
-      waiting.erase(a);
-      waiting.erase(b);
-      ++next_pair;
-    }
-  };
-  advance();  // the pairs already in the file
-
-  std::vector<uint32_t> todo;
-  if (!decided)
-    for (uint32_t g = 0; g < cfg.games; ++g)
-      if (g / 2 >= next_pair && !waiting.count(g)) todo.push_back(g);
+  const std::vector<uint32_t> todo = match_todo(cfg, pairs);
   // The driver, its engines and their tables exist before the file is touched: a config too large
   // for memory leaves no file.
   std::unique_ptr<Driver<G>> driver = make_driver<G>(cfg, *backend, todo);
-  io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_match_config<G>(cfg));
-  meta.identity = identity;
-  const auto& rules = GameHost<G>::rules_of(cfg.rules);
-  result.engine_a = make_engine<G>(cfg.engines[0], rules, 0)->describe();
-  result.engine_b = make_engine<G>(cfg.engines[1], rules, 1)->describe();
-  io::MatchMeta match;
-  match.engine_a = result.engine_a;
-  match.engine_b = result.engine_b;
-  match.pairs = cfg.match.pairs;
-  match.sprt_enabled = use_sprt;
-  match.sprt_elo0 = sprt.elo0;
-  match.sprt_elo1 = sprt.elo1;
-  match.sprt_alpha = sprt.alpha;
-  match.sprt_beta = sprt.beta;
-  if (use_sprt) {
-    const stats::SprtState bounds = stats::sprt_bounds(result.sprt_config);
-    match.sprt_lower = bounds.lower;
-    match.sprt_upper = bounds.upper;
-  }
-  meta.match = match;
+  io::FileMeta meta = match_file_meta(cfg, backend->info(), identity, result);
   io::WriterOptions wopts;
   wopts.flush_seconds = cfg.output.flush_seconds;
   io::CampaignWriter writer = options.resume
@@ -243,9 +256,9 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
     log::info("resume: " + path +
               " held no complete game (a run killed while creating it): starting afresh");
   const uint64_t rows_in_file = options.resume ? writer.resume_report().match_pairs : 0;
-  for (const io::MatchPairRow& row : new_rows)
+  for (const io::MatchPairRow& row : pairs.rows)
     if (row.pair_id >= rows_in_file) writer.append_match_pair(row);
-  new_rows.clear();
+  pairs.rows.clear();
   log::info(
       fmt::format("match: engine A {} against engine B {}, {} pairs{}, backend {} ({}), output {}",
                   result.engine_a, result.engine_b, cfg.match.pairs,
@@ -270,14 +283,13 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
         }
         ++result.games_played;
         progress.game_finished();
-        if (decided) {
+        if (pairs.decided()) {
           ++after_decision;
         } else {
-          waiting[game.game_id] = result_for_a(cfg, game.game_id, game.winner);
-          advance();
-          for (const io::MatchPairRow& row : new_rows) writer.append_match_pair(row);
-          new_rows.clear();
-          if (decided) driver->stop_starting();
+          pairs.add(game.game_id, result_for_a(cfg, game.game_id, game.winner));
+          for (const io::MatchPairRow& row : pairs.rows) writer.append_match_pair(row);
+          pairs.rows.clear();
+          if (pairs.decided()) driver->stop_starting();
         }
         progress.tick(result);
       },
@@ -291,29 +303,9 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
   progress.tick(result, true);
   progress.end();
 
-  const uint64_t counted = result.counter.penta().pairs();
   result.games_in_file = in_file + result.games_played;
-  result.sprt_stopped = decided && counted < cfg.match.pairs;
-  result.interrupted = !decided && counted < cfg.match.pairs;
-  const double t = progress.elapsed_s();
-  std::string& s = result.report;
-  s += fmt::format("engine A  {}  (engines.player0)\n", result.engine_a);
-  s += fmt::format("engine B  {}  (engines.player1)\n", result.engine_b);
-  s += stats::format_match_table(result.counter, use_sprt ? &result.sprt_config : nullptr);
-  s += sprt_line(result);
-  s += fmt::format("pairs counted       {} of {} (in pair order{})\n", counted, cfg.match.pairs,
-                   after_decision ? fmt::format("; {} games that were running at the decision were "
-                                                "finished and written but are not counted",
-                                                after_decision)
-                                  : "");
-  s += fmt::format("games played        {} (this run), {} in the file\n", result.games_played,
-                   result.games_in_file);
-  if (const std::string f = forfeits_text(result); !f.empty())
-    s += fmt::format("forfeits            {} (this run; the engine lost those games)\n", f);
-  s += fmt::format("throughput          {:.3f} games/s, {:.3g} rollouts/s over {:.1f} s\n",
-                   t > 0 ? result.games_played / t : 0.0, t > 0 ? rollouts / t : 0.0, t);
-  s += fmt::format("backend             {} ({})\n", backend->info().name, backend->info().device);
-  s += fmt::format("output              {}\n", path);
+  write_match_report(result, cfg, after_decision, rollouts, progress.elapsed_s(),
+                     backend->info().name + " (" + backend->info().device + ")", path);
   return result;
 }
 

@@ -1,0 +1,299 @@
+// Campaigns and matches on several MPI ranks (label mpi): the built CLI launched with
+// `mpirun --oversubscribe -np R` on this machine, its records compared with a single-process run.
+// Skipped, with the reason, when mpirun is absent or the binary was built without MPI.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/io/campaign_file.hpp"
+#include "host/selfplay/ranks.hpp"
+#include "tests/test_util.hpp"
+
+namespace sp {
+namespace {
+
+namespace fs = std::filesystem;
+using test::Child;
+using test::run_command;
+using test::source_path;
+using test::TempDir;
+
+#ifndef SELFPLAY_MPIEXEC
+#define SELFPLAY_MPIEXEC ""
+#endif
+
+// Why the MPI tests cannot run here, or "".
+std::string skip_reason() {
+#ifndef SELFPLAY_HAVE_MPI
+  return "this build has no MPI support (SELFPLAY_MPI=OFF, or no libopenmpi-dev)";
+#else
+  if (std::string(SELFPLAY_MPIEXEC).empty() || !fs::exists(SELFPLAY_MPIEXEC))
+    return "mpirun is not installed (Debian: openmpi-bin)";
+  return "";
+#endif
+}
+
+#define SKIP_WITHOUT_MPI()                                                        \
+  do {                                                                            \
+    if (const std::string why = skip_reason(); !why.empty()) GTEST_SKIP() << why; \
+  } while (0)
+
+// As root, OpenMPI wants to be told; this 2-core machine needs --oversubscribe for 3 ranks.
+std::vector<std::string> mpirun_args(int ranks) {
+  return {SELFPLAY_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks)};
+}
+
+std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
+
+// Runs `selfplay args` on `ranks` ranks (0: without mpirun); stdout and stderr together. A run
+// that hangs is killed after a minute (exit 124 or 137), failing the test instead of the suite.
+test::CommandResult selfplay(int ranks, const std::vector<std::string>& args) {
+  std::string command = "timeout --kill-after=5 60 ";
+  if (ranks > 0)
+    for (const std::string& a : mpirun_args(ranks)) command += shell_quote(a) + " ";
+  command += shell_quote(SELFPLAY_BINARY);
+  for (const std::string& a : args) command += " " + shell_quote(a);
+  return run_command(command + " 2>&1");
+}
+
+// Every game of the files as a line (id, winner, opening, record), sorted by id; duplicates kept,
+// so that a game played twice shows.
+std::string records(const std::vector<std::string>& files, uint64_t below = UINT64_MAX) {
+  std::vector<std::pair<uint64_t, std::string>> lines;
+  for (const std::string& f : files) {
+    io::CampaignReader reader(f);
+    for (const auto& g : reader.games())
+      if (g.game_id != io::kNoGame && g.game_id < below)
+        lines.emplace_back(g.game_id, std::to_string(g.game_id) + " winner " +
+                                          std::to_string(g.winner) + " opening " +
+                                          std::string(io::text_of(g.opening)) + ": " +
+                                          std::string(io::text_of(g.record)) + "\n");
+  }
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& [id, line] : lines) out += line;
+  return out;
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The line of a report that starts with `prefix`, or "".
+std::string line_of(const std::string& text, const std::string& prefix) {
+  const std::string lines = "\n" + text;
+  const size_t at = lines.find("\n" + prefix);
+  if (at == std::string::npos) return "";
+  return lines.substr(at + 1, lines.find('\n', at + 1) - at - 1);
+}
+
+const std::string kCampaign = source_path("tests/configs/pinned/ewn-campaign.yaml");
+
+TEST(MpiCampaign, TwoAndThreeRanksGiveTheRecordsOfOneProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string single = dir.file("single.h5");
+  const auto one = selfplay(0, {"run", kCampaign, "--out", single, "--quiet"});
+  ASSERT_EQ(one.code, 0) << one.out;
+  const std::string expected = records({single});
+  ASSERT_EQ(count_of(expected, "\n"), 24u);
+  for (const int ranks : {2, 3}) {
+    const std::string out = dir.file("r" + std::to_string(ranks) + ".h5");
+    const auto r = selfplay(ranks, {"run", kCampaign, "--out", out, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.out;
+    const std::vector<std::string> parts = selfplay::rank_files(out);
+    ASSERT_EQ(parts.size(), static_cast<size_t>(ranks)) << r.out;
+    EXPECT_EQ(records(parts), expected) << ranks << " ranks";
+    // The main output is the index over the rank files, read as one file.
+    EXPECT_EQ(records({out}), expected) << ranks << " ranks";
+    EXPECT_EQ(io::CampaignReader(out).index_parts().size(), static_cast<size_t>(ranks));
+    // Every rank played (the dealing spreads the ids), and only rank 0 printed the summary.
+    for (const std::string& part : parts)
+      EXPECT_GT(io::CampaignReader(part).games_count(), 0u) << part;
+    EXPECT_EQ(count_of(r.out, "games played"), 1u) << r.out;
+    EXPECT_NE(r.out.find("24 (this run), 24 in the file"), std::string::npos) << r.out;
+  }
+}
+
+TEST(MpiCampaign, OneRankIsTheSingleProcessRun) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string single = dir.file("single.h5"), out = dir.file("np1.h5");
+  ASSERT_EQ(selfplay(0, {"run", kCampaign, "--out", single, "--quiet"}).code, 0);
+  const auto r = selfplay(1, {"run", kCampaign, "--out", out, "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  // One ordinary file, no rank files, no index: MPI was not started.
+  EXPECT_TRUE(selfplay::rank_files(out).empty());
+  EXPECT_TRUE(io::CampaignReader(out).index_parts().empty());
+  EXPECT_EQ(records({out}), records({single}));
+  EXPECT_EQ(line_of(r.out, "games played"), "games played        24 (this run), 24 in the file");
+}
+
+// A binary built without MPI, started as one of several ranks, says so instead of running every
+// rank as a whole campaign of its own.
+TEST(MpiCampaign, ABuildWithoutMpiRefusesToRunAsOneOfSeveralRanks) {
+#ifdef SELFPLAY_HAVE_MPI
+  GTEST_SKIP() << "this build has MPI support: the refusal is that of a build without it";
+#endif
+  TempDir dir;
+  const auto r =
+      run_command("OMPI_COMM_WORLD_SIZE=2 " + shell_quote(SELFPLAY_BINARY) + " run " +
+                  shell_quote(kCampaign) + " --out " + shell_quote(dir.file("c.h5")) + " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: started as one of 2 ranks (OMPI_COMM_WORLD_SIZE=2), but this "
+                       "selfplay was built without MPI support"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(dir.file("c.h5")));
+}
+
+// --device sets backend.device (on every rank alike; without it ranks pick by node-local rank).
+TEST(DeviceFlag, OverridesBackendDeviceAndTakesOnlyDeviceOrdinals) {
+  TempDir dir;
+  const std::string out = dir.file("c.h5");
+  const auto r =
+      selfplay(0, {"run", kCampaign, "--out", out, "--games", "2", "--device", "3", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string config = io::CampaignReader(out).meta().config_text;
+  EXPECT_NE(config.find("device: 3"), std::string::npos) << config;
+  const auto bad = selfplay(0, {"match", kCampaign, "--device", "64"});
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--device"), std::string::npos) << bad.out;
+}
+
+TEST(MpiCampaign, ResumeWithOtherRankCountsCompletesTheMissingGames) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string single = dir.file("single.h5"), out = dir.file("c.h5");
+  ASSERT_EQ(selfplay(0, {"run", kCampaign, "--out", single, "--quiet"}).code, 0);
+  // 10 games on 3 ranks, then on to 24 with 2 ranks: rank 2's file stays and counts.
+  auto r = selfplay(3, {"run", kCampaign, "--out", out, "--games", "10", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  r = selfplay(2, {"run", kCampaign, "--out", out, "--resume", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("14 (this run), 24 in the file"), std::string::npos) << r.out;
+  EXPECT_EQ(records(selfplay::rank_files(out)), records({single}));
+  EXPECT_EQ(records({out}), records({single}));  // the index, rewritten over the 3 files
+  EXPECT_EQ(io::CampaignReader(out).index_parts().size(), 3u);
+  // Without --resume the files are refused, naming them.
+  r = selfplay(2, {"run", kCampaign, "--out", out, "--quiet"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("continue the campaign with --resume"), std::string::npos) << r.out;
+}
+
+// The pid of the process with OMPI_COMM_WORLD_RANK=rank whose environment holds `mark`.
+pid_t rank_pid(int rank, const std::string& mark) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "environ", std::ios::binary);
+    const std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (env.find(mark) != std::string::npos &&
+        env.find(std::string("OMPI_COMM_WORLD_RANK=") + std::to_string(rank) + '\0') !=
+            std::string::npos)
+      return static_cast<pid_t>(std::stol(name));
+  }
+  return 0;
+}
+
+TEST(MpiCampaign, AKilledRankLosesOnlyItsGamesInProgressAndResumeCompletes) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string single = dir.file("single.h5"), out = dir.file("c.h5");
+  ASSERT_EQ(selfplay(0, {"run", kCampaign, "--out", single, "--quiet"}).code, 0);
+  // A campaign far longer than the test waits: rank 1 is killed once it has written a game.
+  const std::string mark = "SELFPLAY_MPI_TEST_MARK=" + dir.path().string();
+  std::vector<std::string> args = mpirun_args(3);
+  for (const std::string& a :
+       {std::string("-x"), mark.substr(0, mark.find('=')), std::string(SELFPLAY_BINARY),
+        std::string("run"), kCampaign, std::string("--out"), out, std::string("--games"),
+        std::string("100000"), std::string("--quiet")})
+    args.push_back(a);
+  const std::string log = dir.file("mpirun.log");
+  test::ChildOptions options;
+  options.stderr_to_log = true;
+  options.timeout_seconds = 120;
+  Child mpirun(args, log, {mark}, options);
+  const std::string part1 = selfplay::rank_file(out, 1);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  uint64_t written = 0;
+  while (written == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    try {
+      if (fs::exists(part1)) written = io::CampaignReader(part1).games_count();
+    } catch (const std::exception&) {
+    }
+  }
+  ASSERT_GT(written, 0u) << "rank 1 wrote no game in 60 s";
+  const pid_t victim = rank_pid(1, mark);
+  ASSERT_GT(victim, 0);
+  ASSERT_EQ(kill(victim, SIGKILL), 0);
+  const int code = mpirun.wait();
+  const std::string said = test::read_text(log);
+  EXPECT_NE(code, 0) << said;
+  EXPECT_NE(said.find("rank 1"), std::string::npos) << said;
+  // Each file holds whole games; the resume (2 ranks, the first 24 ids) completes them.
+  const auto r =
+      selfplay(2, {"run", kCampaign, "--out", out, "--resume", "--games", "24", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(records(selfplay::rank_files(out), 24), records({single}));
+  EXPECT_EQ(records({out}, 24), records({single}));
+}
+
+TEST(MpiMatch, RanksReachTheSprtDecisionAndPairsOfOneProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  // A strong and a weak MCTS: the SPRT accepts H1 after a few pairs of 200.
+  const std::string config = dir.write("m.yaml", R"(game: ewn
+rules: {capture_own: true, substitution: next_lower_or_higher, first_player: alternate, setup: random}
+campaign: {concurrency: 8, seed: 4242}
+engines:
+  player0: {type: mcts, rollouts_per_move: 200, rollouts_per_leaf: 8, leaves_per_round: 4}
+  player1: {type: mcts, rollouts_per_move: 20, rollouts_per_leaf: 4, leaves_per_round: 1}
+backend: {name: cpu, threads: 1, batch_rollouts: 4096}
+output: {path: unused.h5, positions_per_game: 2, flush_seconds: 0.05}
+match: {pairs: 200, sprt: {enabled: true, elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05}}
+)")
+                                 .string();
+  const std::string single = dir.file("single.h5");
+  const auto one = selfplay(0, {"match", config, "--out", single, "--quiet"});
+  ASSERT_EQ(one.code, 0) << one.out;
+  const std::string decision = line_of(one.out, "SPRT: H1 accepted after ");
+  ASSERT_FALSE(decision.empty()) << one.out;
+  const auto expected_pairs = io::CampaignReader(single).match_pairs();
+  ASSERT_LT(expected_pairs.size(), 200u);
+  for (const int ranks : {2, 3}) {
+    const std::string out = dir.file("r" + std::to_string(ranks) + ".h5");
+    const auto r = selfplay(ranks, {"match", config, "--out", out, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(line_of(r.out, "SPRT: "), decision) << r.out;
+    EXPECT_EQ(line_of(r.out, "pairs counted").substr(0, 30),
+              line_of(one.out, "pairs counted").substr(0, 30));
+    EXPECT_EQ(count_of(r.out, "pairs counted"), 1u) << r.out;
+    // The decision stopped the dealing on every rank: far fewer than the 400 games were played.
+    const std::string played = line_of(r.out, "games played");
+    ASSERT_FALSE(played.empty()) << r.out;
+    EXPECT_LT(std::stoul(played.substr(std::string("games played").size())), 150u) << played;
+    // The pair rows (rank 0's file) and the counted games' records are those of one process.
+    const std::vector<std::string> parts = selfplay::rank_files(out);
+    ASSERT_EQ(parts.size(), static_cast<size_t>(ranks));
+    EXPECT_EQ(io::CampaignReader(parts[0]).match_pairs(), expected_pairs);
+    EXPECT_EQ(io::CampaignReader(out).match_pairs(), expected_pairs);  // through the index
+    const uint64_t counted_games = 2 * expected_pairs.size();
+    EXPECT_EQ(records(parts, counted_games), records({single}, counted_games));
+  }
+}
+
+}  // namespace
+}  // namespace sp
