@@ -351,7 +351,9 @@ TEST_F(DataSafety, FileWithoutAStoredIdentityStillResumes) {
   const std::string out = file("old.h5");
   const config::Config<EwnGame> cfg = config::load_campaign_config<EwnGame>(config());
   {
-    rollout::BackendInfo backend{"cpu", "test"};
+    rollout::BackendInfo backend;
+    backend.name = "cpu";
+    backend.device = "test";
     io::FileMeta meta = file_meta(cfg, backend, config::explain_campaign_config(cfg));
     ASSERT_TRUE(meta.identity.empty());
     io::CampaignWriter::create(out, meta).close();
