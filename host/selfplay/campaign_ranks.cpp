@@ -68,6 +68,18 @@ io::CampaignWriter open_rank_file(const std::string& part, const io::FileMeta& m
              : io::CampaignWriter::create(std::move(lock), part, meta, options);
 }
 
+std::optional<io::CampaignWriter> start_rank_file(const std::string& path, int rank,
+                                                  io::FileMeta& meta, double flush_seconds,
+                                                  const std::atomic<bool>& signal_stop) {
+  const std::optional<std::string> config_text =
+      dist::start_together(meta.config_text, signal_stop);
+  if (!config_text) return std::nullopt;
+  meta.config_text = *config_text;
+  io::WriterOptions options;
+  options.flush_seconds = flush_seconds;
+  return open_rank_file(rank_file(path, rank), meta, options);
+}
+
 std::vector<std::string> close_ranked_output(FileLock index_lock, const std::string& path,
                                              const io::FileMeta& meta, int ranks) {
   const std::vector<std::string> parts = rank_files(path);

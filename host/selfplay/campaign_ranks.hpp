@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,6 +68,14 @@ std::set<uint64_t> complete_games_in_parts(const std::string& path,
 io::CampaignWriter open_rank_file(const std::string& part, const io::FileMeta& meta,
                                   const io::WriterOptions& options);
 
+// This rank's file (open_rank_file) once every rank has started (dist::start_together).
+// meta.config_text becomes rank 0's effective config, which every rank file stores, as the index
+// over them requires: concurrency auto and backend.device may differ between ranks. nullopt when a
+// stop came before the start.
+std::optional<io::CampaignWriter> start_rank_file(const std::string& path, int rank,
+                                                  io::FileMeta& meta, double flush_seconds,
+                                                  const std::atomic<bool>& signal_stop);
+
 // Rank 0 after the run: the rank files of ranks this run did not have are resumed and closed (so
 // that the games a killed rank left unfinished are dropped), then the main output becomes the index
 // over every rank file (index_lock: rank 0's claim_index, handed over). Returns the parts.
@@ -107,19 +116,13 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
   RunResult result;
   io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config<G>(cfg));
   meta.identity = identity;
-  // Every rank file stores rank 0's effective config (concurrency auto, backend.device may differ
-  // between ranks), as the index over them requires.
-  const std::optional<std::string> config_text =
-      dist::start_together(meta.config_text, signal_stop);
-  if (!config_text) {
+  std::optional<io::CampaignWriter> opened =
+      start_rank_file(path, rank, meta, cfg.output.flush_seconds, signal_stop);
+  if (!opened) {
     result.interrupted = true;
     return result;
   }
-  meta.config_text = *config_text;
-  io::WriterOptions wopts;
-  wopts.flush_seconds = cfg.output.flush_seconds;
-  const std::string part = rank_file(path, rank);
-  io::CampaignWriter writer = open_rank_file(part, meta, wopts);
+  io::CampaignWriter& writer = *opened;
   if (rank == 0) {
     if (options.resume)
       log::info(fmt::format("resume: {} complete games in the rank files of {}", in_files, path));

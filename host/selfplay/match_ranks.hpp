@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,17 +64,13 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
       make_driver<G>(cfg, *backend, dealer_feed(dealer, signal_stop, stop), size_t{slots});
 
   io::FileMeta meta = match_file_meta(cfg, backend->info(), identity, result);
-  // Every rank file stores rank 0's effective config, as the index over them requires.
-  const std::optional<std::string> config_text =
-      dist::start_together(meta.config_text, signal_stop);
-  if (!config_text) {
+  std::optional<io::CampaignWriter> opened =
+      start_rank_file(path, rank, meta, cfg.output.flush_seconds, signal_stop);
+  if (!opened) {
     result.interrupted = true;
     return result;
   }
-  meta.config_text = *config_text;
-  io::WriterOptions wopts;
-  wopts.flush_seconds = cfg.output.flush_seconds;
-  io::CampaignWriter writer = open_rank_file(rank_file(path, rank), meta, wopts);
+  io::CampaignWriter& writer = *opened;
   // The /match/pairs rows live in rank 0's file: those a resume kept there, then the rest.
   if (rank == 0) {
     const uint64_t rows_in_file = writer.resume_report().match_pairs;
