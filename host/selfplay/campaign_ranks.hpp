@@ -82,6 +82,11 @@ std::optional<io::CampaignWriter> start_rank_file(const std::string& path, int r
 std::vector<std::string> close_ranked_output(FileLock index_lock, const std::string& path,
                                              const io::FileMeta& meta, int ranks);
 
+// Rank 0 at the end of a ranked run: with every rank finished, close_ranked_output; else a warning
+// naming the ranks that did not finish (missing), whose files a --resume continues.
+void end_ranked_output(FileLock index_lock, const std::string& path, const io::FileMeta& meta,
+                       const std::vector<int>& missing);
+
 // run_campaign on several ranks (ranked_run(path)); the same contract, with the files of
 // ranks.hpp. Other ranks than 0 print nothing but errors and warnings, and return an empty summary.
 template <HostGame G>
@@ -170,13 +175,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
   result.interrupted = stop.load() || signal_stop.load();
   if (rank != 0) return result;
 
-  if (!missing.empty())
-    log::warn(
-        fmt::format("{} did not finish: its games in progress are lost, its finished games "
-                    "are in {}; continue with --resume",
-                    ranks_text(missing), rank_file(path, missing.front())));
-  else
-    close_ranked_output(std::move(index_lock), path, meta, dist::size());
+  end_ranked_output(std::move(index_lock), path, meta, missing);
   result.games_played = played;
   result.games_in_file = in_files + played;
   result.interrupted = already + played < cfg.games;

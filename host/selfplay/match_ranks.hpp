@@ -141,13 +141,7 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
   }
   progress.tick(result, true);
   progress.end();
-  if (!missing.empty())
-    log::warn(
-        fmt::format("{} did not finish: its games in progress are lost, its finished games "
-                    "are in {}; continue with --resume",
-                    ranks_text(missing), rank_file(path, missing.front())));
-  else
-    close_ranked_output(std::move(index_lock), path, meta, dist::size());
+  end_ranked_output(std::move(index_lock), path, meta, missing);
   result.games_played = played;
   result.games_in_file = in_files + played;
   write_match_report(result, cfg, after_decision, rollouts, progress.elapsed_s(),
