@@ -3,5 +3,6 @@
 // keep the scalar playout.
 #pragma once
 
+#include "games/checkers/lanes.hpp"
 #include "games/ewn/lanes.hpp"
 #include "games/gomoku/lanes.hpp"

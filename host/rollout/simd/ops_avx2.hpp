@@ -87,6 +87,16 @@ struct Avx2 {
 
   static constexpr bool kScatter = false;  // no scatter instruction: store lane by lane
 
+  // Set bits per byte, by a nibble table (vpshufb): no popcount instruction in AVX2.
+  static SP_FORCEINLINE V popcount_bytes(V a) {
+    const V table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1,
+                                     2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const V low = _mm256_set1_epi8(0x0F);
+    return _mm256_add_epi8(
+        _mm256_shuffle_epi8(table, _mm256_and_si256(a, low)),
+        _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi32(a, 4), low)));
+  }
+
   // floor(log2(a)) for 0 < a < 2^24 (exact in a float); garbage for a == 0.
   static SP_FORCEINLINE V log2(V a) {
     return sub(srli(_mm256_castps_si256(_mm256_cvtepi32_ps(a)), 23), set1(127));

@@ -74,6 +74,16 @@ struct Avx512 {
     _mm512_mask_i32scatter_epi32(base, m, idx, v, 4);
   }
 
+  // Set bits per byte, by a nibble table (vpshufb, AVX-512 BW): the path asks for no VPOPCNTDQ.
+  static SP_FORCEINLINE V popcount_bytes(V a) {
+    const V table =
+        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const V low = _mm512_set1_epi8(0x0F);
+    return _mm512_add_epi8(
+        _mm512_shuffle_epi8(table, _mm512_and_si512(a, low)),
+        _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi32(a, 4), low)));
+  }
+
   static SP_FORCEINLINE V log2(V a) {
     return sub(srli(_mm512_castps_si512(_mm512_cvtepi32_ps(a)), 23), set1(127));
   }
