@@ -4,16 +4,23 @@
 // run. Both list their moves in the same order and take the same random words, so every playout
 // must end the same way in both; the program checks that first and fails if not.
 //
+// On x86 it also measures the CPU backend's lane-parallel playouts (games/checkers/lanes.hpp, AVX2
+// and AVX-512 where the processor has them) on the same streams, after checking that they agree
+// with the scalar playout.
+//
 // Usage: checkers-bench [--seconds S] (per implementation and policy, default 3). Prints one line
-// per measurement and the ratio.
+// per measurement and the ratios. Times are this thread's CPU time.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
+#include <vector>
 
 #include "games/checkers/checkers.hpp"
+#include "games/checkers/lanes.hpp"
 #include "games/checkers/playout.hpp"
 #include "games/common/philox.hpp"
 
@@ -169,9 +176,24 @@ struct Measure {
   uint64_t games;
 };
 
+// This thread's CPU time: on a shared, loaded machine wall time also counts the time other
+// processes held the core.
+struct ThreadClock {
+  using duration = std::chrono::nanoseconds;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<ThreadClock>;
+  static constexpr bool is_steady = true;
+  static time_point now() {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return time_point(duration(t.tv_sec * 1000000000LL + t.tv_nsec));
+  }
+};
+
 template <class Play>
 Measure measure(double seconds, Play&& play) {
-  using Clock = std::chrono::steady_clock;
+  using Clock = ThreadClock;
   const auto t0 = Clock::now();
   uint64_t games = 0, plies = 0;
   double elapsed = 0;
@@ -183,6 +205,45 @@ Measure measure(double seconds, Play&& play) {
     elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
   }
   return {games / elapsed, static_cast<double>(plies) / games, games};
+}
+
+using LaneRun = void (*)(const checkers::lanes::Task*, size_t, checkers::lanes::Counts*);
+
+// The lane-parallel playouts on the streams measure() uses: batches of 16 tasks of 256 rollouts.
+Measure measure_lanes(double seconds, const checkers::State& start, const checkers::Policy& policy,
+                      LaneRun run) {
+  using Clock = ThreadClock;
+  const auto t0 = Clock::now();
+  uint64_t games = 0, plies = 0;
+  double elapsed = 0;
+  std::vector<checkers::lanes::Task> tasks(16);
+  std::vector<checkers::lanes::Counts> counts(tasks.size());
+  while (elapsed < seconds) {
+    for (auto& t : tasks) {
+      const auto first = static_cast<uint32_t>(games);
+      t = checkers::lanes::Task{start, stream_key(2026, 0), 0, 0, first, first + 256, policy};
+      games += 256;
+    }
+    run(tasks.data(), tasks.size(), counts.data());
+    for (const auto& c : counts) plies += c.plies;
+    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  return {games / elapsed, static_cast<double>(plies) / games, games};
+}
+
+// The lanes' plies over 4096 rollouts equal the scalar playout's, rollout by rollout summed.
+bool lanes_agree(const checkers::State& start, const checkers::Policy& policy, LaneRun run) {
+  std::vector<checkers::lanes::Task> tasks;
+  for (uint32_t r = 0; r < 4096; ++r)
+    tasks.push_back(checkers::lanes::Task{start, stream_key(2026, 1), 0, 0, r, r + 1, policy});
+  std::vector<checkers::lanes::Counts> counts(tasks.size());
+  run(tasks.data(), tasks.size(), counts.data());
+  for (uint32_t r = 0; r < tasks.size(); ++r) {
+    BlockStream rng({2026, 1, 0, 0, r});
+    const auto x = checkers::playout(start, policy, rng);
+    if (counts[r].plies != x.plies || counts[r].wins[0] != (x.winner == 0)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -228,5 +289,39 @@ int main(int argc, char** argv) {
   std::printf("bitboard weighted  %10.0f playouts/s  %5.1f plies/game  (%llu games)\n",
               heavy.per_second, heavy.plies_per_game, static_cast<unsigned long long>(heavy.games));
   std::printf("ratio bitboard / array (uniform): %.2f\n", bit.per_second / arr.per_second);
+#if defined(__x86_64__) || defined(__i386__)
+  struct Path {
+    const char *name, *isa;
+    bool supported;
+    LaneRun run;
+  };
+  const Path paths[] = {
+      {"avx2", "AVX2", __builtin_cpu_supports("avx2") != 0, checkers::lanes::run_avx2},
+      {"avx512", "AVX-512",
+       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"),
+       checkers::lanes::run_avx512}};
+  for (const Path& p : paths) {
+    if (!p.supported) {
+      std::printf("lanes %-12s skipped: this CPU lacks %s\n", p.name, p.isa);
+      continue;
+    }
+    if (!lanes_agree(start, uniform, p.run) || !lanes_agree(start, weighted, p.run)) {
+      std::printf("MISMATCH: the %s lanes differ from the scalar playout\n", p.name);
+      return 1;
+    }
+    const Measure u = measure_lanes(seconds, start, uniform, p.run);
+    const Measure w = measure_lanes(seconds, start, weighted, p.run);
+    std::printf("lanes %-6s uniform  %10.0f playouts/s  %5.1f plies/game  (%llu games)\n", p.name,
+                u.per_second, u.plies_per_game, static_cast<unsigned long long>(u.games));
+    std::printf("lanes %-6s weighted %10.0f playouts/s  %5.1f plies/game  (%llu games)\n", p.name,
+                w.per_second, w.plies_per_game, static_cast<unsigned long long>(w.games));
+    std::printf(
+        "ratio lanes %s / array (uniform): %.2f, / bitboard: %.2f; weighted / bitboard "
+        "weighted: %.2f\n",
+        p.name, u.per_second / arr.per_second, u.per_second / bit.per_second,
+        w.per_second / heavy.per_second);
+  }
+#endif
   return 0;
 }
