@@ -7,8 +7,10 @@
 //   - a plain step is picked as play_step / play_weighted_step pick it: the direction from the
 //     boards' popcounts (a nibble table, no popcount instruction assumed), then the k-th set bit by
 //     halving the board (uniform) or a walk over the board's squares (weighted);
-//   - a capture (any lane with a jumper) is played lane by lane with the scalar play_capture /
-//     play_weighted_capture: jump paths branch too much to pay off in lanes.
+//   - a capture whose every path is a single jump (86% of the capture plies of random games) is
+//     picked and played in lanes too (single_jumps); a lane where a jump may continue plays its
+//     capture alone, with the scalar play_capture / play_weighted_capture: jump paths branch too
+//     much to pay off in lanes.
 // The draw counters are plain 32-bit lanes: the ply and quiet counters of the state saturate only
 // past the limits that end a playout, so they never saturate here.
 // Lanes are refilled only at block boundaries (every four plies, one Philox block per lane), as in
@@ -53,6 +55,8 @@ struct Lanes {
   alignas(64) uint32_t heavy[L];  // all ones where the lane plays the weighted policy
   alignas(64) uint32_t man[L];    // the weighted policy's step weights (play_weighted_step)
   alignas(64) uint32_t crowning_man[L];
+  alignas(64) uint32_t jump_unit[L];  // the weighted policy's single jumps (play_weighted_capture)
+  alignas(64) uint32_t jump_crown[L];
   alignas(64) uint32_t word[L];  // the ply's random words, for the captures played lane by lane
   Policy policy[L];
   uint32_t task[L];
@@ -66,6 +70,7 @@ struct Regs {
   V jump, steps[kDirections];
   V winner, plies;
   V heavy, man, crowning_man;
+  V jump_unit, jump_crown;  // a single jump's weight, and a crowning one's: 1 when uniform
 };
 
 // checkers::shift lane by lane, for a direction known at compile time.
@@ -162,6 +167,111 @@ SP_FORCEINLINE typename Ops::V pick_direction(const typename Ops::V (&n)[kDirect
   return board;
 }
 
+// The captures of the lanes in `capture` whose every capture is a single jump (most of them):
+// picked and played in lanes, as play_capture / play_weighted_capture pick them (by start square,
+// then direction, a crowning jump weighted by the policy). Returns the other lanes of `capture`,
+// where a jump may continue, for the scalar code. A jump from f in direction d continues when its
+// landing square t has another jump in a direction other than back over the piece just taken
+// (only forward for a man, and none for a man that crowns on t): the start square, now empty, is
+// two steps back from t, so no such jump can land there, and t's neighbours are as they were.
+template <class Ops>
+SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M capture,
+                                            typename Ops::V word, typename Ops::V own,
+                                            typename Ops::V crown, typename Ops::M white) {
+  using V = typename Ops::V;
+  using M = typename Ops::M;
+  const V zero = Ops::zero();
+  const V empty = Ops::andnot(Ops::or_(r.pieces0, r.pieces1), Ops::set1(~0u));
+  const V opp = Ops::sel(white, r.pieces0, r.pieces1);
+  // Squares with a jump in each direction, whoever stands there.
+  const V sites[kDirections] = {
+      shift<Ops, kNorthEast>(Ops::and_(shift<Ops, kNorthEast>(empty), opp)),
+      shift<Ops, kNorthWest>(Ops::and_(shift<Ops, kNorthWest>(empty), opp)),
+      shift<Ops, kSouthWest>(Ops::and_(shift<Ops, kSouthWest>(empty), opp)),
+      shift<Ops, kSouthEast>(Ops::and_(shift<Ops, kSouthEast>(empty), opp))};
+  const V men = Ops::andnot(r.kings, own), own_kings = Ops::and_(own, r.kings);
+  const V south = Ops::sel(white, own_kings, own), north = Ops::sel(white, own, own_kings);
+  const V jumps[kDirections] = {Ops::and_(south, sites[0]), Ops::and_(south, sites[1]),
+                                Ops::and_(north, sites[2]), Ops::and_(north, sites[3])};
+  const V forward_sites =
+      Ops::sel(white, Ops::or_(sites[2], sites[3]), Ops::or_(sites[0], sites[1]));
+  const V landing_men_twice[kDirections] = {
+      shift<Ops, kSouthWest>(shift<Ops, kSouthWest>(Ops::and_(jumps[0], men))),
+      shift<Ops, kSouthEast>(shift<Ops, kSouthEast>(Ops::and_(jumps[1], men))),
+      shift<Ops, kNorthEast>(shift<Ops, kNorthEast>(Ops::and_(jumps[2], men))),
+      shift<Ops, kNorthWest>(shift<Ops, kNorthWest>(Ops::and_(jumps[3], men)))};
+  const V landing_kings[kDirections] = {
+      shift<Ops, kSouthWest>(shift<Ops, kSouthWest>(Ops::and_(jumps[0], r.kings))),
+      shift<Ops, kSouthEast>(shift<Ops, kSouthEast>(Ops::and_(jumps[1], r.kings))),
+      shift<Ops, kNorthEast>(shift<Ops, kNorthEast>(Ops::and_(jumps[2], r.kings))),
+      shift<Ops, kNorthWest>(shift<Ops, kNorthWest>(Ops::and_(jumps[3], r.kings)))};
+  V go_on = zero;
+  for (int d = 0; d < kDirections; ++d) {
+    V onward = zero;  // sites of every direction but back
+    for (int e = 0; e < kDirections; ++e)
+      if (e != opposite(d)) onward = Ops::or_(onward, sites[e]);
+    go_on = Ops::or_(go_on, Ops::and_(landing_kings[d], onward));
+    go_on = Ops::or_(go_on, Ops::and_(Ops::andnot(crown, landing_men_twice[d]), forward_sites));
+  }
+  const M scalar = Ops::mand(capture, Ops::nz(go_on));
+  const M simple = Ops::mandnot(scalar, capture);
+  if (!Ops::bits(simple)) return scalar;
+
+  // The men's jumps that crown: from two rows before the crown row.
+  const V crowning[kDirections] = {
+      Ops::and_(Ops::and_(jumps[0], men), shift<Ops, kNorthEast>(shift<Ops, kNorthEast>(crown))),
+      Ops::and_(Ops::and_(jumps[1], men), shift<Ops, kNorthWest>(shift<Ops, kNorthWest>(crown))),
+      Ops::and_(Ops::and_(jumps[2], men), shift<Ops, kSouthWest>(shift<Ops, kSouthWest>(crown))),
+      Ops::and_(Ops::and_(jumps[3], men), shift<Ops, kSouthEast>(shift<Ops, kSouthEast>(crown)))};
+  V n = zero, n_crowning = zero;
+  for (int d = 0; d < kDirections; ++d) {
+    n = Ops::add(n, popcount<Ops>(jumps[d]));
+    n_crowning = Ops::add(n_crowning, popcount<Ops>(crowning[d]));
+  }
+  // Uniform lanes weigh every jump 1, weighted ones kWeightOne and a crowning one more.
+  const V crown_extra = Ops::sub(r.jump_crown, r.jump_unit);
+  V rest =
+      Ops::mulhi(word, Ops::add(Ops::mullo(r.jump_unit, n), Ops::mullo(crown_extra, n_crowning)));
+  V walk = r.jump, from = zero;
+  M chosen[kDirections] = {Ops::from_bits(0), Ops::from_bits(0), Ops::from_bits(0),
+                           Ops::from_bits(0)};
+  for (M pending = Ops::mand(simple, Ops::nz(walk)); Ops::bits(pending);
+       pending = Ops::mand(pending, Ops::nz(walk))) {
+    const V sq = Ops::and_(walk, Ops::sub(zero, walk));
+    V sum = zero;
+    M found = Ops::from_bits(0);
+    for (int d = 0; d < kDirections; ++d) {
+      const V weight = Ops::sel(Ops::nz(Ops::and_(crowning[d], sq)), r.jump_crown, r.jump_unit);
+      sum = Ops::add(sum, Ops::and_(Ops::vec(Ops::nz(Ops::and_(jumps[d], sq))), weight));
+      const M here = Ops::mandnot(found, Ops::mand(pending, Ops::gt(sum, rest)));
+      chosen[d] = Ops::mor(chosen[d], here);
+      found = Ops::mor(found, here);
+    }
+    from = Ops::sel(found, sq, from);
+    pending = Ops::mandnot(found, pending);
+    rest = Ops::sel(pending, Ops::sub(rest, sum), rest);
+    walk = Ops::xor_where(pending, walk, sq);
+  }
+  const V over = Ops::sel(
+      chosen[0], shift<Ops, kSouthWest>(from),
+      Ops::sel(chosen[1], shift<Ops, kSouthEast>(from),
+               Ops::sel(chosen[2], shift<Ops, kNorthEast>(from), shift<Ops, kNorthWest>(from))));
+  const V to = Ops::sel(
+      chosen[0], shift<Ops, kSouthWest>(over),
+      Ops::sel(chosen[1], shift<Ops, kSouthEast>(over),
+               Ops::sel(chosen[2], shift<Ops, kNorthEast>(over), shift<Ops, kNorthWest>(over))));
+  // apply_effect of the jump.
+  const M king_after = Ops::mor(Ops::nz(Ops::and_(r.kings, from)), Ops::nz(Ops::and_(to, crown)));
+  const V moved = Ops::or_(Ops::andnot(from, own), to), taken = Ops::andnot(over, opp);
+  r.pieces0 = Ops::sel(simple, Ops::sel(white, taken, moved), r.pieces0);
+  r.pieces1 = Ops::sel(simple, Ops::sel(white, moved, taken), r.pieces1);
+  r.kings = Ops::sel(
+      simple,
+      Ops::or_(Ops::andnot(Ops::or_(from, over), r.kings), Ops::and_(Ops::vec(king_after), to)),
+      r.kings);
+  return scalar;
+}
+
 // One ply of every lane in `act` with the lane's random word; returns the lanes still playing.
 // Precondition: the lanes in act have a move and no draw rule has ended their game, and r.jump,
 // r.steps are their state's boards.
@@ -243,7 +353,10 @@ SP_FORCEINLINE typename Ops::M step(Lanes<Ops>& s, Regs<Ops>& r, typename Ops::M
       stepping, Ops::or_(Ops::andnot(from, r.kings), Ops::and_(Ops::vec(king_after), to)), r.kings);
   r.quiet = Ops::sel(stepping, Ops::sel(king, Ops::add(r.quiet, one), zero), r.quiet);
 
-  if (unsigned lanes = Ops::bits(capture)) {
+  if (Ops::bits(capture)) r.quiet = Ops::sel(capture, zero, r.quiet);
+  const M multi = Ops::bits(capture) ? single_jumps<Ops>(r, capture, word, own, crown, white)
+                                     : Ops::from_bits(0);
+  if (unsigned lanes = Ops::bits(multi)) {
     Ops::store(s.pieces[0], r.pieces0);
     Ops::store(s.pieces[1], r.pieces1);
     Ops::store(s.kings, r.kings);
@@ -270,7 +383,6 @@ SP_FORCEINLINE typename Ops::M step(Lanes<Ops>& s, Regs<Ops>& r, typename Ops::M
     r.pieces0 = Ops::load(s.pieces[0]);
     r.pieces1 = Ops::load(s.pieces[1]);
     r.kings = Ops::load(s.kings);
-    r.quiet = Ops::sel(capture, zero, r.quiet);
   }
   r.ply = Ops::add_where(act, r.ply, one);
   r.plies = Ops::add_where(act, r.plies, one);
@@ -321,6 +433,9 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     s.heavy[l] = tk.policy.kind == PolicyKind::kWeighted ? ~0u : 0u;
     s.man[l] = playout_detail::scale(kWeightOne, tk.policy.advance_weight);
     s.crowning_man[l] = playout_detail::scale(s.man[l], tk.policy.crown_weight);
+    const bool heavy = tk.policy.kind == PolicyKind::kWeighted;
+    s.jump_unit[l] = heavy ? kWeightOne : 1;
+    s.jump_crown[l] = heavy ? playout_detail::capture_weight(tk.policy, 1, true) : 1;
     s.rollout[l] = feed.take();
   };
 
@@ -349,6 +464,8 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     r.heavy = Ops::load(s.heavy);
     r.man = Ops::load(s.man);
     r.crowning_man = Ops::load(s.crowning_man);
+    r.jump_unit = Ops::load(s.jump_unit);
+    r.jump_crown = Ops::load(s.jump_crown);
     M act = Ops::from_bits(busy);
     // The weighted pick costs more again: only blocks with a weighted lane pay for it.
     if (Ops::bits(Ops::mand(act, Ops::mask(r.heavy)))) {
