@@ -52,24 +52,57 @@ std::vector<checkers::Policy> all_policies() {
 
 // What the positions hold, so that a test can insist the hard cases are there.
 struct Coverage {
-  int multi_jumps = 0;  // roots whose side to move has a capture of two or more jumps
-  int crowning = 0;     // roots where a man can crown this ply
-  int kings = 0;        // roots with kings
+  int multi_jumps = 0;      // roots whose side to move has a capture of two or more jumps
+  int double_crowning = 0;  // roots where one man has two jumps that crown
+  int crowning = 0;         // roots where a man can crown this ply
+  int kings = 0;            // roots with kings
 };
 
 void cover(const checkers::State& s, Coverage& c) {
   checkers::MoveList moves;
   checkers::generate_moves(s, moves);
   bool multi = false, crowns = false;
+  uint32_t crowning_from = 0;
   for (int i = 0; i < moves.size; ++i) {
     const checkers::Move m = moves.moves[i];
     multi = multi || checkers::move_jumps(m) >= 2;
     const checkers::MoveEffect e = checkers::effect_of(m);
-    crowns = crowns || (!(s.kings & e.from) && (e.to & checkers::crown_row(s.side)) != 0);
+    const bool crowning = !(s.kings & e.from) && (e.to & checkers::crown_row(s.side)) != 0;
+    crowns = crowns || crowning;
+    if (crowning && checkers::move_jumps(m) == 1) {
+      c.double_crowning += (crowning_from & e.from) != 0;
+      crowning_from |= e.from;
+    }
   }
   c.multi_jumps += multi;
   c.crowning += crowns;
   c.kings += s.kings != 0;
+}
+
+// Positions where a man of `side` (to move) has two single jumps that both crown, one for each
+// square where that fits, with a few other pieces so that the rest of the game varies.
+std::vector<checkers::State> double_crowning(int side, const checkers::Rules& rules) {
+  std::vector<checkers::State> out;
+  const int ahead[2] = {side == 0 ? checkers::kSouthWest : checkers::kNorthEast,
+                        side == 0 ? checkers::kSouthEast : checkers::kNorthWest};
+  for (int sq = 0; sq < checkers::kSquares; ++sq) {
+    checkers::State s = checkers::initial_state(rules);
+    s.pieces[0] = s.pieces[1] = 0;
+    s.side = static_cast<uint8_t>(side);
+    s.pieces[side] = 1u << sq;
+    bool fits = true;
+    for (int d : ahead) {
+      const int over = checkers::reference_step(sq, d);
+      const int to = over < 0 ? -1 : checkers::reference_step(over, d);
+      fits = fits && to >= 0 && ((1u << to) & checkers::crown_row(side));
+      if (fits) s.pieces[side ^ 1] |= 1u << over;
+    }
+    if (!fits) continue;
+    s.pieces[side] |= checkers::back_row(side) & ~(1u << sq) & 0x0000F00Fu;  // far from the fight
+    s.pieces[side ^ 1] |= (side == 0 ? 0x00F00000u : 0x00000F00u) & ~s.pieces[side];
+    out.push_back(s);
+  }
+  return out;
 }
 
 // Random games under `rules`, each cut `back` plies before its end (0: the finished position,
@@ -108,6 +141,8 @@ std::vector<checkers::State> positions(uint64_t seed, int games, const checkers:
     EXPECT_TRUE(checkers::state_ok(s));
     out.push_back(s);
   }
+  for (int side = 0; side < 2; ++side)
+    for (const checkers::State& s : double_crowning(side, rules)) out.push_back(s);
   if (coverage)
     for (const checkers::State& s : out) cover(s, *coverage);
   return out;
@@ -161,6 +196,7 @@ TEST_P(CheckersSimdPlayout, EveryRolloutEqualsScalarPlayout) {
   EXPECT_GT(draws, 1000);
   EXPECT_GE(coverage.multi_jumps, 10);
   EXPECT_GE(coverage.crowning, 20);
+  EXPECT_GE(coverage.double_crowning, 16);
   EXPECT_GE(coverage.kings, 200);
 }
 

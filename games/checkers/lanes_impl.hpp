@@ -95,6 +95,17 @@ SP_FORCEINLINE typename Ops::V popcount(typename Ops::V a) {
   return Ops::and_(x, Ops::set1(0x3F));
 }
 
+// The set bits of four boards together, per lane: per-byte counts summed (at most 32 a byte),
+// then folded once.
+template <class Ops>
+SP_FORCEINLINE typename Ops::V popcount_sum(const typename Ops::V (&b)[kDirections]) {
+  typename Ops::V x = Ops::add(Ops::add(Ops::popcount_bytes(b[0]), Ops::popcount_bytes(b[1])),
+                               Ops::add(Ops::popcount_bytes(b[2]), Ops::popcount_bytes(b[3])));
+  x = Ops::add(x, Ops::srli(x, 8));
+  x = Ops::add(x, Ops::srli(x, 16));
+  return Ops::and_(x, Ops::set1(0xFF));
+}
+
 // The k-th (0-based) set bit of b as a one-bit board, lane by lane (nth_set_bit): the half of b
 // that holds it, 16, 8, 4, 2 and 1 bits wide, from the popcount of the lower half. Precondition
 // k < popcount(b).
@@ -167,14 +178,32 @@ SP_FORCEINLINE typename Ops::V pick_direction(const typename Ops::V (&n)[kDirect
   return board;
 }
 
+// A jump's landing square from its start square and back, by direction: two steps change the
+// square number by 7 or 9 whatever the row. Exact for a legal jump, whose landing is on the board.
+template <class Ops, int D>
+SP_FORCEINLINE typename Ops::V to_landing(typename Ops::V b) {
+  if constexpr (D == kSouthWest) return Ops::slli(b, 7);
+  if constexpr (D == kSouthEast) return Ops::slli(b, 9);
+  if constexpr (D == kNorthEast) return Ops::srli(b, 7);
+  if constexpr (D == kNorthWest) return Ops::srli(b, 9);
+}
+template <class Ops, int D>
+SP_FORCEINLINE typename Ops::V from_landing(typename Ops::V b) {
+  if constexpr (D == kSouthWest) return Ops::srli(b, 7);
+  if constexpr (D == kSouthEast) return Ops::srli(b, 9);
+  if constexpr (D == kNorthEast) return Ops::slli(b, 7);
+  if constexpr (D == kNorthWest) return Ops::slli(b, 9);
+}
+
 // The captures of the lanes in `capture` whose every capture is a single jump (most of them):
 // picked and played in lanes, as play_capture / play_weighted_capture pick them (by start square,
 // then direction, a crowning jump weighted by the policy). Returns the other lanes of `capture`,
-// where a jump may continue, for the scalar code. A jump from f in direction d continues when its
-// landing square t has another jump in a direction other than back over the piece just taken
-// (only forward for a man, and none for a man that crowns on t): the start square, now empty, is
-// two steps back from t, so no such jump can land there, and t's neighbours are as they were.
-template <class Ops>
+// where a jump may continue, for the scalar code. A jump from f continues when its landing square
+// t has a jump site (an enemy piece next to it, an empty square beyond), a forward one for a man,
+// and none for a man that crowns on t. Sites are taken on the board before the move: the one
+// back over the piece just taken would land on f, which the mover still holds there, so it never
+// counts; no other jump from t can land on f, and t's neighbours are as they were.
+template <class Ops, bool kHeavy>
 SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M capture,
                                             typename Ops::V word, typename Ops::V own,
                                             typename Ops::V crown, typename Ops::M white) {
@@ -193,45 +222,37 @@ SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M captur
   const V south = Ops::sel(white, own_kings, own), north = Ops::sel(white, own, own_kings);
   const V jumps[kDirections] = {Ops::and_(south, sites[0]), Ops::and_(south, sites[1]),
                                 Ops::and_(north, sites[2]), Ops::and_(north, sites[3])};
-  const V forward_sites =
-      Ops::sel(white, Ops::or_(sites[2], sites[3]), Ops::or_(sites[0], sites[1]));
-  const V landing_men_twice[kDirections] = {
-      shift<Ops, kSouthWest>(shift<Ops, kSouthWest>(Ops::and_(jumps[0], men))),
-      shift<Ops, kSouthEast>(shift<Ops, kSouthEast>(Ops::and_(jumps[1], men))),
-      shift<Ops, kNorthEast>(shift<Ops, kNorthEast>(Ops::and_(jumps[2], men))),
-      shift<Ops, kNorthWest>(shift<Ops, kNorthWest>(Ops::and_(jumps[3], men)))};
-  const V landing_kings[kDirections] = {
-      shift<Ops, kSouthWest>(shift<Ops, kSouthWest>(Ops::and_(jumps[0], r.kings))),
-      shift<Ops, kSouthEast>(shift<Ops, kSouthEast>(Ops::and_(jumps[1], r.kings))),
-      shift<Ops, kNorthEast>(shift<Ops, kNorthEast>(Ops::and_(jumps[2], r.kings))),
-      shift<Ops, kNorthWest>(shift<Ops, kNorthWest>(Ops::and_(jumps[3], r.kings)))};
-  V go_on = zero;
-  for (int d = 0; d < kDirections; ++d) {
-    V onward = zero;  // sites of every direction but back
-    for (int e = 0; e < kDirections; ++e)
-      if (e != opposite(d)) onward = Ops::or_(onward, sites[e]);
-    go_on = Ops::or_(go_on, Ops::and_(landing_kings[d], onward));
-    go_on = Ops::or_(go_on, Ops::and_(Ops::andnot(crown, landing_men_twice[d]), forward_sites));
-  }
-  const M scalar = Ops::mand(capture, Ops::nz(go_on));
+  const V king_onward = Ops::or_(Ops::or_(sites[0], sites[1]), Ops::or_(sites[2], sites[3]));
+  const V man_onward = Ops::andnot(
+      crown, Ops::sel(white, Ops::or_(sites[2], sites[3]), Ops::or_(sites[0], sites[1])));
+  const auto go_on = [&]<int D>() {
+    return Ops::and_(jumps[D], Ops::or_(Ops::and_(r.kings, from_landing<Ops, D>(king_onward)),
+                                        Ops::and_(men, from_landing<Ops, D>(man_onward))));
+  };
+  const V onward = Ops::or_(
+      Ops::or_(go_on.template operator()<kSouthWest>(), go_on.template operator()<kSouthEast>()),
+      Ops::or_(go_on.template operator()<kNorthEast>(), go_on.template operator()<kNorthWest>()));
+  const M scalar = Ops::mand(capture, Ops::nz(onward));
   const M simple = Ops::mandnot(scalar, capture);
   if (!Ops::bits(simple)) return scalar;
 
-  // The men's jumps that crown: from two rows before the crown row.
-  const V crowning[kDirections] = {
-      Ops::and_(Ops::and_(jumps[0], men), shift<Ops, kNorthEast>(shift<Ops, kNorthEast>(crown))),
-      Ops::and_(Ops::and_(jumps[1], men), shift<Ops, kNorthWest>(shift<Ops, kNorthWest>(crown))),
-      Ops::and_(Ops::and_(jumps[2], men), shift<Ops, kSouthWest>(shift<Ops, kSouthWest>(crown))),
-      Ops::and_(Ops::and_(jumps[3], men), shift<Ops, kSouthEast>(shift<Ops, kSouthEast>(crown)))};
-  V n = zero, n_crowning = zero;
-  for (int d = 0; d < kDirections; ++d) {
-    n = Ops::add(n, popcount<Ops>(jumps[d]));
-    n_crowning = Ops::add(n_crowning, popcount<Ops>(crowning[d]));
+  // Uniform lanes weigh every jump 1; weighted ones kWeightOne, and more a man's jump that crowns
+  // (from two rows before the crown row).
+  const V n = popcount_sum<Ops>(jumps);
+  V crowning[kDirections] = {zero, zero, zero, zero};
+  V rest;
+  if constexpr (kHeavy) {
+    crowning[0] = Ops::and_(Ops::and_(jumps[0], men), from_landing<Ops, kSouthWest>(crown));
+    crowning[1] = Ops::and_(Ops::and_(jumps[1], men), from_landing<Ops, kSouthEast>(crown));
+    crowning[2] = Ops::and_(Ops::and_(jumps[2], men), from_landing<Ops, kNorthEast>(crown));
+    crowning[3] = Ops::and_(Ops::and_(jumps[3], men), from_landing<Ops, kNorthWest>(crown));
+    const V n_crowning = popcount_sum<Ops>(crowning);  // a man may crown by two jumps
+    const V crown_extra = Ops::sub(r.jump_crown, r.jump_unit);
+    rest =
+        Ops::mulhi(word, Ops::add(Ops::mullo(r.jump_unit, n), Ops::mullo(crown_extra, n_crowning)));
+  } else {
+    rest = Ops::mulhi(word, n);
   }
-  // Uniform lanes weigh every jump 1, weighted ones kWeightOne and a crowning one more.
-  const V crown_extra = Ops::sub(r.jump_crown, r.jump_unit);
-  V rest =
-      Ops::mulhi(word, Ops::add(Ops::mullo(r.jump_unit, n), Ops::mullo(crown_extra, n_crowning)));
   V walk = r.jump, from = zero;
   M chosen[kDirections] = {Ops::from_bits(0), Ops::from_bits(0), Ops::from_bits(0),
                            Ops::from_bits(0)};
@@ -241,7 +262,9 @@ SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M captur
     V sum = zero;
     M found = Ops::from_bits(0);
     for (int d = 0; d < kDirections; ++d) {
-      const V weight = Ops::sel(Ops::nz(Ops::and_(crowning[d], sq)), r.jump_crown, r.jump_unit);
+      V weight = Ops::set1(1);
+      if constexpr (kHeavy)
+        weight = Ops::sel(Ops::nz(Ops::and_(crowning[d], sq)), r.jump_crown, r.jump_unit);
       sum = Ops::add(sum, Ops::and_(Ops::vec(Ops::nz(Ops::and_(jumps[d], sq))), weight));
       const M here = Ops::mandnot(found, Ops::mand(pending, Ops::gt(sum, rest)));
       chosen[d] = Ops::mor(chosen[d], here);
@@ -256,10 +279,10 @@ SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M captur
       chosen[0], shift<Ops, kSouthWest>(from),
       Ops::sel(chosen[1], shift<Ops, kSouthEast>(from),
                Ops::sel(chosen[2], shift<Ops, kNorthEast>(from), shift<Ops, kNorthWest>(from))));
-  const V to = Ops::sel(
-      chosen[0], shift<Ops, kSouthWest>(over),
-      Ops::sel(chosen[1], shift<Ops, kSouthEast>(over),
-               Ops::sel(chosen[2], shift<Ops, kNorthEast>(over), shift<Ops, kNorthWest>(over))));
+  const V to = Ops::sel(chosen[0], to_landing<Ops, kSouthWest>(from),
+                        Ops::sel(chosen[1], to_landing<Ops, kSouthEast>(from),
+                                 Ops::sel(chosen[2], to_landing<Ops, kNorthEast>(from),
+                                          to_landing<Ops, kNorthWest>(from))));
   // apply_effect of the jump.
   const M king_after = Ops::mor(Ops::nz(Ops::and_(r.kings, from)), Ops::nz(Ops::and_(to, crown)));
   const V moved = Ops::or_(Ops::andnot(from, own), to), taken = Ops::andnot(over, opp);
@@ -354,8 +377,9 @@ SP_FORCEINLINE typename Ops::M step(Lanes<Ops>& s, Regs<Ops>& r, typename Ops::M
   r.quiet = Ops::sel(stepping, Ops::sel(king, Ops::add(r.quiet, one), zero), r.quiet);
 
   if (Ops::bits(capture)) r.quiet = Ops::sel(capture, zero, r.quiet);
-  const M multi = Ops::bits(capture) ? single_jumps<Ops>(r, capture, word, own, crown, white)
-                                     : Ops::from_bits(0);
+  const M multi = Ops::bits(capture)
+                      ? single_jumps<Ops, kHeavy>(r, capture, word, own, crown, white)
+                      : Ops::from_bits(0);
   if (unsigned lanes = Ops::bits(multi)) {
     Ops::store(s.pieces[0], r.pieces0);
     Ops::store(s.pieces[1], r.pieces1);
