@@ -43,6 +43,7 @@ struct Lanes {
   alignas(64) uint32_t max_plies[L];
   alignas(64) uint32_t quiet_limit[L];         // kNoQuietLimit for none
   alignas(64) uint32_t jump[L];                // all_jumpers of the lane's state
+  alignas(64) uint32_t sites[kDirections][L];  // its jump sites by direction (see generate)
   alignas(64) uint32_t steps[kDirections][L];  // steppers of the lane's state, by direction
   alignas(64) uint32_t winner[L];
   alignas(64) uint32_t plies[L];
@@ -67,7 +68,7 @@ template <class Ops>
 struct Regs {
   using V = typename Ops::V;
   V pieces0, pieces1, kings, side, ply, quiet, max_plies, quiet_limit;
-  V jump, steps[kDirections];
+  V jump, sites[kDirections], steps[kDirections];
   V winner, plies;
   V heavy, man, crowning_man;
   V jump_unit, jump_crown;  // a single jump's weight, and a crowning one's: 1 when uniform
@@ -150,11 +151,14 @@ SP_FORCEINLINE void generate(Regs<Ops>& r) {
   r.steps[kSouthEast] = Ops::and_(south, from_se);
   r.steps[kNorthEast] = Ops::and_(north, from_ne);
   r.steps[kNorthWest] = Ops::and_(north, from_nw);
-  const V jump_sw = Ops::and_(south, shift<Ops, kNorthEast>(Ops::and_(from_sw, opp)));
-  const V jump_se = Ops::and_(south, shift<Ops, kNorthWest>(Ops::and_(from_se, opp)));
-  const V jump_ne = Ops::and_(north, shift<Ops, kSouthWest>(Ops::and_(from_ne, opp)));
-  const V jump_nw = Ops::and_(north, shift<Ops, kSouthEast>(Ops::and_(from_nw, opp)));
-  r.jump = Ops::or_(Ops::or_(jump_sw, jump_se), Ops::or_(jump_ne, jump_nw));
+  // Jump sites: squares with an enemy piece next to them toward d and an empty square beyond,
+  // whoever stands there.
+  r.sites[kSouthWest] = shift<Ops, kNorthEast>(Ops::and_(from_sw, opp));
+  r.sites[kSouthEast] = shift<Ops, kNorthWest>(Ops::and_(from_se, opp));
+  r.sites[kNorthEast] = shift<Ops, kSouthWest>(Ops::and_(from_ne, opp));
+  r.sites[kNorthWest] = shift<Ops, kSouthEast>(Ops::and_(from_nw, opp));
+  r.jump = Ops::or_(Ops::and_(south, Ops::or_(r.sites[kSouthWest], r.sites[kSouthEast])),
+                    Ops::and_(north, Ops::or_(r.sites[kNorthEast], r.sites[kNorthWest])));
 }
 
 // The direction a pick falls in, as play_step finds it: the first direction i with k < n[i] (k
@@ -210,14 +214,8 @@ SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M captur
   using V = typename Ops::V;
   using M = typename Ops::M;
   const V zero = Ops::zero();
-  const V empty = Ops::andnot(Ops::or_(r.pieces0, r.pieces1), Ops::set1(~0u));
   const V opp = Ops::sel(white, r.pieces0, r.pieces1);
-  // Squares with a jump in each direction, whoever stands there.
-  const V sites[kDirections] = {
-      shift<Ops, kNorthEast>(Ops::and_(shift<Ops, kNorthEast>(empty), opp)),
-      shift<Ops, kNorthWest>(Ops::and_(shift<Ops, kNorthWest>(empty), opp)),
-      shift<Ops, kSouthWest>(Ops::and_(shift<Ops, kSouthWest>(empty), opp)),
-      shift<Ops, kSouthEast>(Ops::and_(shift<Ops, kSouthEast>(empty), opp))};
+  const V(&sites)[kDirections] = r.sites;
   const V men = Ops::andnot(r.kings, own), own_kings = Ops::and_(own, r.kings);
   const V south = Ops::sel(white, own_kings, own), north = Ops::sel(white, own, own_kings);
   const V jumps[kDirections] = {Ops::and_(south, sites[0]), Ops::and_(south, sites[1]),
@@ -445,6 +443,9 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     s.max_plies[l] = root.max_plies;
     s.quiet_limit[l] = root.quiet_limit ? root.quiet_limit : kNoQuietLimit;
     s.jump[l] = all_jumpers(root);
+    for (int d = 0; d < kDirections; ++d)
+      s.sites[d][l] = checkers::shift(
+          checkers::shift(empty_squares(root), opposite(d)) & opponent_pieces(root), opposite(d));
     for (int d = 0; d < kDirections; ++d) s.steps[d][l] = steppers(root, d);
     s.winner[l] = kNoWinner;
     s.plies[l] = 0;
@@ -482,6 +483,7 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     r.max_plies = Ops::load(s.max_plies);
     r.quiet_limit = Ops::load(s.quiet_limit);
     r.jump = Ops::load(s.jump);
+    for (int d = 0; d < kDirections; ++d) r.sites[d] = Ops::load(s.sites[d]);
     for (int d = 0; d < kDirections; ++d) r.steps[d] = Ops::load(s.steps[d]);
     r.winner = Ops::load(s.winner);
     r.plies = Ops::load(s.plies);
@@ -504,6 +506,7 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     Ops::store(s.ply, r.ply);
     Ops::store(s.quiet, r.quiet);
     Ops::store(s.jump, r.jump);
+    for (int d = 0; d < kDirections; ++d) Ops::store(s.sites[d], r.sites[d]);
     for (int d = 0; d < kDirections; ++d) Ops::store(s.steps[d], r.steps[d]);
     Ops::store(s.winner, r.winner);
     Ops::store(s.plies, r.plies);
