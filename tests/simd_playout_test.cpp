@@ -11,9 +11,9 @@
 
 #include "games/common/errors.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/lanes.hpp"
 #include "games/games.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "games/ewn/lanes.hpp"
 #include "host/rollout/simd/simd_path.hpp"
 #include "tests/games/tictactoe.hpp"
 #include "tests/rollout_fixtures.hpp"
