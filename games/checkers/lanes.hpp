@@ -1,9 +1,9 @@
 // Checkers' lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one
 // thread advances 8 (AVX2) or 16 (AVX-512) playouts at once, each exactly as checkers::playout
 // plays it on its own stream, so the statistics are bit-identical to the scalar path's. Both
-// policies, uniform and weighted, run in lanes: plain steps and single-jump captures are picked and
-// played in the vector registers, multi-jump captures lane by lane with the scalar code of
-// playout.hpp. The CUDA kernels keep the scalar playout.
+// policies, uniform and weighted, run in lanes: plain steps, single-jump captures and forced jump
+// chains are picked and played in the vector registers, captures whose jump paths branch lane by
+// lane with the scalar code of playout.hpp. The CUDA kernels keep the scalar playout.
 #pragma once
 
 #include <cstddef>

@@ -8,9 +8,9 @@
 //     boards' popcounts (a nibble table, no popcount instruction assumed), then the k-th set bit by
 //     halving the board (uniform) or a walk over the board's squares (weighted);
 //   - a capture whose every path is a single jump (86% of the capture plies of random games) is
-//     picked and played in lanes too (single_jumps); a lane where a jump may continue plays its
-//     capture alone, with the scalar play_capture / play_weighted_capture: jump paths branch too
-//     much to pay off in lanes.
+//     picked and played in lanes too (single_jumps), and so is a capture with one first jump
+//     that goes on one way only (forced_chain: two thirds of the rest); a lane where jump paths
+//     branch plays its capture alone, with the scalar play_capture / play_weighted_capture.
 // The draw counters are plain 32-bit lanes: the ply and quiet counters of the state saturate only
 // past the limits that end a playout, so they never saturate here.
 // Lanes are refilled only at block boundaries (every four plies, one Philox block per lane), as in
@@ -199,6 +199,80 @@ SP_FORCEINLINE typename Ops::V from_landing(typename Ops::V b) {
   if constexpr (D == kNorthWest) return Ops::slli(b, 9);
 }
 
+// The capture of the lanes in `lanes`, which have a single first jump (jumps[] holds it) that may
+// go on: when it goes on one way only at every landing square, that path is the only move, which
+// play_capture and play_weighted_capture pick whatever the word. Follows it jump by jump as
+// for_each_jump_path does (the start square counts as empty, jumped pieces stay on the board and
+// are not jumped twice, a man that crowns stops) and plays it; returns the lanes where the path
+// branches, for the scalar code, untouched.
+template <class Ops>
+SP_FORCEINLINE typename Ops::M forced_chain(Regs<Ops>& r, typename Ops::M lanes,
+                                            const typename Ops::V (&jumps)[kDirections],
+                                            typename Ops::V own, typename Ops::V opp,
+                                            typename Ops::V crown, typename Ops::M white) {
+  using V = typename Ops::V;
+  using M = typename Ops::M;
+  const V zero = Ops::zero(), one = Ops::set1(1);
+  const V start = r.jump;
+  const V land_on = Ops::or_(Ops::andnot(Ops::or_(r.pieces0, r.pieces1), Ops::set1(~0u)), start);
+  const M king = Ops::nz(Ops::and_(r.kings, start));
+  const M toward[kDirections] = {Ops::mor(king, Ops::mnot(white)), Ops::mor(king, Ops::mnot(white)),
+                                 Ops::mor(king, white), Ops::mor(king, white)};
+  M dir[kDirections];
+  for (int d = 0; d < kDirections; ++d) dir[d] = Ops::nz(jumps[d]);
+  V at = start, taken = zero;
+  M going = lanes, branch = Ops::from_bits(0);
+  while (Ops::bits(going)) {
+    const V over = Ops::sel(
+        dir[0], shift<Ops, kSouthWest>(at),
+        Ops::sel(dir[1], shift<Ops, kSouthEast>(at),
+                 Ops::sel(dir[2], shift<Ops, kNorthEast>(at), shift<Ops, kNorthWest>(at))));
+    const V land = Ops::sel(dir[0], to_landing<Ops, kSouthWest>(at),
+                            Ops::sel(dir[1], to_landing<Ops, kSouthEast>(at),
+                                     Ops::sel(dir[2], to_landing<Ops, kNorthEast>(at),
+                                              to_landing<Ops, kNorthWest>(at))));
+    taken = Ops::sel(going, Ops::or_(taken, over), taken);
+    at = Ops::sel(going, land, at);
+    going = Ops::mandnot(Ops::mandnot(king, Ops::nz(Ops::and_(at, crown))), going);
+    const V targets = Ops::andnot(taken, opp);
+    const M can[kDirections] = {
+        Ops::mand(
+            toward[0],
+            Ops::nz(Ops::and_(
+                shift<Ops, kSouthWest>(Ops::and_(shift<Ops, kSouthWest>(at), targets)), land_on))),
+        Ops::mand(
+            toward[1],
+            Ops::nz(Ops::and_(
+                shift<Ops, kSouthEast>(Ops::and_(shift<Ops, kSouthEast>(at), targets)), land_on))),
+        Ops::mand(
+            toward[2],
+            Ops::nz(Ops::and_(
+                shift<Ops, kNorthEast>(Ops::and_(shift<Ops, kNorthEast>(at), targets)), land_on))),
+        Ops::mand(
+            toward[3],
+            Ops::nz(Ops::and_(
+                shift<Ops, kNorthWest>(Ops::and_(shift<Ops, kNorthWest>(at), targets)), land_on)))};
+    V ways = zero;
+    for (int d = 0; d < kDirections; ++d) {
+      ways = Ops::add_where(can[d], ways, one);
+      dir[d] = can[d];
+    }
+    branch = Ops::mor(branch, Ops::mand(going, Ops::gt(ways, one)));
+    going = Ops::mand(going, Ops::eq(ways, one));
+  }
+  // apply_effect of the path.
+  const M done = Ops::mandnot(branch, lanes);
+  const M king_after = Ops::mor(king, Ops::nz(Ops::and_(at, crown)));
+  const V moved = Ops::or_(Ops::andnot(start, own), at), left = Ops::andnot(taken, opp);
+  r.pieces0 = Ops::sel(done, Ops::sel(white, left, moved), r.pieces0);
+  r.pieces1 = Ops::sel(done, Ops::sel(white, moved, left), r.pieces1);
+  r.kings = Ops::sel(
+      done,
+      Ops::or_(Ops::andnot(Ops::or_(start, taken), r.kings), Ops::and_(Ops::vec(king_after), at)),
+      r.kings);
+  return branch;
+}
+
 // The captures of the lanes in `capture` whose every capture is a single jump (most of them):
 // picked and played in lanes, as play_capture / play_weighted_capture pick them (by start square,
 // then direction, a crowning jump weighted by the policy). Returns the other lanes of `capture`,
@@ -230,13 +304,18 @@ SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M captur
   const V onward = Ops::or_(
       Ops::or_(go_on.template operator()<kSouthWest>(), go_on.template operator()<kSouthEast>()),
       Ops::or_(go_on.template operator()<kNorthEast>(), go_on.template operator()<kNorthWest>()));
-  const M scalar = Ops::mand(capture, Ops::nz(onward));
-  const M simple = Ops::mandnot(scalar, capture);
+  const M longer = Ops::mand(capture, Ops::nz(onward));
+  const M simple = Ops::mandnot(longer, capture);
+  const V n = popcount_sum<Ops>(jumps);
+  const M one = Ops::mand(longer, Ops::eq(n, Ops::set1(1)));
+  const M scalar = Ops::bits(one)
+                       ? Ops::mor(Ops::mandnot(one, longer),
+                                  forced_chain<Ops>(r, one, jumps, own, opp, crown, white))
+                       : longer;
   if (!Ops::bits(simple)) return scalar;
 
   // Uniform lanes weigh every jump 1; weighted ones kWeightOne, and more a man's jump that crowns
   // (from two rows before the crown row).
-  const V n = popcount_sum<Ops>(jumps);
   V crowning[kDirections] = {zero, zero, zero, zero};
   V rest;
   if constexpr (kHeavy) {
