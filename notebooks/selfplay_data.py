@@ -133,8 +133,10 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
       adds `outcome`, the mover's result (1 win, 0 loss, 0.5 draw), which `root_value` predicts.
     - positions: game_id, ply, side_to_move, result and one column per feature.
     - perf: one row per rollout batch, in file order; adds `rollouts_per_s`, the backend's rate
-      for that batch (rollouts / backend_ms), and `elapsed_s`: time_s counts from the start of
-      each run, so the runs of a resumed campaign are laid end to end.
+      for that batch (rollouts / backend_ms), `part` (0, or for the index over the rank files of
+      an MPI campaign the rank that wrote the row), and `elapsed_s`: time_s counts from the start
+      of each run, so the runs of a resumed campaign are laid end to end, while the ranks of an
+      MPI campaign, which ran side by side, all start at 0.
     - meta: the root attributes (format_version, game, rules, config, seed, ...).
 
     Fill rows (game_id == 2**64-1) are always dropped. With complete_games_only (the default),
@@ -151,6 +153,7 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
         games = records_to_frame(f["games"][:])
         plies = records_to_frame(f["plies"][:])
         perf = records_to_frame(f["perf"][:])
+        perf_part = _part_of_rows(f["perf"])
         positions, feature_names = _read_positions(f)
 
     if version == 1:
@@ -180,11 +183,35 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
     perf = perf.reset_index(drop=True)
     backend_s = perf["backend_ms"].astype(float) / 1000.0
     perf["rollouts_per_s"] = perf["rollouts"].astype(float) / backend_s.where(backend_s > 0)
-    run = (perf["time_s"].diff() < 0).cumsum()
-    run_start = perf.groupby(run)["time_s"].max().cumsum().shift(fill_value=0.0)
-    perf["elapsed_s"] = perf["time_s"] + run.map(run_start)
+    perf["part"] = perf_part
+    perf["elapsed_s"] = _elapsed(perf)
 
     return Campaign(path, meta, games, plies, positions, perf, feature_names)
+
+
+def _part_of_rows(dataset) -> np.ndarray:
+    """The part file each row of a dataset comes from: 0 for a plain file; for the index over the
+    rank files of an MPI campaign (an HDF5 virtual dataset), the rank file's position in the
+    index, i.e. its rank."""
+    part = np.zeros(dataset.shape[0], dtype=np.int32)
+    if dataset.is_virtual:
+        for k, source in enumerate(dataset.virtual_sources()):
+            start, end = source.vspace.get_select_bounds()
+            part[start[0] : end[0] + 1] = k
+    return part
+
+
+def _elapsed(perf: pd.DataFrame) -> pd.Series:
+    """Seconds since the campaign's first start for each perf row. time_s counts from the start of
+    each run, so within one part file the runs of a resumed campaign are laid end to end; the
+    parts of an MPI campaign (its ranks) ran side by side, so each starts at 0."""
+    elapsed = pd.Series(0.0, index=perf.index)
+    for _, rows in perf.groupby("part", sort=False):
+        time_s = rows["time_s"].astype(float)
+        run = (time_s.diff() < 0).cumsum()
+        run_start = time_s.groupby(run).max().cumsum().shift(fill_value=0.0)
+        elapsed[rows.index] = time_s + run.map(run_start)
+    return elapsed
 
 
 def full_records(plies: pd.DataFrame) -> pd.Series:

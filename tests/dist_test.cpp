@@ -2,13 +2,17 @@
 // of the rank files, and the dealer with one rank (which must hand out the ids in order).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/dist/comm.hpp"
 #include "host/dist/dealer.hpp"
+#include "host/selfplay/progress.hpp"
 #include "host/selfplay/ranks.hpp"
 #include "tests/test_util.hpp"
 
@@ -68,6 +72,36 @@ TEST(Dealer, OneRankTakesTheIdsInOrderUntilDealingStops) {
   EXPECT_TRUE(dealer.exhausted());
   EXPECT_EQ(dealer.take(), std::nullopt);
   EXPECT_TRUE(dealer.finish(0).empty());
+}
+
+// Rank 0's summary counts the batches of every rank: their backends' busy time is shared out over
+// the ranks, so that it reads as the share of each backend's wall time (at most 100%).
+TEST(ProgressSummary, BackendBusyIsTheMeanOverTheRanks) {
+  const auto busy_of = [](int ranks) {
+    selfplay::Progress progress(10, 0, nullptr, false, ranks);
+    const auto start = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const double elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    for (int r = 0; r < ranks; ++r) progress.batch_done(100, 6400, 0.75 * elapsed_ms, 0, 1);
+    const std::string summary = progress.summary("out.h5", "cpu", 0);
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(summary, m, std::regex(R"(busy (\d+)% of wall time)")))
+        << summary;
+    return std::make_pair(std::stoi(m[1]), summary);
+  };
+  const auto [one, one_text] = busy_of(1);
+  EXPECT_GT(one, 0);
+  EXPECT_LE(one, 75);
+  EXPECT_EQ(one_text.find("ranks"), std::string::npos) << one_text;
+  for (int ranks : {2, 3}) {
+    const auto [busy, text] = busy_of(ranks);
+    EXPECT_GT(busy, 0) << text;
+    EXPECT_LE(busy, 75) << text;  // summed, it would be 75% times the ranks
+    EXPECT_NE(text.find("(mean of " + std::to_string(ranks) + " ranks)"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(summed over the ranks)"), std::string::npos) << text;
+  }
 }
 
 }  // namespace

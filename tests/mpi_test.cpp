@@ -126,6 +126,30 @@ TEST(MpiCampaign, TwoAndThreeRanksGiveTheRecordsOfOneProcess) {
   }
 }
 
+// Fewer games than one rank plays at once: rank 0 deals to itself a share at a time like to the
+// others, instead of starting every id before another rank has asked (which left rank 1 idle).
+TEST(MpiCampaign, FewerGamesThanARanksSlotsStillSpreadOverTheRanks) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::string config = test::read_text(kCampaign);
+  const std::string from = "concurrency: 8", to = "concurrency: 64";
+  ASSERT_NE(config.find(from), std::string::npos);
+  config.replace(config.find(from), from.size(), to);
+  const std::string path = dir.write("wide.yaml", config).string();
+  const std::string out = dir.file("wide.h5");
+  const auto r = selfplay(2, {"run", path, "--out", out, "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::vector<std::string> parts = selfplay::rank_files(out);
+  ASSERT_EQ(parts.size(), 2u);
+  uint64_t total = 0;
+  for (const std::string& part : parts) {
+    const uint64_t games = io::CampaignReader(part).games_count();
+    EXPECT_GE(games, 4u) << part << ": the ids were not spread";
+    total += games;
+  }
+  EXPECT_EQ(total, 24u);
+}
+
 TEST(MpiCampaign, OneRankIsTheSingleProcessRun) {
   SKIP_WITHOUT_MPI();
   TempDir dir;

@@ -132,6 +132,41 @@ for campaign, tsv in ((old, sys.argv[4]), (sd.load_campaign(sys.argv[5]), sys.ar
 print("format 1 and full records: ok")
 EOF
 
+# The perf rows of an MPI campaign's index (a virtual dataset over the rank files) get the rank
+# they come from, and each rank's elapsed time starts at 0 (the ranks ran side by side), while the
+# runs of one file (a resume) stay end to end.
+"$py" - "$root/notebooks" "$scratch" <<'EOF'
+import os, sys
+import h5py
+import numpy as np
+import pandas as pd
+sys.path.insert(0, sys.argv[1])
+import selfplay_data as sd
+scratch = sys.argv[2]
+times = {0: [0.5, 1.0, 2.0, 0.5, 1.5], 1: [0.4, 1.1, 1.9]}  # rank 0 was resumed once
+for rank, t in times.items():
+    with h5py.File(os.path.join(scratch, f"vds.rank{rank}.h5"), "w") as f:
+        f["time_s"] = np.array(t)
+total = sum(len(t) for t in times.values())
+layout = h5py.VirtualLayout(shape=(total,), dtype="f8")
+at = 0
+for rank, t in times.items():
+    layout[at : at + len(t)] = h5py.VirtualSource(f"vds.rank{rank}.h5", "time_s", shape=(len(t),))
+    at += len(t)
+with h5py.File(os.path.join(scratch, "vds.h5"), "w") as f:
+    f.create_virtual_dataset("time_s", layout)
+with h5py.File(os.path.join(scratch, "vds.h5"), "r") as f:
+    part = sd._part_of_rows(f["time_s"])
+    perf = pd.DataFrame({"time_s": f["time_s"][:], "part": part})
+with h5py.File(os.path.join(scratch, "vds.rank1.h5"), "r") as f:
+    plain = sd._part_of_rows(f["time_s"])
+assert list(part) == [0, 0, 0, 0, 0, 1, 1, 1], part
+assert list(plain) == [0, 0, 0], plain
+elapsed = list(sd._elapsed(perf))
+assert np.allclose(elapsed, [0.5, 1.0, 2.0, 2.5, 3.5, 0.4, 1.1, 1.9]), elapsed
+print("perf rows of rank files: ok")
+EOF
+
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
   --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \

@@ -16,22 +16,44 @@ namespace sp {
 namespace {
 
 TEST(WorkPool, RunsEveryItemOnceOnAtMostItsThreads) {
-  for (int threads : {1, 2, 5}) {
+  // Grains that divide the items, leave a short last claim, and exceed the job.
+  for (size_t grain : {size_t{1}, size_t{3}, size_t{32}, size_t{20001}}) {
+    for (int threads : {1, 2, 5}) {
+      WorkPool pool(threads);
+      EXPECT_EQ(pool.threads(), threads);
+      std::vector<std::atomic<int>> runs(20000);
+      std::atomic<int> running{0}, most{0};
+      const WorkPool::JobRef job = pool.submit(
+          runs.size(),
+          [&](size_t i) {
+            const int now = running.fetch_add(1) + 1;
+            int seen = most.load();
+            while (seen < now && !most.compare_exchange_weak(seen, now)) {
+            }
+            runs[i].fetch_add(1);
+            running.fetch_sub(1);
+          },
+          grain);
+      pool.wait(job);
+      EXPECT_TRUE(WorkPool::done(job));
+      for (size_t i = 0; i < runs.size(); ++i)
+        ASSERT_EQ(runs[i].load(), 1)
+            << "item " << i << ", " << threads << " threads, grain " << grain;
+      EXPECT_LE(most.load(), threads);
+      EXPECT_GE(most.load(), 1);
+    }
+  }
+}
+
+TEST(WorkPool, GrainLeavesEveryThreadManyClaims) {
+  for (int threads : {1, 2, 16}) {
     WorkPool pool(threads);
-    EXPECT_EQ(pool.threads(), threads);
-    std::vector<std::atomic<int>> runs(20000);
-    std::atomic<int> running{0}, most{0};
-    pool.run(runs.size(), [&](size_t i) {
-      const int now = running.fetch_add(1) + 1;
-      int seen = most.load();
-      while (seen < now && !most.compare_exchange_weak(seen, now)) {
-      }
-      runs[i].fetch_add(1);
-      running.fetch_sub(1);
-    });
-    for (size_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i].load(), 1) << "item " << i << ", " << threads << " threads";
-    EXPECT_LE(most.load(), threads);
-    EXPECT_GE(most.load(), 1);
+    EXPECT_EQ(pool.grain_for(0), 1u);
+    EXPECT_EQ(pool.grain_for(10), 1u);
+    EXPECT_EQ(pool.grain_for(1'000'000), 32u);
+    const size_t items = 4096;
+    const size_t grain = pool.grain_for(items);
+    EXPECT_GE(items / grain, 16u * static_cast<size_t>(threads)) << threads << " threads";
   }
 }
 
@@ -71,29 +93,33 @@ TEST(WorkPool, ASingleThreadPoolRunsJobsOnlyInTheWaiterAndTheWaiterHelpsOtherJob
 }
 
 TEST(WorkPool, AnItemsExceptionReachesTheWaiterAndThePoolStaysUsable) {
-  for (int threads : {1, 3}) {
-    WorkPool pool(threads);
-    std::atomic<int> ran{0};
-    const auto job = pool.submit(1000, [&](size_t i) {
-      ran.fetch_add(1);
-      if (i == 10) throw std::runtime_error("item 10 failed");
-    });
-    try {
-      pool.wait(job);
-      ADD_FAILURE() << "no exception, " << threads << " threads";
-    } catch (const std::runtime_error& e) {
-      EXPECT_STREQ(e.what(), "item 10 failed");
+  for (int threads : {1, 3})
+    for (size_t grain : {size_t{1}, size_t{8}}) {
+      WorkPool pool(threads);
+      std::atomic<int> ran{0};
+      const auto job = pool.submit(
+          1000,
+          [&](size_t i) {
+            ran.fetch_add(1);
+            if (i == 10) throw std::runtime_error("item 10 failed");
+          },
+          grain);
+      try {
+        pool.wait(job);
+        ADD_FAILURE() << "no exception, " << threads << " threads";
+      } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "item 10 failed");
+      }
+      EXPECT_TRUE(WorkPool::done(job));
+      // The waiter alone runs items in order, so the items after the failure are skipped. (With
+      // workers, items claimed before the failure was seen may still run.)
+      if (threads == 1) {
+        EXPECT_EQ(ran.load(), 11);
+      }
+      std::atomic<int> again{0};
+      pool.run(64, [&](size_t) { again.fetch_add(1); });
+      EXPECT_EQ(again.load(), 64);
     }
-    EXPECT_TRUE(WorkPool::done(job));
-    // The waiter alone runs items in order, so the items after the failure are skipped. (With
-    // workers, items claimed before the failure was seen may still run.)
-    if (threads == 1) {
-      EXPECT_EQ(ran.load(), 11);
-    }
-    std::atomic<int> again{0};
-    pool.run(64, [&](size_t) { again.fetch_add(1); });
-    EXPECT_EQ(again.load(), 64);
-  }
 }
 
 TEST(WorkPool, EmptyJobsAreDoneAtOnce) {

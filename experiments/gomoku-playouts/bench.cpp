@@ -13,15 +13,14 @@
 //
 // Usage: gomoku-bench [--seconds S] [--size 15|20] (CPU seconds per measurement, default 3, board
 // 15x15). Prints one line per measurement and the ratio.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <string>
 #include <vector>
 
+#include "experiments/common/thread_clock.hpp"
 #include "games/common/philox.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/lanes.hpp"
@@ -89,25 +88,9 @@ struct Measure {
   uint64_t games;
 };
 
-// This thread's CPU time: on a shared, loaded machine wall time also counts the time other
-// processes held the core.
-struct ThreadClock {
-  using duration = std::chrono::nanoseconds;
-  using rep = duration::rep;
-  using period = duration::period;
-  using time_point = std::chrono::time_point<ThreadClock>;
-  static constexpr bool is_steady = true;
-  static time_point now() {
-    timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return time_point(duration(t.tv_sec * 1000000000LL + t.tv_nsec));
-  }
-};
-
 template <class Play>
 Measure measure(double seconds, Play&& play) {
-  using Clock = ThreadClock;
-  const auto t0 = Clock::now();
+  const auto t0 = experiments::ThreadClock::now();
   uint64_t games = 0, plies = 0, black = 0;
   double elapsed = 0;
   while (elapsed < seconds) {
@@ -117,7 +100,7 @@ Measure measure(double seconds, Play&& play) {
       plies += r.plies;
       black += r.winner == 0;
     }
-    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    elapsed = experiments::cpu_seconds_since(t0);
   }
   return {games / elapsed, static_cast<double>(plies) / games, static_cast<double>(black) / games,
           games};
@@ -126,8 +109,7 @@ Measure measure(double seconds, Play&& play) {
 // The lane-parallel playouts on the streams measure() uses: batches of 16 tasks of 256 rollouts.
 Measure measure_lanes(double seconds, const gomoku::State& start,
                       void (*run)(const gomoku::lanes::Task*, size_t, gomoku::lanes::Counts*)) {
-  using Clock = ThreadClock;
-  const auto t0 = Clock::now();
+  const auto t0 = experiments::ThreadClock::now();
   uint64_t games = 0, plies = 0, black = 0;
   double elapsed = 0;
   std::vector<gomoku::lanes::Task> tasks(16);
@@ -140,7 +122,7 @@ Measure measure_lanes(double seconds, const gomoku::State& start,
     }
     run(tasks.data(), tasks.size(), counts.data());
     for (const auto& c : counts) plies += c.plies, black += c.wins[0];
-    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    elapsed = experiments::cpu_seconds_since(t0);
   }
   return {games / elapsed, static_cast<double>(plies) / games, static_cast<double>(black) / games,
           games};

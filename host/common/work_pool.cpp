@@ -26,21 +26,26 @@ WorkPool::~WorkPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-WorkPool::JobRef WorkPool::submit(size_t items, std::function<void(size_t)> fn) {
+WorkPool::JobRef WorkPool::submit(size_t items, std::function<void(size_t)> fn, size_t grain) {
   auto job = std::make_shared<Job>();
   job->fn = std::move(fn);
   job->items = items;
+  job->grain = std::max<size_t>(1, grain);
   if (items == 0) return job;
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(job);
   }
-  if (items == 1) work_ready_.notify_one();
-  else work_ready_.notify_all();
+  if (items == 1)
+    work_ready_.notify_one();
+  else
+    work_ready_.notify_all();
   return job;
 }
 
-bool WorkPool::done(const JobRef& job) { return job->finished.load(std::memory_order_acquire) >= job->items; }
+bool WorkPool::done(const JobRef& job) {
+  return job->finished.load(std::memory_order_acquire) >= job->items;
+}
 
 double WorkPool::busy_ms(const JobRef& job) {
   const int64_t start = job->first_start.load(std::memory_order_acquire);
@@ -49,12 +54,12 @@ double WorkPool::busy_ms(const JobRef& job) {
   return std::chrono::duration<double, std::milli>(Job::Clock::duration(end - start)).count();
 }
 
-void WorkPool::finish_item(const JobRef& job) {
+void WorkPool::finish_items(const JobRef& job, size_t count) {
   const int64_t now = Job::Clock::now().time_since_epoch().count();
   int64_t seen = job->last_end.load(std::memory_order_relaxed);
   while (seen < now && !job->last_end.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
   }
-  if (job->finished.fetch_add(1, std::memory_order_acq_rel) + 1 == job->items) {
+  if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count == job->items) {
     std::lock_guard lock(mutex_);  // a waiter checks done() under the mutex before it sleeps
     job_done_.notify_all();
   }
@@ -63,15 +68,20 @@ void WorkPool::finish_item(const JobRef& job) {
 size_t WorkPool::run_items(const JobRef& job, size_t limit) {
   size_t ran = 0;
   while (ran < limit) {
-    const size_t i = job->next.fetch_add(1, std::memory_order_relaxed);
-    if (i >= job->items) {
+    const size_t claim = std::min(job->grain, limit - ran);
+    const size_t first = job->next.fetch_add(claim, std::memory_order_relaxed);
+    if (first >= job->items) {
       std::lock_guard lock(mutex_);
       const auto it = std::find(queue_.begin(), queue_.end(), job);
       if (it != queue_.end()) queue_.erase(it);
       break;
     }
-    if (i == 0) job->first_start.store(Job::Clock::now().time_since_epoch().count(), std::memory_order_release);
-    if (!job->failed.load(std::memory_order_relaxed)) {
+    if (first == 0)
+      job->first_start.store(Job::Clock::now().time_since_epoch().count(),
+                             std::memory_order_release);
+    const size_t end = std::min(first + claim, job->items);
+    for (size_t i = first; i < end; ++i) {
+      if (job->failed.load(std::memory_order_relaxed)) continue;
       try {
         job->fn(i);
       } catch (...) {
@@ -80,8 +90,8 @@ size_t WorkPool::run_items(const JobRef& job, size_t limit) {
         job->failed.store(true, std::memory_order_relaxed);
       }
     }
-    ++ran;
-    finish_item(job);
+    ran += end - first;
+    finish_items(job, end - first);
   }
   return ran;
 }

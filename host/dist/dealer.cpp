@@ -39,10 +39,25 @@ Dealer::Dealer(std::vector<uint32_t> todo, uint32_t slots, uint32_t reserve)
   }
 }
 
+size_t Dealer::share() const {
+  // Guided self-scheduling: a share of what is left, so that the last ids spread over the ranks.
+  return std::max<size_t>(1, (pool_.size() + 2 * static_cast<size_t>(size_) - 1) / (2 * size_));
+}
+
 std::optional<uint32_t> Dealer::take() {
   if (stopped_) return std::nullopt;
-  std::deque<uint32_t>& from = rank_ == 0 ? pool_ : queue_;
   if (rank_ == 0 && !dealing_) return std::nullopt;
+  // One rank takes the ids in order. Rank 0 of several deals to itself as to the others, a share
+  // at a time and at most once between two polls: taking straight from the pool, its slots would
+  // start every id before the first request of another rank arrives, whenever the run has fewer
+  // games than rank 0 plays at once.
+  if (rank_ == 0 && size_ > 1 && queue_.empty() && !self_served_ && !pool_.empty()) {
+    const size_t n = std::min({share(), size_t{slots_} + reserve_, pool_.size()});
+    queue_.insert(queue_.end(), pool_.begin(), pool_.begin() + static_cast<std::ptrdiff_t>(n));
+    pool_.erase(pool_.begin(), pool_.begin() + static_cast<std::ptrdiff_t>(n));
+    self_served_ = true;
+  }
+  std::deque<uint32_t>& from = rank_ == 0 && size_ == 1 ? pool_ : queue_;
   if (from.empty()) {
     if (!exhausted()) ++starved_;
     return std::nullopt;
@@ -54,15 +69,12 @@ std::optional<uint32_t> Dealer::take() {
 
 bool Dealer::exhausted() const {
   if (stopped_) return true;
-  if (rank_ == 0) return !dealing_ || pool_.empty();
+  if (rank_ == 0) return !dealing_ || (pool_.empty() && queue_.empty());
   return queue_.empty() && !more_coming_;
 }
 
 void Dealer::serve_request(int source, uint32_t wanted) {
-  // Guided self-scheduling: a share of what is left, so that the last ids spread over the ranks.
-  const size_t share =
-      std::max<size_t>(1, (pool_.size() + 2 * static_cast<size_t>(size_) - 1) / (2 * size_));
-  const size_t n = dealing_ && !stopped_ ? std::min({size_t{wanted}, share, pool_.size()}) : 0;
+  const size_t n = dealing_ && !stopped_ ? std::min({size_t{wanted}, share(), pool_.size()}) : 0;
   std::vector<std::byte> data;
   put<uint8_t>(data, n > 0 || (dealing_ && !pool_.empty()) ? 1 : 0);
   for (size_t i = 0; i < n; ++i) {
@@ -137,6 +149,7 @@ void Dealer::send_reports() {
 }
 
 void Dealer::poll() {
+  self_served_ = false;
   const auto start = Clock::now();
   // Asking MPI for messages costs tens of microseconds (its progress engine runs): a driver loop
   // that turns quickly asks at most every kPollEvery, unless this rank is short of ids.
@@ -167,6 +180,7 @@ void Dealer::poll_messages() {
 }
 
 void Dealer::idle() {
+  self_served_ = false;
   const auto start = Clock::now();
   const bool received = receive_one();
   poll_messages();

@@ -81,16 +81,19 @@ class Dealer {
   void poll_messages();
   void send_reports();
   void serve_request(int source, uint32_t wanted);
+  // Rank 0: how many ids one request (or rank 0's own refill) gets at most now.
+  size_t share() const;
 
   int rank_, size_;
   uint32_t slots_, reserve_;
   // Rank 0: the ids not yet dealt. Other ranks: none.
   std::deque<uint32_t> pool_;
   bool dealing_ = true;  // rank 0: deals on request
-  // Every rank: the ids on hand.
+  // Every rank: the ids on hand (rank 0 of one rank takes straight from pool_).
   std::deque<uint32_t> queue_;
-  bool more_coming_ = true;  // ranks > 0: rank 0 may send more
-  bool asked_ = false;       // ranks > 0: a request is on its way
+  bool self_served_ = false;  // rank 0: refilled queue_ since the last poll
+  bool more_coming_ = true;   // ranks > 0: rank 0 may send more
+  bool asked_ = false;        // ranks > 0: a request is on its way
   bool first_request_ = true;
   uint32_t starved_ = 0;  // take() found nothing while more may come
   bool stopped_ = false;

@@ -138,7 +138,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
                     backend->info().device, path, rank_file(path, 0)));
   }
 
-  Progress progress(cfg.games, already, stderr, options.live && !log::quiet());
+  Progress progress(cfg.games, already, stderr, options.live && !log::quiet(), dist::size());
   uint64_t played = 0;  // rank 0: by every rank
   const auto started = std::chrono::steady_clock::now();
   dealer.on_game = [&](const dist::GameReport& g) {

@@ -450,7 +450,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
         if (slot.active && !slot.waiting && !slot.external) wave.push_back(&slot);
       }
       if (wave.empty()) break;
-      pool_->run(wave.size(), [&](size_t i) { step(*wave[i]); });
+      pool_->run(wave.size(), [&](size_t i) { step(*wave[i]); }, pool_->grain_for(wave.size()));
       for (Slot* slot : wave) {
         if (slot->finished) {
           on_game(std::move(*slot->finished));
