@@ -305,10 +305,12 @@ match: {pairs: 200, sprt: {enabled: true, elo0: 0, elo1: 100, alpha: 0.05, beta:
     EXPECT_EQ(line_of(r.out, "pairs counted").substr(0, 30),
               line_of(one.out, "pairs counted").substr(0, 30));
     EXPECT_EQ(count_of(r.out, "pairs counted"), 1u) << r.out;
-    // The decision stopped the dealing on every rank: far fewer than the 400 games were played.
+    // The decision stopped the dealing on every rank: fewer than the 400 games were played. How
+    // many fewer depends on how far the ranks holding the first pairs lag (3 ranks share 2
+    // cores here): 83-281 games in runs on 2026-12-01.
     const std::string played = line_of(r.out, "games played");
     ASSERT_FALSE(played.empty()) << r.out;
-    EXPECT_LT(std::stoul(played.substr(std::string("games played").size())), 150u) << played;
+    EXPECT_LT(std::stoul(played.substr(std::string("games played").size())), 350u) << played;
     // The pair rows (rank 0's file) and the counted games' records are those of one process.
     const std::vector<std::string> parts = selfplay::rank_files(out);
     ASSERT_EQ(parts.size(), static_cast<size_t>(ranks));

@@ -39,6 +39,15 @@ Dealer::Dealer(std::vector<uint32_t> todo, uint32_t slots, uint32_t reserve)
   }
 }
 
+void Dealer::deal_first_shares() {
+  // Every other rank gets its first share right after rank 0's own first one, as if it had asked:
+  // rank 0's slots start at once, and a rank whose first request came late would find little
+  // left. (Not in the constructor: the ranks wait for start_together's message first.)
+  if (rank_ != 0 || first_shares_dealt_) return;
+  first_shares_dealt_ = true;
+  for (int r = 1; r < size_; ++r) serve_request(r, slots_ + reserve_);
+}
+
 size_t Dealer::share() const {
   // Guided self-scheduling: a share of what is left, so that the last ids spread over the ranks.
   return std::max<size_t>(1, (pool_.size() + 2 * static_cast<size_t>(size_) - 1) / (2 * size_));
@@ -56,6 +65,7 @@ std::optional<uint32_t> Dealer::take() {
     queue_.insert(queue_.end(), pool_.begin(), pool_.begin() + static_cast<std::ptrdiff_t>(n));
     pool_.erase(pool_.begin(), pool_.begin() + static_cast<std::ptrdiff_t>(n));
     self_served_ = true;
+    deal_first_shares();  // after rank 0's first share: it starts first, with the first ids
   }
   std::deque<uint32_t>& from = rank_ == 0 && size_ == 1 ? pool_ : queue_;
   if (from.empty()) {
@@ -150,6 +160,7 @@ void Dealer::send_reports() {
 
 void Dealer::poll() {
   self_served_ = false;
+  deal_first_shares();
   const auto start = Clock::now();
   // Asking MPI for messages costs tens of microseconds (its progress engine runs): a driver loop
   // that turns quickly asks at most every kPollEvery, unless this rank is short of ids.
@@ -181,6 +192,7 @@ void Dealer::poll_messages() {
 
 void Dealer::idle() {
   self_served_ = false;
+  deal_first_shares();
   const auto start = Clock::now();
   const bool received = receive_one();
   poll_messages();

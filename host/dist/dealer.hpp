@@ -83,6 +83,7 @@ class Dealer {
   void serve_request(int source, uint32_t wanted);
   // Rank 0: how many ids one request (or rank 0's own refill) gets at most now.
   size_t share() const;
+  void deal_first_shares();
 
   int rank_, size_;
   uint32_t slots_, reserve_;
@@ -92,6 +93,7 @@ class Dealer {
   // Every rank: the ids on hand (rank 0 of one rank takes straight from pool_).
   std::deque<uint32_t> queue_;
   bool self_served_ = false;  // rank 0: refilled queue_ since the last poll
+  bool first_shares_dealt_ = false;  // rank 0: every other rank got its first share
   bool more_coming_ = true;   // ranks > 0: rank 0 may send more
   bool asked_ = false;        // ranks > 0: a request is on its way
   bool first_request_ = true;
