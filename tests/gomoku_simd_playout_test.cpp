@@ -1,11 +1,14 @@
 // The lane-parallel Gomoku playouts (games/gomoku/lanes.hpp) against the scalar playout, on every
 // path this processor runs (the others skip, naming the ISA they lack): each rollout's winner and
-// plies from random, near-terminal and full-board positions under both win rules, lanes refilled
-// across tasks of uneven sizes, and the CPU backend's statistics on batches that mix what the
-// lanes play (uniform, 15x15) with what they leave to the scalar playout (weighted, 20x20).
+// plies, uniform and weighted (several weights, 0 included), from the empty board, random,
+// near-terminal, full-board and threat positions (wins and blocks) under both win rules, lanes
+// refilled across tasks of uneven sizes and mixed policies, and the CPU backend's statistics on
+// batches that mix what the lanes play (15x15) with what they leave to the scalar playout (20x20).
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "games/common/philox.hpp"
@@ -165,29 +168,155 @@ TEST_P(GomokuSimdPlayout, BackendEqualsScalarReference) {
       leaves.push_back(l);
       ++i;
     }
-  PlayoutParams<GomokuGame> p;
-  p.seed = 123;
-  p.policies[1].kind = gomoku::PolicyKind::kWeighted;
-  std::vector<LeafStats> expected(leaves.size());
-  for (size_t j = 0; j < leaves.size(); ++j)
-    for (uint32_t r = 0; r < leaves[j].rollouts; ++r) {
-      BlockStream rng(StreamId{p.seed, leaves[j].game, leaves[j].ply, leaves[j].leaf, r});
-      const auto res = gomoku::playout(leaves[j].state, p.policies[leaves[j].policy], rng);
-      if (res.winner == gomoku::kNoWinner)
-        ++expected[j].draws;
-      else
-        ++expected[j].wins[res.winner];
-      ++expected[j].rollouts;
-      expected[j].plies += res.plies;
+  for (int variant = 0; variant < 2; ++variant) {
+    PlayoutParams<GomokuGame> p;
+    p.seed = 123 + variant;
+    p.policies[1].kind = gomoku::PolicyKind::kWeighted;
+    if (variant == 1)  // weighted both: the default, and adjacent squares never
+      p.policies[0] = gomoku::Policy{gomoku::PolicyKind::kWeighted, 0, 2 * gomoku::kWeightOne};
+    std::vector<LeafStats> expected(leaves.size());
+    for (size_t j = 0; j < leaves.size(); ++j)
+      for (uint32_t r = 0; r < leaves[j].rollouts; ++r) {
+        BlockStream rng(StreamId{p.seed, leaves[j].game, leaves[j].ply, leaves[j].leaf, r});
+        const auto res = gomoku::playout(leaves[j].state, p.policies[leaves[j].policy], rng);
+        if (res.winner == gomoku::kNoWinner)
+          ++expected[j].draws;
+        else
+          ++expected[j].wins[res.winner];
+        ++expected[j].rollouts;
+        expected[j].plies += res.plies;
+      }
+    for (int t : {1, 3}) {
+      BackendOptions o = threads(t);
+      o.simd = GetParam();
+      auto backend = make_cpu_backend<GomokuGame>(o);
+      EXPECT_EQ(backend->info().playout_path, simd_path_name(GetParam()));
+      std::vector<LeafStats> out(leaves.size());
+      backend->run(leaves, p, out);
+      EXPECT_EQ(out, expected) << t << " threads, variant " << variant;
     }
-  for (int t : {1, 3}) {
-    BackendOptions o = threads(t);
-    o.simd = GetParam();
-    auto backend = make_cpu_backend<GomokuGame>(o);
-    EXPECT_EQ(backend->info().playout_path, simd_path_name(GetParam()));
-    std::vector<LeafStats> out(leaves.size());
-    backend->run(leaves, p, out);
-    EXPECT_EQ(out, expected) << t << " threads";
+  }
+}
+
+// A position from lists of (x, y) stones of each side, `side` to move.
+gomoku::State with_stones(std::initializer_list<std::pair<int, int>> black,
+                          std::initializer_list<std::pair<int, int>> white, int side,
+                          gomoku::WinRule rule) {
+  gomoku::State s = gomoku::initial_state();
+  s.rule = rule;
+  int colour = 0;
+  for (const auto& stones : {black, white}) {
+    for (const auto& [x, y] : stones) {
+      const int sq = y * 15 + x;
+      s.stones[colour][sq >> 6] |= uint64_t{1} << (sq & 63);
+      ++s.ply;
+    }
+    ++colour;
+  }
+  s.side = static_cast<uint8_t>(side);
+  return s;
+}
+
+// Positions where the weighted policy wins or blocks at once: an open four and a broken four of
+// either side to move, and a row where the gap would make six (a win under the freestyle rule
+// only, so a threat the standard rule's check drops).
+std::vector<gomoku::State> threat_positions(gomoku::WinRule rule) {
+  std::vector<gomoku::State> out;
+  for (int side = 0; side < 2; ++side) {
+    out.push_back(with_stones({{3, 7}, {4, 7}, {5, 7}, {6, 7}}, {{3, 9}, {4, 9}, {5, 9}, {10, 10}},
+                              side, rule));
+    out.push_back(with_stones({{2, 2}, {3, 3}, {5, 5}, {6, 6}, {12, 1}},
+                              {{8, 2}, {8, 3}, {8, 4}, {0, 14}}, side, rule));
+    out.push_back(with_stones({{0, 5}, {1, 5}, {2, 5}, {3, 5}, {5, 5}, {6, 5}},
+                              {{7, 5}, {9, 9}, {10, 11}, {13, 2}, {12, 3}}, side, rule));
+    out.push_back(with_stones({{14, 0}, {13, 1}, {12, 2}, {10, 4}},
+                              {{0, 14}, {1, 14}, {2, 14}, {3, 14}}, side, rule));
+  }
+  return out;
+}
+
+// Weighted policies: the default, weights of 0 (adjacent and near squares never, or nothing
+// weighed at all: uniform among the empty squares), equal weights and the largest weight.
+std::vector<gomoku::Policy> weighted_policies() {
+  using gomoku::kWeightOne;
+  return {gomoku::Policy{gomoku::PolicyKind::kWeighted},
+          gomoku::Policy{gomoku::PolicyKind::kWeighted, 0, 0},
+          gomoku::Policy{gomoku::PolicyKind::kWeighted, 0, 3 * kWeightOne},
+          gomoku::Policy{gomoku::PolicyKind::kWeighted, kWeightOne, kWeightOne},
+          gomoku::Policy{gomoku::PolicyKind::kWeighted, gomoku::kMaxWeight, 1}};
+}
+
+// Weighted: every rollout's winner and plies equal gomoku::playout's on its stream, from the
+// empty board, random positions anywhere in a game, near-full boards and threat positions, under
+// both rules and every policy of weighted_policies.
+TEST_P(GomokuSimdPlayout, WeightedEveryRolloutEqualsScalarPlayout) {
+  for (const gomoku::Rules& rules : all_rules()) {
+    std::vector<gomoku::State> roots = positions(61 + int(rules.rule), 40, rules);
+    for (int e : {1, 2, 5, 9}) roots.push_back(nearly_full(e));
+    for (const gomoku::State& s : threat_positions(rules.rule)) roots.push_back(s);
+    roots.push_back(gomoku::initial_state(rules));
+    for (gomoku::State& s : roots) s.rule = rules.rule;
+    const auto policies = weighted_policies();
+    std::vector<Task> tasks;
+    for (uint32_t i = 0; i < roots.size(); ++i)
+      for (uint32_t p = 0; p < policies.size(); ++p)
+        for (uint32_t r = 0; r < 1 + (i + p) % 3; ++r)
+          tasks.push_back(
+              Task{roots[i], stream_key(78, i % 11), i % 3, i * 8 + p, r, r + 1, policies[p]});
+    std::vector<Counts> counts;
+    run_lanes(GetParam(), tasks, counts);
+    int wins[2] = {0, 0}, draws = 0, quick = 0;
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, tasks[t].first);
+      const gomoku::PlayoutResult want = gomoku::playout(tasks[t].root, tasks[t].policy, rng);
+      const Counts& c = counts[t];
+      ASSERT_EQ(c.plies, want.plies) << "task " << t << " rule " << int(rules.rule);
+      ASSERT_EQ(c.wins[0], want.winner == 0 ? 1u : 0u) << "task " << t;
+      ASSERT_EQ(c.wins[1], want.winner == 1 ? 1u : 0u) << "task " << t;
+      ASSERT_EQ(c.draws, want.winner == gomoku::kNoWinner ? 1u : 0u) << "task " << t;
+      if (want.winner == gomoku::kNoWinner)
+        ++draws;
+      else
+        ++wins[want.winner];
+      quick += want.plies > 0 && want.plies <= 3;
+    }
+    EXPECT_GT(wins[0], 100);
+    EXPECT_GT(wins[1], 100);
+    EXPECT_GE(draws, 3);
+    EXPECT_GT(quick, 40);  // wins and blocks taken at once
+  }
+}
+
+// Weighted and uniform tasks of uneven sizes in one call keep their totals apart.
+TEST_P(GomokuSimdPlayout, WeightedUnevenMixedTasksKeepTheirTotals) {
+  auto roots = positions(43, 30, gomoku::Rules{});
+  for (const gomoku::State& s : threat_positions(gomoku::WinRule::kStandard)) roots.push_back(s);
+  const uint32_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 100, 3};
+  const auto policies = weighted_policies();
+  std::vector<Task> tasks;
+  for (uint32_t i = 0; i < roots.size(); ++i) {
+    const uint32_t first = (i % 4) * 5;
+    const gomoku::Policy policy = i % 4 == 3 ? gomoku::Policy{} : policies[i % policies.size()];
+    tasks.push_back(
+        Task{roots[i], stream_key(6, i), 2, i, first, first + sizes[i % std::size(sizes)], policy});
+  }
+  std::vector<Counts> counts;
+  run_lanes(GetParam(), tasks, counts);
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    Counts want{{0, 0}, 0, 0};
+    for (uint32_t r = tasks[t].first; r < tasks[t].last; ++r) {
+      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, r);
+      const auto res = gomoku::playout(tasks[t].root, tasks[t].policy, rng);
+      if (res.winner == gomoku::kNoWinner)
+        ++want.draws;
+      else
+        ++want.wins[res.winner];
+      want.plies += res.plies;
+    }
+    EXPECT_EQ(counts[t].wins[0], want.wins[0]) << "task " << t;
+    EXPECT_EQ(counts[t].wins[1], want.wins[1]) << "task " << t;
+    EXPECT_EQ(counts[t].draws, want.draws) << "task " << t;
+    EXPECT_EQ(counts[t].plies, want.plies) << "task " << t;
   }
 }
 

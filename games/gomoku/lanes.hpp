@@ -1,7 +1,7 @@
 // Gomoku's lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one thread
-// advances 8 (AVX2) or 16 (AVX-512) uniform playouts on 15x15 boards at once, each exactly as
-// uniform_playout plays it on its own stream, so the statistics are bit-identical to the scalar
-// path's. Weighted playouts and 20x20 boards keep the scalar playout, as do the CUDA kernels.
+// advances 8 (AVX2) or 16 (AVX-512) uniform or weighted playouts on 15x15 boards at once, each
+// exactly as uniform_playout or weighted_playout plays it on its own stream, so the statistics are
+// bit-identical to the scalar path's. 20x20 boards keep the scalar playout, as do the CUDA kernels.
 #pragma once
 
 #include <cstddef>
@@ -18,10 +18,10 @@ using Counts = rollout::LaneCounts;
 // The board size the lanes play.
 inline constexpr int kSize = 15;
 
-// Plays every rollout of tasks[0, n) uniformly and sets counts[i] to task i's totals.
-// Preconditions: every task's root is a kSize board and its policy uniform; the processor has the
-// ISA of the function (rollout::simd_path_supported). One translation unit each (lanes_avx2.cpp,
-// lanes_avx512.cpp), compiled with the ISA's flags.
+// Plays every rollout of tasks[0, n) with its task's policy and sets counts[i] to task i's totals.
+// Preconditions: every task's root is a kSize board; the processor has the ISA of the function
+// (rollout::simd_path_supported). One translation unit each (lanes_avx2.cpp, lanes_avx512.cpp),
+// compiled with the ISA's flags.
 void run_avx2(const Task* tasks, size_t n, Counts* counts);
 void run_avx512(const Task* tasks, size_t n, Counts* counts);
 
@@ -33,8 +33,8 @@ template <>
 struct LanePlayouts<GomokuGame> {
   static constexpr bool kAvailable = true;
 
-  static bool handles(const GomokuGame::State& s, const GomokuGame::Policy& policy) {
-    return s.size == gomoku::lanes::kSize && policy.kind == gomoku::PolicyKind::kUniform;
+  static bool handles(const GomokuGame::State& s, const GomokuGame::Policy&) {
+    return s.size == gomoku::lanes::kSize;
   }
   static void run(SimdPath path, const LaneTask<GomokuGame>* tasks, size_t n,
                   const GomokuGame::Rules&, LaneCounts* counts) {

@@ -15,7 +15,7 @@ namespace sp::gomoku::lanes {
 
 #if defined(__x86_64__) || defined(__i386__)
 void run_avx2(const Task* tasks, size_t n, Counts* counts) {
-  run_lanes<rollout::simd::Avx2>(tasks, n, counts);
+  run_tasks<rollout::simd::Avx2>(tasks, n, counts);
 }
 #else
 // Not an x86 processor: simd_path_supported() is false for this path, so nothing calls it.
