@@ -191,8 +191,9 @@ class CudaBackend final : public rollout::Backend<Game> {
       SP_CUDA_CHECK(cudaMemcpyAsync(s.d_leaves.get(), s.h_leaves.get(), n * sizeof(Leaf),
                                     cudaMemcpyHostToDevice, stream.get()));
       if (!uniform)
-        SP_CUDA_CHECK(cudaMemcpyAsync(s.d_offsets.get(), s.h_offsets.get(), (n + 1) * sizeof(uint32_t),
-                                      cudaMemcpyHostToDevice, stream.get()));
+        SP_CUDA_CHECK(cudaMemcpyAsync(s.d_offsets.get(), s.h_offsets.get(),
+                                      (n + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                      stream.get()));
       SP_CUDA_CHECK(cudaMemsetAsync(s.d_stats.get(), 0, n * sizeof(LeafStats), stream.get()));
     }
     SP_CUDA_CHECK(cudaEventRecord(s.kernel_start.get(), stream.get()));
@@ -200,8 +201,8 @@ class CudaBackend final : public rollout::Backend<Game> {
       const uint64_t blocks = (total + block_size_ - 1) / block_size_;
       const unsigned grid = static_cast<unsigned>(std::min<uint64_t>(blocks, max_grid_));
       rollout_kernel<Game><<<grid, block_size_, 0, stream.get()>>>(
-          s.d_leaves.get(), s.d_offsets.get(), s.n_leaves, uniform, static_cast<uint32_t>(total), params,
-          s.d_stats.get());
+          s.d_leaves.get(), s.d_offsets.get(), s.n_leaves, uniform, static_cast<uint32_t>(total),
+          params, s.d_stats.get());
       SP_CUDA_CHECK_LAUNCH();
     }
     SP_CUDA_CHECK(cudaEventRecord(s.kernel_end.get(), stream.get()));
@@ -228,12 +229,15 @@ class CudaBackend final : public rollout::Backend<Game> {
       throw std::invalid_argument("cuda backend: output span smaller than the batch");
     in_flight_.pop_front();
     SP_CUDA_CHECK(cudaEventSynchronize(s.done.get()));
-    rollout::to_batch_order(std::span<const uint32_t>(s.order.data(), s.n_leaves), s.h_stats.get(), out);
+    rollout::to_batch_order(std::span<const uint32_t>(s.order.data(), s.n_leaves), s.h_stats.get(),
+                            out);
     rollout::BatchTiming t;
     float kernel_ms = 0;
     SP_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, s.kernel_start.get(), s.kernel_end.get()));
     t.compute_ms = kernel_ms;
-    t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.submitted).count();
+    t.total_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.submitted)
+            .count();
     return t;
   }
 
@@ -269,8 +273,9 @@ std::unique_ptr<rollout::Backend<Game>> make_cuda_backend(const rollout::Backend
   return std::make_unique<CudaBackend<Game>>(options);
 }
 
-#define SP_INSTANTIATE(G) \
-  template std::unique_ptr<rollout::Backend<G>> make_cuda_backend<G>(const rollout::BackendOptions&);
+#define SP_INSTANTIATE(G)                                             \
+  template std::unique_ptr<rollout::Backend<G>> make_cuda_backend<G>( \
+      const rollout::BackendOptions&);
 SP_FOR_EACH_GAME(SP_INSTANTIATE)
 #undef SP_INSTANTIATE
 

@@ -22,10 +22,11 @@ class CudaError : public std::runtime_error {
 
 }  // namespace sp::cuda
 
-#define SP_CUDA_CHECK(expr)                                                           \
-  do {                                                                                \
-    const cudaError_t sp_status_ = (expr);                                            \
-    if (sp_status_ != cudaSuccess) ::sp::cuda::throw_cuda_error(sp_status_, #expr, __FILE__, __LINE__); \
+#define SP_CUDA_CHECK(expr)                                                \
+  do {                                                                     \
+    const cudaError_t sp_status_ = (expr);                                 \
+    if (sp_status_ != cudaSuccess)                                         \
+      ::sp::cuda::throw_cuda_error(sp_status_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 #define SP_CUDA_CHECK_LAUNCH() SP_CUDA_CHECK(cudaGetLastError())

@@ -22,8 +22,10 @@ __device__ __forceinline__ uint32_t leaf_of(const uint32_t* __restrict__ offsets
   uint32_t lo = 0, hi = n_leaves;  // answer in [lo, hi)
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) / 2;
-    if (__ldg(offsets + mid) <= i) lo = mid;
-    else hi = mid;
+    if (__ldg(offsets + mid) <= i)
+      lo = mid;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -34,8 +36,9 @@ __device__ __forceinline__ uint32_t leaf_of(const uint32_t* __restrict__ offsets
 // the next 32, which the lanes hold in registers, in five shuffle steps. Leaves without rollouts
 // can put more than 32 boundaries inside one warp's range; a lane past that window searches on
 // its own. Every lane of the warp must call it.
-__device__ __forceinline__ uint32_t warp_leaf_of(const uint32_t* __restrict__ offsets, uint32_t n_leaves,
-                                                 uint32_t base, uint32_t i, uint32_t lane) {
+__device__ __forceinline__ uint32_t warp_leaf_of(const uint32_t* __restrict__ offsets,
+                                                 uint32_t n_leaves, uint32_t base, uint32_t i,
+                                                 uint32_t lane) {
   constexpr unsigned kAll = 0xFFFFFFFFu;
   const uint32_t first = leaf_of(offsets, n_leaves, base);
   const uint32_t b = first + 1 + lane;  // boundary `lane`: where leaf first + lane ends
@@ -71,7 +74,8 @@ __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
     const uint32_t r = uniform_rollouts ? i - l * uniform_rollouts : i - __ldg(offsets + l);
     const rollout::Leaf<Game>& leaf = leaves[l];
     BlockStream rng(stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf, r);
-    const auto res = Game::playout(leaf.state, params.rules, params.policies[leaf.policy % rollout::kMaxPolicies], rng);
+    const auto res = Game::playout(leaf.state, params.rules,
+                                   params.policies[leaf.policy % rollout::kMaxPolicies], rng);
 
     const unsigned peers = __match_any_sync(active_mask, l);
     const unsigned w0 = __reduce_add_sync(peers, res.winner == 0 ? 1u : 0u);
@@ -84,7 +88,8 @@ __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
       atomicAdd(&s.wins[1], w1);
       atomicAdd(&s.draws, n - w0 - w1);
       atomicAdd(&s.rollouts, n);
-      atomicAdd(reinterpret_cast<unsigned long long*>(&s.plies), static_cast<unsigned long long>(plies));
+      atomicAdd(reinterpret_cast<unsigned long long*>(&s.plies),
+                static_cast<unsigned long long>(plies));
     }
   }
 }

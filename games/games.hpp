@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/errors.hpp"
 #include "games/checkers/game.hpp"
+#include "games/common/errors.hpp"
 #include "games/ewn/game.hpp"
 #include "games/gomoku/game.hpp"
 
@@ -34,7 +34,8 @@ struct DropFirst {
 }  // namespace games_detail
 
 // The games of SP_FOR_EACH_GAME as a type list.
-using Games = typename games_detail::DropFirst<void SP_FOR_EACH_GAME(SP_GAMES_DETAIL_COMMA_THEN)>::type;
+using Games =
+    typename games_detail::DropFirst<void SP_FOR_EACH_GAME(SP_GAMES_DETAIL_COMMA_THEN)>::type;
 
 // "ewn, checkers, gomoku": the known games, for messages.
 inline std::string game_names_text() {
@@ -54,8 +55,8 @@ template <class F, class G, class... Rest>
 decltype(auto) dispatch(std::string_view name, F&& f, GameList<G, Rest...>) {
   if constexpr (sizeof...(Rest) == 0) {
     if (name != G::kName)
-      throw InputError("unknown game '" + std::string(name) + "'; known games: " +
-                       game_names_text());
+      throw InputError("unknown game '" + std::string(name) +
+                       "'; known games: " + game_names_text());
     return std::forward<F>(f).template operator()<G>();
   } else {
     if (name == G::kName) return std::forward<F>(f).template operator()<G>();

@@ -2,7 +2,7 @@
 // that dispatches on the game (commands, config loading).
 #pragma once
 
-#include "games/games.hpp"
 #include "games/checkers/host.hpp"
 #include "games/ewn/host.hpp"
+#include "games/games.hpp"
 #include "games/gomoku/host.hpp"

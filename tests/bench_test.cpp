@@ -109,8 +109,7 @@ TEST(Bench, EveryGameHasItsSignaturesPinned) {
     for (const GamePins& p : kPins)
       if (game == p.game) pin = &p;
     ASSERT_NE(pin, nullptr) << "no signatures pinned for " << game << ": add its line to kPins";
-    EXPECT_EQ(signature_of("--game " + game + " --backend cpu --threads 2"), pin->playouts)
-        << game;
+    EXPECT_EQ(signature_of("--game " + game + " --backend cpu --threads 2"), pin->playouts) << game;
     EXPECT_EQ(search_signature_of("--game " + game + " --backend cpu --threads 1"), pin->search)
         << game;
     EXPECT_EQ(search_signature_of("--game " + game + " --backend check --threads 2"), pin->search)

@@ -41,8 +41,9 @@ int replay_stored_games(const std::string& path, const config::Config<G>& cfg,
   if (repetitions) *repetitions = 0;
   for (const auto& g : reader.games()) {
     std::string opening;
-    typename G::State s = Host::start(
-        cfg.rules, cfg.seed, selfplay::stream_game(cfg, static_cast<uint32_t>(g.game_id)), &opening);
+    typename G::State s =
+        Host::start(cfg.rules, cfg.seed,
+                    selfplay::stream_game(cfg, static_cast<uint32_t>(g.game_id)), &opening);
     EXPECT_EQ(io::text_of(g.opening), opening) << "game " << g.game_id;
     EXPECT_EQ(g.first_player, G::side_to_move(s)) << "game " << g.game_id;
     std::vector<typename G::State> before;  // the position before each ply

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
+#include "games/ewn/host.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
@@ -124,7 +124,7 @@ engines: {player0: {type: random}, player1: {type: random}}
 backend: {name: cpu, threads: 1}
 output: {path: unused.h5, positions_per_game: 1, flush_seconds: 1}
 )",
-                                                                 "random.yaml");
+                                                                           "random.yaml");
   io::CampaignReader reader(run(cfg, "random.h5"));
   const auto games = reader.games();
   ASSERT_EQ(games.size(), 10000u);
@@ -298,7 +298,8 @@ std::vector<std::string> stop_after(int games) {
 
 TEST_F(Campaign, KilledAndResumedEqualsUninterrupted) {
   std::ofstream(dir_ / "long.yaml") << kConfig;
-  config::Config<EwnGame> cfg = config::load_campaign_config<EwnGame>((dir_ / "long.yaml").string());
+  config::Config<EwnGame> cfg =
+      config::load_campaign_config<EwnGame>((dir_ / "long.yaml").string());
   cfg.games = 120;
   const Records reference = read_records(run(cfg, "reference.h5"));
   ASSERT_EQ(reference.games.size(), 120u);

@@ -22,7 +22,6 @@ namespace {
 
 using Host = GameHost<CheckersGame>;
 
-
 TEST(CheckersCampaign, TheShippedCampaignRunsAndItsGamesReplay) {
   test::TempDir tmp;
   const std::string config = test::source_path("configs/checkers/campaign.yaml");

@@ -17,7 +17,8 @@ namespace sp::test {
 inline void leaf_paths(const YAML::Node& node, const std::string& prefix,
                        std::set<std::string>& out) {
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string path = prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
+    const std::string path =
+        prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
     if (it->second.IsMap())
       leaf_paths(it->second, path, out);
     else

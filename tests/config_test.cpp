@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
-#include "tests/config_docs.hpp"
-#include "tests/test_util.hpp"
 #include "host/search/mcts.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/memory.hpp"
+#include "tests/config_docs.hpp"
+#include "tests/test_util.hpp"
 
 namespace {
 
@@ -331,7 +331,8 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
 
 TEST(ConfigValues, WeightsAreFixedPointRounded) {
   const auto weight = [](const std::string& value) {
-    return load_campaign_config_text<EwnGame>("engines: {player0: {goal_weight: " + value + "}}", "w.yaml")
+    return load_campaign_config_text<EwnGame>("engines: {player0: {goal_weight: " + value + "}}",
+                                              "w.yaml")
         .policies[0]
         .goal_weight;
   };
@@ -369,8 +370,9 @@ TEST(ConfigErrors, CrossKeyCheckNamesTheKeyAndWhereItIs) {
             "r.yaml:2:46: key 'engines.player1.rollouts_per_move': applies only for type mcts and "
             "flat; remove it");
   // The key may come before `type`: the type decides after the whole section is read.
-  EXPECT_EQ(error_of("engines:\n  player1: {depth: 3, type: mcts}\n", "d.yaml"),
-            "d.yaml:2:20: key 'engines.player1.depth': applies only for type expectimax; remove it");
+  EXPECT_EQ(
+      error_of("engines:\n  player1: {depth: 3, type: mcts}\n", "d.yaml"),
+      "d.yaml:2:20: key 'engines.player1.depth': applies only for type expectimax; remove it");
 }
 
 TEST(ConfigErrors, KeyWithoutAMarkIsBlamedOnTheNearestWrittenSection) {
@@ -447,14 +449,15 @@ TEST(ConfigValues, ConcurrencyIsAutoOrOneTo65536) {
             std::string::npos);
   // auto is written back as auto and reads back; batch_rollouts 0 (the backend's size) is the
   // default.
-  const Config<EwnGame> c = load_campaign_config_text<EwnGame>("campaign: {concurrency: auto}", "c.yaml");
+  const Config<EwnGame> c =
+      load_campaign_config_text<EwnGame>("campaign: {concurrency: auto}", "c.yaml");
   const std::string explained = explain_campaign_config(c);
   EXPECT_NE(explained.find("\n  concurrency: auto "), std::string::npos) << explained;
   EXPECT_EQ(load_campaign_config_text<EwnGame>(explained, "e.yaml").concurrency, 0u);
   EXPECT_EQ(c.backend.batch_rollouts, 0u);
-  EXPECT_EQ(
-      load_campaign_config_text<EwnGame>("backend: {batch_rollouts: 0}", "b.yaml").backend.batch_rollouts,
-      0u);
+  EXPECT_EQ(load_campaign_config_text<EwnGame>("backend: {batch_rollouts: 0}", "b.yaml")
+                .backend.batch_rollouts,
+            0u);
 }
 
 // backend.simd: the cpu playouts' path, a choice checked against the processor when the backend
@@ -556,7 +559,8 @@ TEST(ConfigCli, CheckAndExplain) {
   // concurrency auto resolves to on this machine's backend.
   // (after the log lines of resolving concurrency auto, which go to stderr)
   EXPECT_NE(check.output.find("concurrency: auto -> "), std::string::npos) << check.output;
-  EXPECT_NE(check.output.find("\nok\nmemory: the engines need about "), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("\nok\nmemory: the engines need about "), std::string::npos)
+      << check.output;
   EXPECT_NE(check.output.find("engines.player0.node_budget_mb 16 MiB x "), std::string::npos)
       << check.output;
   EXPECT_NE(check.output.find("; this machine has "), std::string::npos) << check.output;
@@ -733,9 +737,9 @@ TEST(ConfigErrors, AWeightsPathToAnotherFileSaysSoWithoutQuotingIt) {
 }
 
 TEST(ConfigValues, FlushSecondsHasASaneMinimum) {
-  EXPECT_EQ(
-      load_campaign_config_text<EwnGame>("output: {flush_seconds: 0.05}\n", "t.yaml").output.flush_seconds,
-      0.05);
+  EXPECT_EQ(load_campaign_config_text<EwnGame>("output: {flush_seconds: 0.05}\n", "t.yaml")
+                .output.flush_seconds,
+            0.05);
   for (const char* tiny : {"1e-300", "0.049", "0"})
     EXPECT_EQ(error_of(std::string("output: {flush_seconds: ") + tiny + "}\n"),
               std::string("t.yaml:1:25: key 'output.flush_seconds': must be in [0.05, 3600], "

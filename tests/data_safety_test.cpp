@@ -22,8 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
+#include "games/ewn/host.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
@@ -271,7 +271,9 @@ TEST_F(DataSafety, EnginesThatDoNotFitInMemoryLeaveNoFile) {
   GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit allows";
 #endif
   std::ofstream(dir_ / "a" / "big.yaml")
-      << std::string(kCampaign) + "\n# 2 GiB tables for 4 games: within the machine's memory (the estimate\n# passes) but not under ulimit -v, so building the engines fails\n";
+      << std::string(kCampaign) +
+             "\n# 2 GiB tables for 4 games: within the machine's memory (the estimate\n# passes) "
+             "but not under ulimit -v, so building the engines fails\n";
   std::string text = read_text(dir_ / "a" / "big.yaml");
   const std::string player1 = "player1: {type: mcts, rollouts_per_move: 24, rollouts_per_leaf: 8}";
   text.replace(text.find(player1), player1.size(),

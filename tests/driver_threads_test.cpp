@@ -35,7 +35,8 @@ struct Played {
 };
 
 Played play(const std::string& backend_name, int threads) {
-  config::Config<EwnGame> cfg = config::load_campaign_config_text<EwnGame>(kConfig, "driver_threads_test");
+  config::Config<EwnGame> cfg =
+      config::load_campaign_config_text<EwnGame>(kConfig, "driver_threads_test");
   cfg.backend.name = backend_name;
   cfg.backend.threads = threads;
   Played out;
@@ -48,10 +49,12 @@ Played play(const std::string& backend_name, int threads) {
   driver.run(
       [&](FinishedGame<EwnGame>&& g) {
         std::string record = std::to_string(g.winner) + ":";
-        for (const PlyInfo<EwnGame>& p : g.plies) record += " " + ewn::ply_to_string(p.before.die, p.move);
+        for (const PlyInfo<EwnGame>& p : g.plies)
+          record += " " + ewn::ply_to_string(p.before.die, p.move);
         out.games[g.game_id] = record;
       },
-      [&](const BatchInfo&) { out.most_threads = std::max(out.most_threads, test::os_threads()); }, stop);
+      [&](const BatchInfo&) { out.most_threads = std::max(out.most_threads, test::os_threads()); },
+      stop);
   return out;
 }
 
@@ -59,7 +62,9 @@ TEST(DriverThreads, SameRecordsOnOneTwoAndFiveHostThreads) {
   for (const char* backend : {"cpu", "null"}) {
     const Played one = play(backend, 1);
     ASSERT_EQ(one.games.size(), 40u) << backend;
-    for (int threads : {2, 5}) EXPECT_EQ(play(backend, threads).games, one.games) << backend << ", " << threads << " threads";
+    for (int threads : {2, 5})
+      EXPECT_EQ(play(backend, threads).games, one.games)
+          << backend << ", " << threads << " threads";
   }
   // The null backend's statistics are not the cpu backend's, so the games differ: the comparison
   // above is not vacuous.

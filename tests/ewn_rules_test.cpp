@@ -144,7 +144,8 @@ TEST(Rules, EdgesAndCornersCutMovesOff) {
       {"1a3/5/5/5/A4 1 1", {"b5-a5"}},                   // next to the goal on rank 5
       {"4A/a4/5/5/5 1 1", {"a4-a5"}},                    // next to the goal on the a-file
   };
-  for (const auto& c : cases) EXPECT_EQ(move_set(parse_position(c.position), default_rules()), c.moves) << c.position;
+  for (const auto& c : cases)
+    EXPECT_EQ(move_set(parse_position(c.position), default_rules()), c.moves) << c.position;
 }
 
 // Every square, both sides: a lone cube's moves are exactly the on-board forward steps.
@@ -198,9 +199,12 @@ TEST(Rules, PlayerOneCapturesOwnCubeByDefault) {
 }
 
 TEST(Rules, CapturingOwnCubeForbiddenWithVariant) {
-  EXPECT_EQ(move_set(parse_position("4a/1AB2/5/5/5 0 1"), no_own_capture()), (Set{"b4-b3", "b4-c3"}));
-  EXPECT_EQ(move_set(parse_position("A4/5/5/2ba1/5 1 1"), no_own_capture()), (Set{"d2-d3", "d2-c3"}));
-  EXPECT_THROW(parse_move(parse_position("4a/1AB2/5/5/5 0 1"), no_own_capture(), "b4-c4"), InputError);
+  EXPECT_EQ(move_set(parse_position("4a/1AB2/5/5/5 0 1"), no_own_capture()),
+            (Set{"b4-b3", "b4-c3"}));
+  EXPECT_EQ(move_set(parse_position("A4/5/5/2ba1/5 1 1"), no_own_capture()),
+            (Set{"d2-d3", "d2-c3"}));
+  EXPECT_THROW(parse_move(parse_position("4a/1AB2/5/5/5 0 1"), no_own_capture(), "b4-c4"),
+               InputError);
 }
 
 TEST(Rules, CapturingOpponentStillAllowedWithoutOwnCapture) {
@@ -260,9 +264,11 @@ TEST(Rules, RollSixWithCubeSixGoneMovesOnlyNextLower) {
 
 TEST(Rules, OnlyOneNeighbourMeansThatCubeMoves) {
   // Roll 3 with cubes {4, 5}: only the next higher (4), not 5.
-  EXPECT_EQ(move_set(parse_position("D1E2/5/5/5/4a 0 3"), default_rules()), (Set{"a5-b5", "a5-a4", "a5-b4"}));
+  EXPECT_EQ(move_set(parse_position("D1E2/5/5/5/4a 0 3"), default_rules()),
+            (Set{"a5-b5", "a5-a4", "a5-b4"}));
   // Roll 4 with cubes {1, 2}: only the next lower (2), not 1.
-  EXPECT_EQ(move_set(parse_position("A1B2/5/5/5/4a 0 4"), default_rules()), (Set{"c5-d5", "c5-c4", "c5-d4"}));
+  EXPECT_EQ(move_set(parse_position("A1B2/5/5/5/4a 0 4"), default_rules()),
+            (Set{"c5-d5", "c5-c4", "c5-d4"}));
 }
 
 TEST(Rules, TwoNeighboursBothMayMove) {
@@ -275,12 +281,14 @@ TEST(Rules, TwoNeighboursBothMayMove) {
 TEST(Rules, SubstitutionTakesNextNumbersNotFartherOnes) {
   // Cubes {1, 2, 5, 6}, roll 4: 2 and 5 move; 1 and 6 do not.
   const State s = parse_position("AB1EF/5/5/5/4a 0 4");
-  EXPECT_EQ(move_set(s, default_rules()), (Set{"b5-c5", "b5-b4", "b5-c4", "d5-e5", "d5-d4", "d5-e4"}));
+  EXPECT_EQ(move_set(s, default_rules()),
+            (Set{"b5-c5", "b5-b4", "b5-c4", "d5-e5", "d5-d4", "d5-e4"}));
 }
 
 TEST(Rules, PlayerOneSubstitutionWithTwoNeighbours) {
   const State s = parse_position("4A/5/5/5/2b1e 1 4");  // cubes 2 (c1), 5 (e1)
-  EXPECT_EQ(move_set(s, default_rules()), (Set{"c1-b1", "c1-c2", "c1-b2", "e1-d1", "e1-e2", "e1-d2"}));
+  EXPECT_EQ(move_set(s, default_rules()),
+            (Set{"c1-b1", "c1-c2", "c1-b2", "e1-d1", "e1-e2", "e1-d2"}));
   EXPECT_EQ(move_set(s, nearest()), (Set{"e1-d1", "e1-e2", "e1-d2"}));
 }
 
@@ -288,11 +296,14 @@ TEST(Rules, NearestVariantPrefersNearerNumberAndKeepsTies) {
   const Set cube2 = {"a5-b5", "a5-a4", "a5-b4"}, cube5 = {"c5-d5", "c5-c4", "c5-d4"};
   Set both = cube2;
   both.insert(cube5.begin(), cube5.end());
-  EXPECT_EQ(move_set(parse_position("B1E2/5/5/5/4a 0 4"), nearest()), cube5);  // 4: 5 is 1 away, 2 is 2
-  EXPECT_EQ(move_set(parse_position("B1E2/5/5/5/4a 0 3"), nearest()), cube2);  // 3: 2 is 1 away, 5 is 2
-  EXPECT_EQ(move_set(parse_position("B1F2/5/5/5/4a 0 4"), nearest()), both);   // 4: 2 and 6 tie
+  EXPECT_EQ(move_set(parse_position("B1E2/5/5/5/4a 0 4"), nearest()),
+            cube5);  // 4: 5 is 1 away, 2 is 2
+  EXPECT_EQ(move_set(parse_position("B1E2/5/5/5/4a 0 3"), nearest()),
+            cube2);  // 3: 2 is 1 away, 5 is 2
+  EXPECT_EQ(move_set(parse_position("B1F2/5/5/5/4a 0 4"), nearest()), both);  // 4: 2 and 6 tie
   // One neighbour only: the nearest rule has nothing to choose.
-  EXPECT_EQ(move_set(parse_position("D1E2/5/5/5/4a 0 3"), nearest()), (Set{"a5-b5", "a5-a4", "a5-b4"}));
+  EXPECT_EQ(move_set(parse_position("D1E2/5/5/5/4a 0 3"), nearest()),
+            (Set{"a5-b5", "a5-a4", "a5-b4"}));
 }
 
 TEST(Rules, RolledCubeOnBoardAlwaysMovesItself) {
@@ -304,7 +315,8 @@ TEST(Rules, RolledCubeOnBoardAlwaysMovesItself) {
     MoveList list;
     generate_moves(s, default_rules(), list);
     ASSERT_GT(list.size, 0);
-    for (int k = 0; k < list.size; ++k) EXPECT_EQ(cube_on(s, 0, list.moves[k].from), die - 1) << die;
+    for (int k = 0; k < list.size; ++k)
+      EXPECT_EQ(cube_on(s, 0, list.moves[k].from), die - 1) << die;
   }
 }
 
@@ -313,7 +325,8 @@ TEST(Rules, MovableCubesMatchesReferenceForEveryMaskAndDie) {
     for (int die = 1; die <= 6; ++die)
       for (Substitution sub : {Substitution::kNextLowerOrHigher, Substitution::kNearest})
         EXPECT_EQ(movable_cubes(alive, die, sub), ref_movable(alive, die, sub))
-            << "alive " << alive << " die " << die << " nearest " << (sub == Substitution::kNearest);
+            << "alive " << alive << " die " << die << " nearest "
+            << (sub == Substitution::kNearest);
 }
 
 // ---- winning
@@ -419,7 +432,8 @@ TEST(Rules, IsWinningMoveAgreesWithApply) {
       apply(t, list.moves[k]);
       const bool won = t.winner == s.side;
       wins += won;
-      EXPECT_EQ(is_winning_move(s, s.side, list.moves[k].to), won) << to_string(s) << " " << to_string(list.moves[k]);
+      EXPECT_EQ(is_winning_move(s, s.side, list.moves[k].to), won)
+          << to_string(s) << " " << to_string(list.moves[k]);
     }
   }
   EXPECT_GT(wins, 50) << "the sample must contain winning moves";
@@ -466,7 +480,8 @@ TEST(Rules, RandomGamesKeepInvariants) {
           if (!rules.capture_own) {
             EXPECT_FALSE((s.occ[side] >> m.to) & 1u);
           }
-          EXPECT_TRUE(cube > last_cube || (cube == last_cube && m.to > last_to)) << "canonical order";
+          EXPECT_TRUE(cube > last_cube || (cube == last_cube && m.to > last_to))
+              << "canonical order";
           last_cube = cube, last_to = m.to;
         }
       }
@@ -502,7 +517,8 @@ TEST(Rules, StateOkRejectsCorruptStates) {
   s.occ[0] ^= 1u << 12;  // an empty square marked occupied
   EXPECT_FALSE(state_ok(s));
   s = good;
-  s.alive = static_cast<uint16_t>(s.alive & ~(1u << 6));  // cube a marked dead but still on the board
+  s.alive =
+      static_cast<uint16_t>(s.alive & ~(1u << 6));  // cube a marked dead but still on the board
   EXPECT_FALSE(state_ok(s));
   s = good;
   s.squares = (s.squares & ~uint64_t{31}) | 1u;  // cube A moved onto cube B's square
@@ -543,7 +559,8 @@ TEST(Rules, InitialStateUsesStartSquares) {
 TEST(Bitboards, ForwardStepsMatchCoordinateReference) {
   for (int side = 0; side < 2; ++side)
     for (int s = 0; s < 25; ++s)
-      EXPECT_EQ(forward_steps(side, 1u << s), ref_forward(side, s)) << "side " << side << " " << square_name(s);
+      EXPECT_EQ(forward_steps(side, 1u << s), ref_forward(side, s))
+          << "side " << side << " " << square_name(s);
 }
 
 TEST(Bitboards, ShiftsMatchCoordinateReference) {
@@ -566,7 +583,8 @@ TEST(Bitboards, ShiftsMatchCoordinateReference) {
 TEST(Bitboards, DistanceToGoalMatchesShortestPath) {
   for (int side = 0; side < 2; ++side) {
     const auto d = ref_distances(side);
-    for (int s = 0; s < 25; ++s) EXPECT_EQ(distance_to_goal(side, s), d[s]) << side << " " << square_name(s);
+    for (int s = 0; s < 25; ++s)
+      EXPECT_EQ(distance_to_goal(side, s), d[s]) << side << " " << square_name(s);
   }
 }
 
@@ -591,7 +609,8 @@ TEST(Bitboards, CubeOnMatchesLinearScanOnRandomPackings) {
         ASSERT_EQ(cube_on(st, side, q), c) << st.squares << " " << q;
         if (c >= 0) field = 6 * side + c;
       }
-      ASSERT_EQ(field_on(st.squares, q), field < 0 ? uint64_t{0} : uint64_t{31} << (5 * field)) << q;
+      ASSERT_EQ(field_on(st.squares, q), field < 0 ? uint64_t{0} : uint64_t{31} << (5 * field))
+          << q;
       ASSERT_EQ(field_of_mask(field_on(st.squares, q)), field < 0 ? 12 : field);
     }
   }
@@ -615,8 +634,7 @@ TEST(Bitboards, CubeOnMatchesLinearScanInGames) {
   for (uint32_t i = 0; i < 500; ++i) {
     const State s = test::random_midgame(12, i, Rules{}, false);
     for (int side = 0; side < 2; ++side)
-      for (int q = 0; q < 25; ++q)
-        EXPECT_EQ(cube_on(s, side, q), ref_cube_on(s, side, q));
+      for (int q = 0; q < 25; ++q) EXPECT_EQ(cube_on(s, side, q), ref_cube_on(s, side, q));
   }
 }
 

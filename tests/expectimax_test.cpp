@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/eval/weights.hpp"
 #include "host/search/expectimax.hpp"
@@ -62,36 +62,16 @@ void expect_features(const std::vector<float>& got,
 
 // One cube each in its start corner: a5 is 4 steps from e1 and reaches b5, a4, b4.
 TEST(Features, LoneCubesInTheCorners) {
-  expect_features(features("A4/5/5/5/4a 0 -"), {{"own_cubes", 1},
-                                                {"opp_cubes", 1},
-                                                {"own_lost", 5},
-                                                {"opp_lost", 5},
-                                                {"own_dist_sum", 4},
-                                                {"opp_dist_sum", 4},
-                                                {"own_dist_min", 4},
-                                                {"opp_dist_min", 4},
-                                                {"own_inv_dist", 0.2},
-                                                {"opp_inv_dist", 0.2},
-                                                {"own_dice_dist", 4},
-                                                {"opp_dice_dist", 4},
-                                                {"own_reach", 3},
-                                                {"opp_reach", 3},
-                                                {"own_blocked", 0},
-                                                {"opp_blocked", 0},
-                                                {"own_threats", 0},
-                                                {"opp_threats", 0},
-                                                {"own_dice_1", 6},
-                                                {"opp_dice_1", 6},
-                                                {"own_dice_2", 0},
-                                                {"opp_dice_2", 0},
-                                                {"own_dice_3", 0},
-                                                {"opp_dice_3", 0},
-                                                {"own_dice_4", 0},
-                                                {"opp_dice_4", 0},
-                                                {"own_dice_5", 0},
-                                                {"opp_dice_5", 0},
-                                                {"own_dice_6", 0},
-                                                {"opp_dice_6", 0}});
+  expect_features(
+      features("A4/5/5/5/4a 0 -"),
+      {{"own_cubes", 1},      {"opp_cubes", 1},      {"own_lost", 5},      {"opp_lost", 5},
+       {"own_dist_sum", 4},   {"opp_dist_sum", 4},   {"own_dist_min", 4},  {"opp_dist_min", 4},
+       {"own_inv_dist", 0.2}, {"opp_inv_dist", 0.2}, {"own_dice_dist", 4}, {"opp_dice_dist", 4},
+       {"own_reach", 3},      {"opp_reach", 3},      {"own_blocked", 0},   {"opp_blocked", 0},
+       {"own_threats", 0},    {"opp_threats", 0},    {"own_dice_1", 6},    {"opp_dice_1", 6},
+       {"own_dice_2", 0},     {"opp_dice_2", 0},     {"own_dice_3", 0},    {"opp_dice_3", 0},
+       {"own_dice_4", 0},     {"opp_dice_4", 0},     {"own_dice_5", 0},    {"opp_dice_5", 0},
+       {"own_dice_6", 0},     {"opp_dice_6", 0}});
 }
 
 // Player 1 to move with a (c3), b (e1), e (d1) against A (b4), C (d2), F (e2).

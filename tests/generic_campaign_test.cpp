@@ -169,7 +169,7 @@ engines:
 backend: {name: cpu, threads: 2}
 match: {pairs: 8, sprt: {enabled: false}}
 )",
-                                                        "ttt-match.yaml");
+                                                       "ttt-match.yaml");
   cfg.output.path = (tmp_.path() / "m.h5").string();
   std::atomic<bool> stop{false};
   const selfplay::MatchResult r = selfplay::run_match<TicTacToe>(cfg, {}, stop);

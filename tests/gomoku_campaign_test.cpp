@@ -24,7 +24,6 @@ namespace {
 
 using Host = GameHost<GomokuGame>;
 
-
 TEST(GomokuCampaign, TheShippedCampaignRunsReplaysAndVerifies) {
   test::TempDir tmp;
   const std::string config = test::source_path("configs/gomoku/campaign.yaml");

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/common/errors.hpp"
+#include "games/ewn/host.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/driver.hpp"
@@ -177,7 +177,8 @@ TEST_F(Match, SprtStopsAMatchOfEnginesWithoutRollouts) {
   const config::Config<EwnGame> cfg = load(R"(
 campaign: {concurrency: 4, seed: 3}
 engines:
-  player0: {type: expectimax, depth: 1, weights: ')" + kSurvival + R"('}
+  player0: {type: expectimax, depth: 1, weights: ')" +
+                                           kSurvival + R"('}
   player1: {type: random}
 backend: {name: cpu, threads: 1}
 output: {path: unused.h5, flush_seconds: 0.05}
@@ -300,8 +301,9 @@ match: {pairs: 4, sprt: {enabled: false}}
   EXPECT_EQ(cfg.games, 8u);
   // The explained config names the resolved file, so it loads back from anywhere.
   const std::string explained = config::explain_match_config(cfg);
-  EXPECT_EQ(config::explain_match_config(config::load_match_config_text<EwnGame>(explained, "/x/e.yaml")),
-            explained);
+  EXPECT_EQ(
+      config::explain_match_config(config::load_match_config_text<EwnGame>(explained, "/x/e.yaml")),
+      explained);
 
   const MatchResult r = play(cfg, "w.h5");
   EXPECT_EQ(r.engine_b, "expectimax(survival-distance, depth 2, tt 1 MiB, history)");
@@ -405,8 +407,9 @@ TEST_F(Match, ShippedConfigHasEveryKeyWithACommentAndExplainsBack) {
   EXPECT_EQ(cfg.engines[1].weights, source_path("configs/ewn/weights/survival-distance.yaml"));
   test::expect_documented_config(shipped, config::explain_match_config(cfg));
   const std::string text = config::explain_match_config(cfg);
-  EXPECT_EQ(config::explain_match_config(config::load_match_config_text<EwnGame>(text, "explained.yaml")),
-            text);
+  EXPECT_EQ(
+      config::explain_match_config(config::load_match_config_text<EwnGame>(text, "explained.yaml")),
+      text);
 }
 
 TEST_F(Match, SchemaIsTheCampaignSchemaPlusTheMatchGroup) {

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "host/search/mcts.hpp"
 
 namespace sp {

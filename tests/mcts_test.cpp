@@ -7,8 +7,8 @@
 #include <map>
 #include <vector>
 
-#include "games/ewn/host.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "host/search/mcts.hpp"

@@ -68,9 +68,11 @@ TEST(Notation, RandomPositionsRoundTripExactly) {
     // The string describes the state: every square, the side and the die.
     const std::string board = expand_board(text);
     ASSERT_EQ(board.size(), 25u) << text << " is not canonical";
-    for (int q = 0; q < 25; ++q) EXPECT_EQ(board[q], expected_char(s, q)) << text << " square " << square_name(q);
-    EXPECT_EQ(text.substr(text.size() - 4), std::string(" ") + static_cast<char>('0' + s.side) + " " +
-                                                   (s.die == kNoDie ? '-' : static_cast<char>('0' + s.die)));
+    for (int q = 0; q < 25; ++q)
+      EXPECT_EQ(board[q], expected_char(s, q)) << text << " square " << square_name(q);
+    EXPECT_EQ(text.substr(text.size() - 4),
+              std::string(" ") + static_cast<char>('0' + s.side) + " " +
+                  (s.die == kNoDie ? '-' : static_cast<char>('0' + s.die)));
 
     const State back = parse_position(text);
     test::expect_same_state(back, s, text);
@@ -177,7 +179,8 @@ TEST(Notation, BoardDiagramShowsEveryCube) {
       for (char ch : lines[row].substr(1))
         if (ch != ' ') cells += ch;
       ASSERT_EQ(cells.size(), 5u) << diagram;
-      for (int col = 0; col < 5; ++col) EXPECT_EQ(cells[col], expected_char(s, row * 5 + col)) << diagram;
+      for (int col = 0; col < 5; ++col)
+        EXPECT_EQ(cells[col], expected_char(s, row * 5 + col)) << diagram;
     }
     EXPECT_NE(lines[5].find("a b c d e"), std::string::npos);
   }
@@ -273,12 +276,14 @@ TEST(Notation, ParseMoveRejectsIllegalAndMalformedMoves) {
 
 TEST(Notation, ParseMoveNeedsRolledDieAndLiveGame) {
   State s = parse_position("ABC2/DE3/F3f/3ed/2cba 0 -");
-  EXPECT_NE(error_of([&] { parse_move(s, Rules{}, "a5-b5"); }).find("the die has not been rolled"), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_move(s, Rules{}, "a5-b5"); }).find("the die has not been rolled"),
+            std::string::npos);
   State won = parse_position("5/1a3/5/3A1/5 0 1");
   apply(won, parse_move(won, Rules{}, "d2-e1"));
   ASSERT_TRUE(is_over(won));
   won.die = 1;
-  EXPECT_NE(error_of([&] { parse_move(won, Rules{}, "b4-a5"); }).find("the game is over"), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_move(won, Rules{}, "b4-a5"); }).find("the game is over"),
+            std::string::npos);
 }
 
 TEST(Notation, PassParsesOnlyWhenItIsTheOnlyMove) {
@@ -286,10 +291,13 @@ TEST(Notation, PassParsesOnlyWhenItIsTheOnlyMove) {
   no_own.capture_own = false;
   const State blocked = parse_position("4a/5/5/2AB1/2CD1 0 1");
   EXPECT_TRUE(parse_move(blocked, no_own, "pass").is_pass());
-  EXPECT_NE(error_of([&] { parse_move(blocked, no_own, "c2-d2"); }).find("legal: pass"), std::string::npos);
-  EXPECT_NE(error_of([&] { parse_move(blocked, Rules{}, "pass"); }).find("not legal"), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_move(blocked, no_own, "c2-d2"); }).find("legal: pass"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_move(blocked, Rules{}, "pass"); }).find("not legal"),
+            std::string::npos);
   for (const char* almost : {"Pass", "pass ", " pass", "skip", "-", "PASS", "pas"})
-    EXPECT_NE(error_of([&] { parse_move(blocked, no_own, almost); }).find("expected <from>-<to>"), std::string::npos)
+    EXPECT_NE(error_of([&] { parse_move(blocked, no_own, almost); }).find("expected <from>-<to>"),
+              std::string::npos)
         << almost;
 }
 

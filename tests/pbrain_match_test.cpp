@@ -241,8 +241,8 @@ TEST(PbrainMatch, TheCliSummaryCountsForfeits) {
 
 // Config: the keys, a relative program path, and the errors naming the key.
 // Our own engine as the external program: `selfplay pbrain` over a config whose engine is the same
-// alpha-beta as engine A. Every game ends by the rules, verifies, and a fixed-depth search plays the
-// same moves through the protocol as in the process: the match equals one against the internal
+// alpha-beta as engine A. Every game ends by the rules, verifies, and a fixed-depth search plays
+// the same moves through the protocol as in the process: the match equals one against the internal
 // engine, game by game.
 std::string own_engine_config(const test::TempDir& tmp) {
   const std::string path = tmp.file("own-pbrain.yaml");

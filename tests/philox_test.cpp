@@ -37,7 +37,8 @@ constexpr Kat kKats[] = {
 TEST(Philox, Random123KnownAnswers) {
   for (const auto& k : kKats) {
     const Philox4x32 out = philox4x32_10(k.ctr, k.key);
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(out.v[i], k.expected[i]) << "word " << i << " of ctr " << k.ctr.v[0];
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(out.v[i], k.expected[i]) << "word " << i << " of ctr " << k.ctr.v[0];
   }
 }
 
@@ -107,11 +108,21 @@ TEST(Philox, EveryIdFieldSelectsADifferentStream) {
     for (uint32_t delta : {1u, 2u, 0x80000000u}) {
       StreamId id = base;
       switch (field) {
-        case 0: id.seed += delta; break;
-        case 1: id.game += delta; break;
-        case 2: id.ply += delta; break;
-        case 3: id.leaf += delta; break;
-        default: id.rollout += delta; break;
+        case 0:
+          id.seed += delta;
+          break;
+        case 1:
+          id.game += delta;
+          break;
+        case 2:
+          id.ply += delta;
+          break;
+        case 3:
+          id.leaf += delta;
+          break;
+        default:
+          id.rollout += delta;
+          break;
       }
       ids.push_back(id);
     }
@@ -125,8 +136,10 @@ TEST(Philox, EveryIdFieldSelectsADifferentStream) {
   ids.push_back(StreamId{7, 3, 5, 13, 11});
   ids.push_back(StreamId{7, 5, 3, 11, 13});
   std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> seen;
-  for (const auto& id : ids) EXPECT_TRUE(seen.insert(first_block(id)).second)
-      << "seed " << id.seed << " game " << id.game << " ply " << id.ply << " leaf " << id.leaf << " rollout " << id.rollout;
+  for (const auto& id : ids)
+    EXPECT_TRUE(seen.insert(first_block(id)).second)
+        << "seed " << id.seed << " game " << id.game << " ply " << id.ply << " leaf " << id.leaf
+        << " rollout " << id.rollout;
 }
 
 TEST(Philox, NoBlockCollisionsAcrossManyStreams) {
@@ -187,7 +200,8 @@ TEST(Philox, EachWordOfABlockIsUniform) {
     const Philox4x32 b = s.next();
     for (int i = 0; i < 4; ++i) ++counts[i][b.v[i] >> 28];
   }
-  for (int i = 0; i < 4; ++i) EXPECT_LT(chi_square(counts[i]), 45.0) << "word " << i << ", 15 degrees of freedom";
+  for (int i = 0; i < 4; ++i)
+    EXPECT_LT(chi_square(counts[i]), 45.0) << "word " << i << ", 15 degrees of freedom";
 }
 
 TEST(Philox, BitsAreBalanced) {
@@ -219,7 +233,8 @@ TEST(Philox, NeighbouringStreamsAreIndependent) {
 }
 
 TEST(Bounded, StaysInRangeAtTheExtremes) {
-  const uint32_t ns[] = {1, 2, 3, 5, 6, 7, 100, 1000, 65536, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff};
+  const uint32_t ns[] = {1,    2,     3,          5,          6,          7,         100,
+                         1000, 65536, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff};
   const uint32_t words[] = {0, 1, 2, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 0x12345678};
   for (uint32_t n : ns) {
     EXPECT_EQ(bounded(0, n), 0u) << n;
@@ -238,8 +253,10 @@ TEST(Bounded, PreimagesAreTheExpectedIntervals) {
       uint64_t lo = 0, hi = 0x100000000ull;  // first w with bounded(w, n) >= k lies in [lo, hi)
       while (lo < hi) {
         const uint64_t mid = (lo + hi) / 2;
-        if (bounded(static_cast<uint32_t>(mid), n) >= k) hi = mid;
-        else lo = mid + 1;
+        if (bounded(static_cast<uint32_t>(mid), n) >= k)
+          hi = mid;
+        else
+          lo = mid + 1;
       }
       const uint64_t want = ((static_cast<uint64_t>(k) << 32) + n - 1) / n;
       EXPECT_EQ(lo, want) << "n " << n << " k " << k;

@@ -21,7 +21,8 @@ namespace {
 // Reference playout: ply p uses word p%4 of block p/4. The die is the high half of word * 6 and
 // the move index is drawn from the low half (word * 6 mod 2^32) by multiply-shift; the die part
 // is consumed even when the state already has a die; moves are chosen in generate_moves order.
-PlayoutResult reference_playout(State s, const Rules& rules, const PlayoutPolicy& policy, BlockStream& rng) {
+PlayoutResult reference_playout(State s, const Rules& rules, const PlayoutPolicy& policy,
+                                BlockStream& rng) {
   if (is_over(s)) return {s.winner, 0};
   int plies = 0;
   Philox4x32 block{};
@@ -47,7 +48,9 @@ PlayoutResult reference_playout(State s, const Rules& rules, const PlayoutPolicy
           State after = s;
           apply(after, c);
           if (win < 0 && after.winner == s.side) win = k;
-          uint32_t w = distance_to_goal(s.side, c.to) < distance_to_goal(s.side, c.from) ? policy.goal_weight : 256;
+          uint32_t w = distance_to_goal(s.side, c.to) < distance_to_goal(s.side, c.from)
+                           ? policy.goal_weight
+                           : 256;
           if ((s.occ[s.side ^ 1] >> c.to) & 1u) w = (w * policy.capture_weight) >> 8;
           weights.push_back(w);
           total += w;
@@ -102,7 +105,8 @@ TEST(Playout, RandomGamesEndWithAWinnerWithinBounds) {
     ASSERT_TRUE(r.winner == 0 || r.winner == 1) << "game " << g;
     ASSERT_GE(r.plies, 5) << "game " << g;
     ASSERT_LE(r.plies, 80) << "game " << g;
-    EXPECT_EQ(rng.blocks_drawn(), (r.plies + 3u) / 4) << "one word per ply, one block per four plies";
+    EXPECT_EQ(rng.blocks_drawn(), (r.plies + 3u) / 4)
+        << "one word per ply, one block per four plies";
     max_plies = std::max<int>(max_plies, r.plies);
     min_plies = std::min<int>(min_plies, r.plies);
   }
@@ -111,7 +115,8 @@ TEST(Playout, RandomGamesEndWithAWinnerWithinBounds) {
 
 TEST(Playout, FinishedStateReturnsItsWinnerWithoutDrawing) {
   State s = parse_position("5/1a3/5/3A1/5 0 1");
-  apply(s, Move{static_cast<uint8_t>(parse_square("d2")), static_cast<uint8_t>(parse_square("e1"))});
+  apply(s,
+        Move{static_cast<uint8_t>(parse_square("d2")), static_cast<uint8_t>(parse_square("e1"))});
   ASSERT_EQ(s.winner, 0);
   BlockStream rng({1, 0, 0, 0, 0});
   const PlayoutResult r = playout(s, Rules{}, PlayoutPolicy{}, rng);
@@ -122,7 +127,8 @@ TEST(Playout, FinishedStateReturnsItsWinnerWithoutDrawing) {
 
 // ---- agreement with the reference
 
-void expect_matches_reference(const State& s, const Rules& rules, const PlayoutPolicy& policy, const StreamId& id) {
+void expect_matches_reference(const State& s, const Rules& rules, const PlayoutPolicy& policy,
+                              const StreamId& id) {
   BlockStream a(id), b(id);
   const PlayoutResult got = playout(s, rules, policy, a);
   const PlayoutResult want = reference_playout(s, rules, policy, b);
@@ -157,7 +163,8 @@ TEST(Playout, UniformMatchesReferenceFromMidgamePositionsAllVariants) {
 }
 
 TEST(Playout, HeavyMatchesReference) {
-  const PlayoutPolicy policies[] = {heavy(), heavy(kWeightOne, kWeightOne), heavy(3 * kWeightOne, 5 * kWeightOne / 2),
+  const PlayoutPolicy policies[] = {heavy(), heavy(kWeightOne, kWeightOne),
+                                    heavy(3 * kWeightOne, 5 * kWeightOne / 2),
                                     heavy(kWeightOne / 2, 7 * kWeightOne)};
   for (uint32_t g = 0; g < 8000; ++g) {
     const Rules rules = test::rules_variant(static_cast<int>(g));
@@ -176,7 +183,8 @@ TEST(Playout, GivenDieIsUsedForTheFirstPly) {
     State unrolled = base;
     unrolled.die = kNoDie;
     BlockStream a({5, g, 0, 0, 0}), b({5, g, 0, 0, 0});
-    const PlayoutResult x = playout(base, Rules{}, PlayoutPolicy{}, a), y = playout(unrolled, Rules{}, PlayoutPolicy{}, b);
+    const PlayoutResult x = playout(base, Rules{}, PlayoutPolicy{}, a),
+                        y = playout(unrolled, Rules{}, PlayoutPolicy{}, b);
     differs_from_unrolled += x.winner != y.winner || x.plies != y.plies;
   }
   EXPECT_GT(differs_from_unrolled, 100) << "the given die must matter";
@@ -211,7 +219,8 @@ TEST(Playout, HeavyAlwaysTakesAWinningMove) {
       const PlayoutResult u = playout(s, Rules{}, PlayoutPolicy{}, urng);
       uniform_wins += u.plies == 1 && u.winner == s.side;
     }
-    EXPECT_LT(uniform_wins, 250) << c.why << ": the uniform policy must not find the win every time";
+    EXPECT_LT(uniform_wins, 250) << c.why
+                                 << ": the uniform policy must not find the win every time";
   }
 }
 
@@ -246,11 +255,13 @@ TEST(Playout, HeavyWeightsShapeTheMoveChoice) {
   // Weights (b4, a3, b3): goal 2 and capture 2 give 4, 1, 2.
   EXPECT_NEAR(p1_wins_at_ply_two(heavy(), n), (1 - 4.0 / 7) * 5 / 6, 0.02);
   // Capture 7, goal 1: 7, 1, 1.
-  EXPECT_NEAR(p1_wins_at_ply_two(heavy(kWeightOne, 7 * kWeightOne), n), (1 - 7.0 / 9) * 5 / 6, 0.02);
+  EXPECT_NEAR(p1_wins_at_ply_two(heavy(kWeightOne, 7 * kWeightOne), n), (1 - 7.0 / 9) * 5 / 6,
+              0.02);
   // All weights equal: like uniform, each move 1/3.
   EXPECT_NEAR(p1_wins_at_ply_two(heavy(kWeightOne, kWeightOne), n), (1 - 1.0 / 3) * 5 / 6, 0.02);
   // Goal 4, capture 1/4: 1, 1, 4.
-  EXPECT_NEAR(p1_wins_at_ply_two(heavy(4 * kWeightOne, kWeightOne / 4), n), (1 - 1.0 / 6) * 5 / 6, 0.02);
+  EXPECT_NEAR(p1_wins_at_ply_two(heavy(4 * kWeightOne, kWeightOne / 4), n), (1 - 1.0 / 6) * 5 / 6,
+              0.02);
 }
 
 // ---- statistics
@@ -273,7 +284,8 @@ TEST(Playout, DeterministicForAFixedStream) {
   for (uint32_t g = 0; g < 1000; ++g) {
     const State s = random_setup(11, g);
     BlockStream a({11, g, 2, 3, 4}), b({11, g, 2, 3, 4});
-    const PlayoutResult x = playout(s, Rules{}, PlayoutPolicy{}, a), y = playout(s, Rules{}, PlayoutPolicy{}, b);
+    const PlayoutResult x = playout(s, Rules{}, PlayoutPolicy{}, a),
+                        y = playout(s, Rules{}, PlayoutPolicy{}, b);
     EXPECT_EQ(x.winner, y.winner);
     EXPECT_EQ(x.plies, y.plies);
   }
@@ -310,7 +322,8 @@ TEST(RandomArrangement, IsAUniformPermutation) {
   for (const auto& [text, c] : counts) chi += (c - expected) * (c - expected) / expected;
   EXPECT_LT(chi, 950.0) << "719 degrees of freedom";
   for (int slot = 0; slot < 6; ++slot)
-    for (int cube = 0; cube < 6; ++cube) EXPECT_NEAR(slot_counts[slot][cube] / double(n), 1.0 / 6, 0.01);
+    for (int cube = 0; cube < 6; ++cube)
+      EXPECT_NEAR(slot_counts[slot][cube] / double(n), 1.0 / 6, 0.01);
 }
 
 }  // namespace

@@ -28,14 +28,17 @@ inline std::vector<EwnLeaf> random_batch(uint64_t seed, size_t n, uint32_t max_r
 }
 
 // The plain reference: one rollout after another, each with its own stream.
-inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves, const PlayoutParams<EwnGame>& p) {
+inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves,
+                                        const PlayoutParams<EwnGame>& p) {
   std::vector<LeafStats> out(leaves.size());
   for (size_t i = 0; i < leaves.size(); ++i) {
     for (uint32_t r = 0; r < leaves[i].rollouts; ++r) {
       BlockStream rng(StreamId{p.seed, leaves[i].game, leaves[i].ply, leaves[i].leaf, r});
       const auto res = ewn::playout(leaves[i].state, p.rules, p.policies[leaves[i].policy], rng);
-      if (res.winner == ewn::kNoWinner) ++out[i].draws;
-      else ++out[i].wins[res.winner];
+      if (res.winner == ewn::kNoWinner)
+        ++out[i].draws;
+      else
+        ++out[i].wins[res.winner];
       ++out[i].rollouts;
       out[i].plies += res.plies;
     }
@@ -44,7 +47,7 @@ inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves, cons
 }
 
 inline std::vector<LeafStats> run(Backend<EwnGame>& b, const std::vector<EwnLeaf>& leaves,
-                           const PlayoutParams<EwnGame>& p) {
+                                  const PlayoutParams<EwnGame>& p) {
   std::vector<LeafStats> out(leaves.size());
   b.run(leaves, p, out);
   return out;

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "games/ewn/host.hpp"
+#include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
 #include "games/ewn/game.hpp"
+#include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "host/rollout/backend.hpp"
-#include "games/common/errors.hpp"
 #include "host/rollout/check_backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "host/rollout/leaf_order.hpp"
@@ -42,7 +42,8 @@ TEST(CpuBackend, IndependentOfThreadCount) {
   PlayoutParams<EwnGame> p;
   p.seed = 5;
   const auto one = run(*make_cpu_backend<EwnGame>(threads(1)), leaves, p);
-  for (int t : {2, 3, 8}) EXPECT_EQ(run(*make_cpu_backend<EwnGame>(threads(t)), leaves, p), one) << t;
+  for (int t : {2, 3, 8})
+    EXPECT_EQ(run(*make_cpu_backend<EwnGame>(threads(t)), leaves, p), one) << t;
 }
 
 TEST(CpuBackend, IndependentOfBatchSplit) {
@@ -84,7 +85,7 @@ TEST(CpuBackend, RejectsMisuse) {
   const Ticket t1 = backend->submit(leaves, p);
   EXPECT_THROW(backend->submit(leaves, p), std::logic_error);  // max_in_flight is 2
   std::vector<LeafStats> out(leaves.size());
-  EXPECT_THROW(backend->wait(t1, out), std::logic_error);      // must wait in order
+  EXPECT_THROW(backend->wait(t1, out), std::logic_error);  // must wait in order
   backend->wait(t0, out);
   backend->wait(t1, out);
 }
@@ -104,7 +105,9 @@ TEST(CpuBackend, RefusesBatchesOverEitherLimitWithoutDisturbingTheOneInFlight) {
     backend->submit(too_many_rollouts, p);
     ADD_FAILURE() << "a batch of 1200 rollouts was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("1200 rollouts exceeds max_rollouts 1000"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1200 rollouts exceeds max_rollouts 1000"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(backend->submit(too_many_leaves, p), std::invalid_argument);
   std::vector<LeafStats> out(good.size());
@@ -176,12 +179,15 @@ TEST(Policy, WeightedDiffersFromUniformAndPrefersWins) {
 // A backend that perturbs one statistic of one leaf, to prove the check backend notices.
 class PerturbingBackend final : public Backend<EwnGame> {
  public:
-  explicit PerturbingBackend(size_t leaf) : inner_(make_cpu_backend<EwnGame>(threads(1))), leaf_(leaf) {
+  explicit PerturbingBackend(size_t leaf)
+      : inner_(make_cpu_backend<EwnGame>(threads(1))), leaf_(leaf) {
     info_ = inner_->info();
     info_.name = "perturbed";
   }
   const BackendInfo& info() const override { return info_; }
-  Ticket submit(std::span<const EwnLeaf> l, const PlayoutParams<EwnGame>& p) override { return inner_->submit(l, p); }
+  Ticket submit(std::span<const EwnLeaf> l, const PlayoutParams<EwnGame>& p) override {
+    return inner_->submit(l, p);
+  }
   bool ready(Ticket t) override { return inner_->ready(t); }
   BatchTiming wait(Ticket t, std::span<LeafStats> out) override {
     const BatchTiming timing = inner_->wait(t, out);

@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "games/games.hpp"
 #include "games/common/errors.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"
+#include "games/games.hpp"
 #include "host/eval/weights.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/tune/dataset.hpp"

@@ -50,13 +50,13 @@ struct Contents {
   std::vector<io::GameRow> games;
   std::vector<io::PlyRow> plies;
   std::vector<io::PositionRow> positions;
-  std::vector<float> features;  // positions.size() x F
+  std::vector<float> features;          // positions.size() x F
   std::vector<io::MatchPairRow> pairs;  // a match file's /match/pairs
 };
 
 Contents read_all(const std::string& path) {
   const io::CampaignReader reader(path);
-  return {reader.meta(),     reader.games(),    reader.plies(),
+  return {reader.meta(),      reader.games(),    reader.plies(),
           reader.positions(), reader.features(), reader.match_pairs()};
 }
 
@@ -239,8 +239,7 @@ output: {path: unused.h5, positions_per_game: 0, flush_seconds: 0.05}
 match: {pairs: 5, sprt: {enabled: true, elo0: 0, elo1: 5}}
 )");
   const std::string path = tmp_.file("sprt.h5");
-  ASSERT_EQ(selfplay("match '" + tmp_.file("sprt.yaml") + "' --out '" + path + "' --quiet").code,
-            0)
+  ASSERT_EQ(selfplay("match '" + tmp_.file("sprt.yaml") + "' --out '" + path + "' --quiet").code, 0)
       << stderr_text();
   const Contents c = read_all(path);
   ASSERT_GE(c.pairs.size(), 3u) << "the SPRT decided too early for this test";
@@ -262,10 +261,10 @@ match: {pairs: 5, sprt: {enabled: true, elo0: 0, elo1: 5}}
   ASSERT_EQ(llr.size(), 1u);
   EXPECT_EQ(llr[0].rfind("pair 2 (/match/pairs row 2): LLR ", 0), 0u) << llr[0];
 
-  const auto order =
-      verify_spoiled(path, [](Contents& c) { std::swap(c.pairs[0], c.pairs[1]); });
+  const auto order = verify_spoiled(path, [](Contents& c) { std::swap(c.pairs[0], c.pairs[1]); });
   ASSERT_FALSE(order.empty());
-  EXPECT_EQ(order[0], "pair 1 (/match/pairs row 0): pairs must come in order from 0; expected pair 0");
+  EXPECT_EQ(order[0],
+            "pair 1 (/match/pairs row 0): pairs must come in order from 0; expected pair 0");
 }
 
 TEST_F(Verify, IllegalMoveIsReportedAtItsPlyRow) {
@@ -587,9 +586,9 @@ TEST_F(Verify, AFileOfAnUnknownGameIsRefusedNamingTheKnownGames) {
     const auto r = selfplay(std::string(command) + " '" + tmp_.file("chess.h5") + "'");
     EXPECT_EQ(r.code, 2) << command;
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(stderr_text(), "error: " + tmp_.file("chess.h5") +
-                                 ": game 'chess' has no replay in this build (known: " +
-                                 game_names_text() + ")\n")
+    EXPECT_EQ(stderr_text(),
+              "error: " + tmp_.file("chess.h5") +
+                  ": game 'chess' has no replay in this build (known: " + game_names_text() + ")\n")
         << command;
   }
 }

@@ -163,14 +163,13 @@ std::vector<std::pair<std::string, std::string>> GameHost<CheckersGame>::setting
     const checkers::Settings& settings) {
   using checkers::StartKind;
   if (settings.start.kind == StartKind::kFile && settings.deck)
-    return {{"openings", deck_identity(settings.deck->positions.size(), "positions",
-                                                 settings.deck->hash)}};
+    return {{"openings",
+             deck_identity(settings.deck->positions.size(), "positions", settings.deck->hash)}};
   if (settings.start.kind == StartKind::kBallots) {
     std::vector<std::string> lines;
     for (const checkers::Ballot& b : checkers::shipped_ballots())
       lines.push_back(checkers::ballot_text(b));
-    return {{"openings",
-             deck_identity(lines.size(), "ballots", lines_hash(lines))}};
+    return {{"openings", deck_identity(lines.size(), "ballots", lines_hash(lines))}};
   }
   return {};
 }

@@ -55,7 +55,8 @@ SP_HD SP_FORCEINLINE Philox4x32 philox4x32_10(Philox4x32 c, PhiloxKey k) {
   return c;
 }
 
-// SplitMix64 finaliser (Steele et al.): a bijective 64-bit mix used to turn (seed, game) into a key.
+// SplitMix64 finaliser (Steele et al.): a bijective 64-bit mix used to turn (seed, game) into a
+// key.
 SP_HD SP_FORCEINLINE constexpr uint64_t splitmix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -64,8 +65,8 @@ SP_HD SP_FORCEINLINE constexpr uint64_t splitmix64(uint64_t x) {
 }
 
 // Reserved leaf ids: streams that are not rollouts of a search leaf.
-inline constexpr uint32_t kLeafDice = 0xFFFFFFFFu;   // the real dice of a game
-inline constexpr uint32_t kLeafSetup = 0xFFFFFFFEu;  // random start arrangements of a game
+inline constexpr uint32_t kLeafDice = 0xFFFFFFFFu;    // the real dice of a game
+inline constexpr uint32_t kLeafSetup = 0xFFFFFFFEu;   // random start arrangements of a game
 inline constexpr uint32_t kLeafSearch = 0xFFFFFFFDu;  // chance-node sampling inside a search
 
 // Identity of one random stream. The key mixes (seed, game); the counter carries

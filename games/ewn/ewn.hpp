@@ -4,8 +4,8 @@
 // top-left and runs to square 24 (e1); player 1 starts bottom-right and runs to square 0 (a5).
 // Cubes are numbered 0..5 internally (printed 1..6). The state is 24 bytes of plain integers so a
 // kernel keeps it in registers: one 64-bit word of twelve 5-bit squares (both sides), occupancy
-// bitboards and a 12-bit alive mask. Small lookup tables (movable cubes, forward steps) are built at
-// compile time from obviously correct reference functions; tests compare them.
+// bitboards and a 12-bit alive mask. Small lookup tables (movable cubes, forward steps) are built
+// at compile time from obviously correct reference functions; tests compare them.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace sp::ewn {
 inline constexpr int kSize = 5;
 inline constexpr int kSquares = 25;
 inline constexpr int kCubes = 6;
-inline constexpr int kMaxMoves = 6;  // two movable cubes, three steps each
+inline constexpr int kMaxMoves = 6;    // two movable cubes, three steps each
 inline constexpr uint32_t kGone = 31;  // packed square value of a captured cube
 inline constexpr uint8_t kNoWinner = 2;
 inline constexpr uint8_t kNoDie = 0;
@@ -170,8 +170,10 @@ SP_HD constexpr uint32_t movable_cubes_reference(uint32_t alive, int die, Substi
   for (int c = rolled + 1; c < kCubes && higher < 0; ++c)
     if ((alive >> c) & 1u) higher = c;
   if (sub == Substitution::kNearest && lower >= 0 && higher >= 0) {
-    if (rolled - lower < higher - rolled) higher = -1;
-    else if (higher - rolled < rolled - lower) lower = -1;
+    if (rolled - lower < higher - rolled)
+      higher = -1;
+    else if (higher - rolled < rolled - lower)
+      lower = -1;
   }
   return (lower >= 0 ? 1u << lower : 0u) | (higher >= 0 ? 1u << higher : 0u);
 }
@@ -200,8 +202,8 @@ SP_HD constexpr RuleTables make_rule_tables() {
   for (int sub = 0; sub < 2; ++sub)
     for (uint32_t alive = 0; alive < 64; ++alive)
       for (int die = 1; die <= 6; ++die)
-        t.movers[sub][alive][die] =
-            static_cast<uint8_t>(movable_cubes_reference(alive, die, static_cast<Substitution>(sub)));
+        t.movers[sub][alive][die] = static_cast<uint8_t>(
+            movable_cubes_reference(alive, die, static_cast<Substitution>(sub)));
   for (int side = 0; side < 2; ++side)
     for (int sq = 0; sq < kSquares; ++sq) {
       t.steps[side][sq] = forward_steps_reference(side, sq);
@@ -231,7 +233,9 @@ SP_HD SP_FORCEINLINE uint32_t movable_cubes(uint32_t alive, int die, Substitutio
 }
 
 // Squares one forward step from sq (table lookup of forward_steps).
-SP_HD SP_FORCEINLINE uint32_t step_targets(int side, int sq) { return rule_tables().steps[side][sq]; }
+SP_HD SP_FORCEINLINE uint32_t step_targets(int side, int sq) {
+  return rule_tables().steps[side][sq];
+}
 
 // Destination squares for the cube on sq.
 SP_HD SP_FORCEINLINE uint32_t cube_targets(const State& s, const Rules& rules, int side, int sq) {
@@ -242,7 +246,8 @@ SP_HD SP_FORCEINLINE uint32_t cube_targets(const State& s, const Rules& rules, i
 
 // Legal moves for the side to move and s.die, in canonical order: cubes by number, then
 // destination squares ascending. Precondition: s.die is rolled and the game is not over. Empty
-// only when no cube can move (possible with capture_own off), in which case a single pass is listed.
+// only when no cube can move (possible with capture_own off), in which case a single pass is
+// listed.
 SP_HD inline void generate_moves(const State& s, const Rules& rules, MoveList& list) {
   list.size = 0;
   const int side = s.side;

@@ -14,36 +14,27 @@ inline constexpr int kNumFeatures = 30;
 
 // Names in vector order.
 inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
-    "own_cubes",      // cubes on the board
+    "own_cubes",  // cubes on the board
     "opp_cubes",
-    "own_lost",       // cubes captured (6 - cubes)
+    "own_lost",  // cubes captured (6 - cubes)
     "opp_lost",
-    "own_dist_sum",   // sum over cubes of steps to the goal corner
+    "own_dist_sum",  // sum over cubes of steps to the goal corner
     "opp_dist_sum",
-    "own_dist_min",   // steps of the closest cube (0 if none left)
+    "own_dist_min",  // steps of the closest cube (0 if none left)
     "opp_dist_min",
-    "own_inv_dist",   // sum over cubes of 1 / (steps + 1)
+    "own_inv_dist",  // sum over cubes of 1 / (steps + 1)
     "opp_inv_dist",
     "own_dice_dist",  // expected steps of the cube(s) a die roll selects (average over 6 rolls)
     "opp_dice_dist",
-    "own_reach",      // distinct squares reachable in one step
+    "own_reach",  // distinct squares reachable in one step
     "opp_reach",
-    "own_blocked",    // cubes whose every forward square is occupied
+    "own_blocked",  // cubes whose every forward square is occupied
     "opp_blocked",
-    "own_threats",    // enemy cubes attacked (capturable in one step by some cube)
+    "own_threats",  // enemy cubes attacked (capturable in one step by some cube)
     "opp_threats",
-    "own_dice_1",     // die rolls (0..6) that let cube 1 move; 0 once it is captured
-    "own_dice_2",
-    "own_dice_3",
-    "own_dice_4",
-    "own_dice_5",
-    "own_dice_6",
-    "opp_dice_1",
-    "opp_dice_2",
-    "opp_dice_3",
-    "opp_dice_4",
-    "opp_dice_5",
-    "opp_dice_6",
+    "own_dice_1",  // die rolls (0..6) that let cube 1 move; 0 once it is captured
+    "own_dice_2",    "own_dice_3", "own_dice_4", "own_dice_5", "own_dice_6", "opp_dice_1",
+    "opp_dice_2",    "opp_dice_3", "opp_dice_4", "opp_dice_5", "opp_dice_6",
 };
 
 // The largest value of each feature, in kFeatureNames order (every feature is non-negative): 6

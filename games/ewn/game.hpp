@@ -70,7 +70,8 @@ struct EwnGame {
   // playout() on each stream); sink(rollout, result) gets each.
   template <class Sink>
   static void playout_many(const State& s, const Rules& rules, const Policy& policy, PhiloxKey key,
-                           uint32_t ply, uint32_t leaf, uint32_t first, uint32_t last, Sink&& sink) {
+                           uint32_t ply, uint32_t leaf, uint32_t first, uint32_t last,
+                           Sink&& sink) {
     ewn::playout_interleaved<4>(s, rules, policy, key, ply, leaf, first, last, sink);
   }
 

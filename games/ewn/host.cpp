@@ -74,9 +74,15 @@ ewn::State GameHost<EwnGame>::start(const ewn::Settings& settings, uint64_t seed
   }
   int first = 0;
   switch (settings.first_player) {
-    case FirstPlayer::kPlayer0: first = 0; break;
-    case FirstPlayer::kPlayer1: first = 1; break;
-    case FirstPlayer::kAlternate: first = static_cast<int>(stream_game & 1u); break;
+    case FirstPlayer::kPlayer0:
+      first = 0;
+      break;
+    case FirstPlayer::kPlayer1:
+      first = 1;
+      break;
+    case FirstPlayer::kAlternate:
+      first = static_cast<int>(stream_game & 1u);
+      break;
   }
   if (opening) *opening = ewn::to_string(setup[0]) + "/" + ewn::to_string(setup[1]);
   return ewn::initial_state(setup[0], setup[1], first);

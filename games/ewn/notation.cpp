@@ -66,18 +66,21 @@ State parse_position(std::string_view text) {
     const char ch = text[i];
     if (ch == '/') {
       if (col != kSize)
-        fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " has " + std::to_string(col) +
-                                 " squares, expected 5");
+        fail(kWhat, text, i,
+             "rank " + std::to_string(kSize - row) + " has " + std::to_string(col) +
+                 " squares, expected 5");
       if (++row >= kSize) fail(kWhat, text, i, "more than 5 ranks");
       col = 0;
       last_digit = false;
       continue;
     }
     if (ch >= '1' && ch <= '5') {
-      if (last_digit) fail(kWhat, text, i, "two digits in a row (write the empty run as one digit)");
+      if (last_digit)
+        fail(kWhat, text, i, "two digits in a row (write the empty run as one digit)");
       col += ch - '0';
       last_digit = true;
-      if (col > kSize) fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " is longer than 5 squares");
+      if (col > kSize)
+        fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " is longer than 5 squares");
       continue;
     }
     const bool upper = ch >= 'A' && ch <= 'F', lower = ch >= 'a' && ch <= 'f';
@@ -85,7 +88,8 @@ State parse_position(std::string_view text) {
       fail(kWhat, text, i,
            "unexpected character '" + excerpt({&ch, 1}) +
                "' (cubes are A-F and a-f, empty runs 1-5, ranks separated by '/')");
-    if (col >= kSize) fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " is longer than 5 squares");
+    if (col >= kSize)
+      fail(kWhat, text, i, "rank " + std::to_string(kSize - row) + " is longer than 5 squares");
     const int side = upper ? 0 : 1, cube = ch - (upper ? 'A' : 'a');
     if ((alive_of(s, side) >> cube) & 1u)
       fail(kWhat, text, i, std::string("cube '") + ch + "' appears twice");
@@ -94,8 +98,9 @@ State parse_position(std::string_view text) {
     last_digit = false;
   }
   if (row != kSize - 1 || col != kSize)
-    fail(kWhat, text, i, row != kSize - 1 ? "expected 5 ranks separated by '/', found " + std::to_string(row + 1)
-                                          : "rank 1 has " + std::to_string(col) + " squares, expected 5");
+    fail(kWhat, text, i,
+         row != kSize - 1 ? "expected 5 ranks separated by '/', found " + std::to_string(row + 1)
+                          : "rank 1 has " + std::to_string(col) + " squares, expected 5");
   if (i + 2 > text.size() || text[i] != ' ')
     fail(kWhat, text, i, "missing side to move after the board (format: <board> <side> <die>)");
   const char side = text[i + 1];
@@ -104,17 +109,22 @@ State parse_position(std::string_view text) {
   if (i + 4 > text.size() || text[i + 2] != ' ')
     fail(kWhat, text, i + 2, "missing die after the side to move (1-6, or - when not rolled)");
   const char die = text[i + 3];
-  if (die == '-') s.die = kNoDie;
-  else if (die >= '1' && die <= '6') s.die = static_cast<uint8_t>(die - '0');
-  else fail(kWhat, text, i + 3, "die must be 1-6 or -, found '" + excerpt({&die, 1}) + "'");
+  if (die == '-')
+    s.die = kNoDie;
+  else if (die >= '1' && die <= '6')
+    s.die = static_cast<uint8_t>(die - '0');
+  else
+    fail(kWhat, text, i + 3, "die must be 1-6 or -, found '" + excerpt({&die, 1}) + "'");
   if (i + 4 != text.size()) fail(kWhat, text, i + 4, "unexpected text after the die");
 
   for (int p = 0; p < 2; ++p) {
     if (alive_of(s, p) == 0)
-      fail(kWhat, text, 0, "player " + std::to_string(p) + " has no cubes: the game is already over");
+      fail(kWhat, text, 0,
+           "player " + std::to_string(p) + " has no cubes: the game is already over");
     if (s.occ[p] & (1u << goal_square(p)))
-      fail(kWhat, text, 0, "player " + std::to_string(p) + " already stands on its goal " +
-                               square_name(goal_square(p)) + ": the game is already over");
+      fail(kWhat, text, 0,
+           "player " + std::to_string(p) + " already stands on its goal " +
+               square_name(goal_square(p)) + ": the game is already over");
   }
   return s;
 }

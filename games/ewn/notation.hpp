@@ -11,13 +11,13 @@
 
 namespace sp::ewn {
 
-std::string square_name(int sq);            // "a5" for 0, "e1" for 24
-int parse_square(std::string_view text);    // -1 when text is not a square name
+std::string square_name(int sq);          // "a5" for 0, "e1" for 24
+int parse_square(std::string_view text);  // -1 when text is not a square name
 
-std::string to_string(const State& s);      // position string
+std::string to_string(const State& s);  // position string
 State parse_position(std::string_view text);
 
-std::string to_string(Move m);              // "b4-c3" or "pass"
+std::string to_string(Move m);  // "b4-c3" or "pass"
 // Parses a move and checks it against the legal moves of s (whose die must be rolled).
 Move parse_move(const State& s, const Rules& rules, std::string_view text);
 

@@ -50,8 +50,8 @@ SP_HD SP_FORCEINLINE int split_die(uint32_t word, uint32_t* rest) {
 
 namespace playout_detail {
 
-SP_HD SP_FORCEINLINE uint32_t move_weight(const State& s, const PlayoutPolicy& p, int side, int from,
-                                          int to) {
+SP_HD SP_FORCEINLINE uint32_t move_weight(const State& s, const PlayoutPolicy& p, int side,
+                                          int from, int to) {
   const auto& dist = rule_tables().distance[side];
   uint32_t w = dist[to] < dist[from] ? p.goal_weight : kWeightOne;
   if (s.occ[side ^ 1] & (1u << to)) w = (w * p.capture_weight) >> 8;
@@ -60,7 +60,8 @@ SP_HD SP_FORCEINLINE uint32_t move_weight(const State& s, const PlayoutPolicy& p
 
 // One ply for Side with one random word; returns true when the game is over.
 template <int Side>
-SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy& policy, uint32_t word) {
+SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy& policy,
+                               uint32_t word) {
   uint32_t move_word;
   const int rolled = split_die(word, &move_word);
   const int die = s.die != kNoDie ? s.die : rolled;
@@ -108,8 +109,10 @@ SP_HD SP_FORCEINLINE bool step(State& s, const Rules& rules, const PlayoutPolicy
         while (t && !found) {
           const int dest = pop_lsb(t);
           const uint32_t w = move_weight(s, policy, Side, from, dest);
-          if (r < w) cube = c, to = dest, found = true;
-          else r -= w;
+          if (r < w)
+            cube = c, to = dest, found = true;
+          else
+            r -= w;
         }
       }
     }
@@ -151,9 +154,9 @@ SP_HD inline PlayoutResult playout(State s, const Rules& rules, const PlayoutPol
 // in lockstep by side (step<Side> is compiled per side), so a new rollout whose root side is not
 // the next to move waits one phase. sink(rollout index, result) gets every result.
 template <int K, class Sink>
-SP_HD inline void playout_interleaved(const State& root, const Rules& rules, const PlayoutPolicy& policy,
-                                      PhiloxKey key, uint32_t ply, uint32_t leaf, uint32_t first,
-                                      uint32_t last, Sink&& sink) {
+SP_HD inline void playout_interleaved(const State& root, const Rules& rules,
+                                      const PlayoutPolicy& policy, PhiloxKey key, uint32_t ply,
+                                      uint32_t leaf, uint32_t first, uint32_t last, Sink&& sink) {
   if (first >= last) return;
   if (root.winner != kNoWinner) {
     for (uint32_t r = first; r < last; ++r) sink(r, PlayoutResult{root.winner, 0});
@@ -208,8 +211,10 @@ SP_HD inline void playout_interleaved(const State& root, const Rules& rules, con
   };
   int side = root.side;
   while (live > 0) {
-    if (side == 0) phase(std::integral_constant<int, 0>{});
-    else phase(std::integral_constant<int, 1>{});
+    if (side == 0)
+      phase(std::integral_constant<int, 0>{});
+    else
+      phase(std::integral_constant<int, 1>{});
     side ^= 1;
   }
 }

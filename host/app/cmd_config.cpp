@@ -32,17 +32,17 @@ Runner add_config(CLI::App& app) {
   app.require_option(1, 3);
   return [file, explain, match, game]() {
     return with_game(config::config_file_game(*file, *game), [&]<class G>() {
-      config::Config<G> c = *match ? config::load_match_config<G>(*file)
-                                   : config::load_campaign_config<G>(*file);
+      config::Config<G> c =
+          *match ? config::load_match_config<G>(*file) : config::load_campaign_config<G>(*file);
       if (explain->count()) {
-        std::fputs((*match ? config::explain_match_config<G>(c)
-                           : config::explain_campaign_config<G>(c))
-                       .c_str(),
-                   stdout);
+        std::fputs(
+            (*match ? config::explain_match_config<G>(c) : config::explain_campaign_config<G>(c))
+                .c_str(),
+            stdout);
         return 0;
       }
-    // What `run` and `match` would refuse, --check refuses too. Concurrency auto is resolved as
-    // a run resolves it, on the backend the config names.
+      // What `run` and `match` would refuse, --check refuses too. Concurrency auto is resolved as
+      // a run resolves it, on the backend the config names.
       if (c.concurrency == 0) selfplay::make_campaign_backend<G>(c);
       const uint64_t machine = usable_memory_bytes();
       selfplay::check_memory(c, machine);

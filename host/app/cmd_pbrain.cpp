@@ -31,8 +31,7 @@ namespace {
 template <class... Gs>
 std::string pbrain_game_names(GameList<Gs...>) {
   std::string out;
-  ((out += ProtocolGame<Gs> ? (out.empty() ? "" : ", ") + std::string(Gs::kName) : ""),
-   ...);
+  ((out += ProtocolGame<Gs> ? (out.empty() ? "" : ", ") + std::string(Gs::kName) : ""), ...);
   return out;
 }
 

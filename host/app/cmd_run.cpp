@@ -24,11 +24,13 @@ Runner add_run(CLI::App& app) {
     bool resume = false, quiet = false;
   };
   auto o = std::make_shared<Opts>();
-  app.add_option("config", o->config, "Campaign config (YAML), e.g. configs/ewn/campaign.yaml")->required();
+  app.add_option("config", o->config, "Campaign config (YAML), e.g. configs/ewn/campaign.yaml")
+      ->required();
   app.add_option("--games", o->games, "Number of games (overrides campaign.games)")
       ->transform(integer_in(1, 1000000000));
   app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
-  app.add_option("--backend", o->backend, "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
+  app.add_option("--backend", o->backend,
+                 "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
   app.add_option("--threads", o->threads,
                  "CPU backend threads, 0 = all cores (overrides backend.threads)")
       ->transform(integer_in(0, 4096));
@@ -55,7 +57,8 @@ Runner add_run(CLI::App& app) {
     selfplay::RunResult r;
     try {
       r = with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
-        const auto cfg = selfplay::with_overrides(config::load_campaign_config<G>(o->config), options);
+        const auto cfg =
+            selfplay::with_overrides(config::load_campaign_config<G>(o->config), options);
         games = cfg.games;
         if (selfplay::ranked_run(cfg.output.path))
           return selfplay::run_campaign_ranks<G>(cfg, options, stop_on_signals());
@@ -68,8 +71,7 @@ Runner add_run(CLI::App& app) {
     std::fputs(r.summary.c_str(), stdout);
     if (r.interrupted) {
       std::printf("interrupted after %llu of %u games; continue with: %s\n",
-                  static_cast<unsigned long long>(r.games_in_file), games,
-                  resume_command.c_str());
+                  static_cast<unsigned long long>(r.games_in_file), games, resume_command.c_str());
       return 130;
     }
     return 0;

@@ -37,7 +37,10 @@ Runner add_verify(CLI::App& app) {
     if (report.problems.count() == 0) {
       std::printf("verified %" PRIu64 " games, %" PRIu64 " plies, %" PRIu64 " positions%s: OK\n",
                   report.games, report.plies, report.positions,
-                  report.pairs ? (", " + std::to_string(report.pairs) + (report.pairs == 1 ? " pair" : " pairs")).c_str() : "");
+                  report.pairs ? (", " + std::to_string(report.pairs) +
+                                  (report.pairs == 1 ? " pair" : " pairs"))
+                                     .c_str()
+                               : "");
       return 0;
     }
     for (const std::string& line : report.problems.lines()) std::printf("%s\n", line.c_str());

@@ -74,14 +74,16 @@ int run_command(int argc, char** argv) {
   // A reader that goes away (`selfplay run C 2>&1 | head -1`) must not kill a campaign at its next
   // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
   std::signal(SIGPIPE, SIG_IGN);
-  CLI::App app{"selfplay: Monte Carlo self-play for EinStein wuerfelt nicht (CPU and CUDA backends)"};
+  CLI::App app{
+      "selfplay: Monte Carlo self-play for EinStein wuerfelt nicht (CPU and CUDA backends)"};
   app.require_subcommand(1);
   std::map<CLI::App*, sp::app::Runner> runners;
   auto add = [&](const char* name, const char* help, sp::app::Runner (*reg)(CLI::App&)) {
     CLI::App* cmd = app.add_subcommand(name, help);
     runners[cmd] = reg(*cmd);
   };
-  add("run", "Run a self-play campaign from a YAML config, writing games to HDF5", &sp::app::add_run);
+  add("run", "Run a self-play campaign from a YAML config, writing games to HDF5",
+      &sp::app::add_run);
   add("match", "Play engine A against engine B in game pairs: Elo, pentanomial counts, SPRT",
       &sp::app::add_match);
   add("perft", "Count leaf nodes of the move tree (chance enumerated) for rules validation",

@@ -17,7 +17,8 @@ void emit(const char* level, std::string_view message) {
   gmtime_r(&now, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  std::fprintf(stderr, "%s %s %.*s\n", stamp, level, static_cast<int>(message.size()), message.data());
+  std::fprintf(stderr, "%s %s %.*s\n", stamp, level, static_cast<int>(message.size()),
+               message.data());
 }
 }  // namespace
 

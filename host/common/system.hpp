@@ -10,7 +10,7 @@
 
 namespace sp {
 
-std::string utc_now();   // "2026-11-29T14:22:06Z"
+std::string utc_now();    // "2026-11-29T14:22:06Z"
 std::string host_name();  // "unknown" when the system will not say
 
 // Another process holds the lock: a usage error (exit code 2), the message names the holder.

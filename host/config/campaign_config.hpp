@@ -29,12 +29,13 @@ struct EngineConfig {
   uint32_t virtual_loss = 1;          // visits added on the path while a leaf is in flight
   uint32_t leaves_per_round = 4;      // leaves one tree contributes to a batch
   ChanceMode chance = ChanceMode::kSample;
-  uint32_t node_budget = 16;          // key node_budget_mb: MiB of nodes per tree; expansion stops when full
+  uint32_t node_budget =
+      16;  // key node_budget_mb: MiB of nodes per tree; expansion stops when full
   bool reuse_tree = true;
   // Evaluation weights: expectimax scores its horizon with them; MCTS turns them into a prior
   // p = sigmoid(eval_scale * eval), player 0's win probability, used by eval_blend and
   // progressive_bias.
-  std::string weights;                            // absolute path of the weights file; "" = none
+  std::string weights;                              // absolute path of the weights file; "" = none
   std::shared_ptr<const eval::Weights> evaluation;  // its contents, read with the config
   double eval_blend = 0;        // MCTS leaf value: (1 - b) * rollout mean + b * prior
   double eval_scale = 1;        // k in sigmoid(k * eval), per evaluation unit
@@ -52,9 +53,9 @@ struct EngineConfig {
 };
 
 struct BackendConfig {
-  std::string name = "auto";  // auto | cpu | cuda | check
-  int threads = 0;            // the one pool: host search and cpu rollouts, 0 = all cores
-  int device = 0;             // cuda device ordinal
+  std::string name = "auto";    // auto | cpu | cuda | check
+  int threads = 0;              // the one pool: host search and cpu rollouts, 0 = all cores
+  int device = 0;               // cuda device ordinal
   uint32_t batch_rollouts = 0;  // target rollouts per batch; 0 = the backend's preferred_rollouts
   std::string simd = "auto";    // cpu playouts' path: auto | scalar | avx2 | avx512
 };

@@ -120,15 +120,14 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
         return is_type(e, {EngineType::kMcts, EngineType::kExpectimax, EngineType::kAlphaBeta});
       },
       std::string("for type mcts and ") + deep);
-  s.file(
-      "weights", &EngineConfig::weights,
-      std::string("evaluation weights (YAML, e.g. ") + weights_example + "): " + deep +
-          (chance_game ? " needs them" : " scores its horizon with them (none: 0)") +
-          ", mcts uses them for eval_blend and progressive_bias",
-      [load](EngineConfig& e, const std::string& file) {
-        e.evaluation = nullptr;
-        if (!file.empty()) e.evaluation = load(file);
-      });
+  s.file("weights", &EngineConfig::weights,
+         std::string("evaluation weights (YAML, e.g. ") + weights_example + "): " + deep +
+             (chance_game ? " needs them" : " scores its horizon with them (none: 0)") +
+             ", mcts uses them for eval_blend and progressive_bias",
+         [load](EngineConfig& e, const std::string& file) {
+           e.evaluation = nullptr;
+           if (!file.empty()) e.evaluation = load(file);
+         });
   s.only_if([](const EngineConfig& e) { return e.type == EngineType::kMcts; }, "for type mcts");
   s.real("eval_blend", &EngineConfig::eval_blend, 0, Range{0, 1},
          "mcts: leaf value = (1 - b) * rollout mean + b * sigmoid(eval_scale * eval); needs "
@@ -271,10 +270,11 @@ Section<EngineConfig> engine_pbrain_keys() {
 
 Section<BackendConfig> backend_keys() {
   Section<BackendConfig> s;
-  s.choice("name", &BackendConfig::name, std::string("auto"),
-           {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}, {"null", "null"}},
-           "rollout backend; auto takes cuda when built and a device is present, else cpu; null plays "
-           "nothing (host throughput only)");
+  s.choice(
+      "name", &BackendConfig::name, std::string("auto"),
+      {{"auto", "auto"}, {"cpu", "cpu"}, {"cuda", "cuda"}, {"check", "check"}, {"null", "null"}},
+      "rollout backend; auto takes cuda when built and a device is present, else cpu; null plays "
+      "nothing (host throughput only)");
   s.integer("threads", &BackendConfig::threads, 0, 0, 4096,
             "threads of the one pool for host search and cpu rollouts; 0 = all cores");
   s.integer("device", &BackendConfig::device, 0, 0, 63, "cuda device ordinal");
@@ -337,8 +337,7 @@ Section<MatchSettings> match_keys() {
 std::string config_game(const std::string& text, const std::string& name,
                         const std::string& requested) {
   if (!requested.empty() && !is_game(requested))
-    throw InputError("--game: unknown game '" + requested + "'; known games: " +
-                     game_names_text());
+    throw InputError("--game: unknown game '" + requested + "'; known games: " + game_names_text());
   Document doc(name);
   const YAML::Node root = doc.parse(text);
   const YAML::Node key = root["game"];
@@ -349,7 +348,8 @@ std::string config_game(const std::string& text, const std::string& name,
   if (!is_game(game)) {
     const std::string hint = closest_match(game, Games::names());
     doc.fail(at, "game",
-             "unknown game '" + game + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+             "unknown game '" + game + "'" +
+                 (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                  "; known games: " + game_names_text());
   }
   if (!requested.empty() && requested != game)

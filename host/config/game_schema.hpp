@@ -22,7 +22,8 @@ WeightsLoader weights_loader() {
     if constexpr (FeatureGame<G>)
       return std::make_shared<const eval::Weights>(eval::load_weights<G>(file));
     else
-      throw InputError(std::string(G::kName) + " has no evaluation features: no weights file applies");
+      throw InputError(std::string(G::kName) +
+                       " has no evaluation features: no weights file applies");
   };
 }
 

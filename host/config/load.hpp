@@ -43,7 +43,8 @@ Config<G> load_campaign_config(const std::string& path) {
 // output gives back an identical config (source fields aside).
 template <HostGame G>
 std::string explain_campaign_config(const Config<G>& config, bool all = false) {
-  return "# Effective selfplay campaign configuration: every key that applies, defaults filled in.\n" +
+  return "# Effective selfplay campaign configuration: every key that applies, defaults filled "
+         "in.\n" +
          campaign_schema<G>(false).explain(config, all);
 }
 

@@ -4,8 +4,8 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -136,9 +136,8 @@ YAML::Node Document::parse(const std::string& text) {
   if (starts.stuck) {
     const auto pos = static_cast<size_t>(std::max(starts.stuck->pos, 0));
     fail(to_mark(*starts.stuck), "",
-         "YAML syntax error: unexpected " +
-             (pos < text.size() ? config::quoted(text.substr(pos, 1))
-                                : std::string("end of file")));
+         "YAML syntax error: unexpected " + (pos < text.size() ? config::quoted(text.substr(pos, 1))
+                                                               : std::string("end of file")));
   }
   if (starts.marks.size() > 1)
     fail(to_mark(starts.marks[1]), "", "a second YAML document ('---'); a config is one document");
@@ -313,7 +312,9 @@ size_t read_choice(const YAML::Node& v, Mark at, const Document& doc, const std:
                    const std::vector<std::string>& choices) {
   // YAML reads a bare `null` as no value at all: a choice named "null" must be quoted.
   if (v.IsNull() && std::find(choices.begin(), choices.end(), "null") != choices.end())
-    doc.fail(at, path, "expected one of " + list(choices) + ", found nothing (an empty value, or YAML's null: write \"null\" in quotes)");
+    doc.fail(at, path,
+             "expected one of " + list(choices) +
+                 ", found nothing (an empty value, or YAML's null: write \"null\" in quotes)");
   const std::string& s = scalar(v, at, doc, path, "one of " + list(choices));
   for (size_t i = 0; i < choices.size(); ++i)
     if (choices[i] == s) return i;

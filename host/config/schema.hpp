@@ -373,7 +373,9 @@ class Section {
       k.real = u.real;
       k.reset = [get, f = u.reset](T& t) { f(std::invoke(get, t)); };
       k.read = [get, f = u.read](T& t, const YAML::Node& v, Mark at, Document& doc,
-                                 const std::string& path) { f(std::invoke(get, t), v, at, doc, path); };
+                                 const std::string& path) {
+        f(std::invoke(get, t), v, at, doc, path);
+      };
       if (u.format) k.format = [get, f = u.format](const T& t) { return f(view(get, t)); };
       if (u.write)
         k.write = [get, f = u.write](const T& t, std::string& out, int indent, bool all) {
@@ -512,7 +514,7 @@ class Section {
     std::string name, help, type;
     std::function<void(T&)> reset;
     std::function<void(T&, const YAML::Node&, Mark, Document&, const std::string&)> read;
-    std::function<std::string(const T&)> format;             // scalars
+    std::function<std::string(const T&)> format;                   // scalars
     std::function<void(const T&, std::string&, int, bool)> write;  // sections
     std::function<bool(const T&)> applies;  // only_if: empty when the key always applies
     std::string applies_text;

@@ -92,10 +92,10 @@ class Dealer {
   bool dealing_ = true;  // rank 0: deals on request
   // Every rank: the ids on hand (rank 0 of one rank takes straight from pool_).
   std::deque<uint32_t> queue_;
-  bool self_served_ = false;  // rank 0: refilled queue_ since the last poll
+  bool self_served_ = false;         // rank 0: refilled queue_ since the last poll
   bool first_shares_dealt_ = false;  // rank 0: every other rank got its first share
-  bool more_coming_ = true;   // ranks > 0: rank 0 may send more
-  bool asked_ = false;        // ranks > 0: a request is on its way
+  bool more_coming_ = true;          // ranks > 0: rank 0 may send more
+  bool asked_ = false;               // ranks > 0: a request is on its way
   bool first_request_ = true;
   uint32_t starved_ = 0;  // take() found nothing while more may come
   bool stopped_ = false;

@@ -22,7 +22,8 @@ namespace sp::rollout {
 inline constexpr int kMaxPolicies = 4;
 
 // One leaf: the state to play out from, its stream id parts, how many rollouts to run and with
-// which of the batch's policies. Rollout r of this leaf draws from StreamId{seed, game, ply, leaf, r}.
+// which of the batch's policies. Rollout r of this leaf draws from StreamId{seed, game, ply, leaf,
+// r}.
 template <sp::Game Game>
 struct Leaf {
   typename Game::State state;
@@ -50,8 +51,8 @@ struct PlayoutParams {
 };
 
 struct BackendInfo {
-  std::string name;            // registry name: "cpu", "cuda", "check(cpu,cuda)"
-  std::string device;          // "2 threads on Intel(R) Xeon(R)..." or the GPU's name
+  std::string name;               // registry name: "cpu", "cuda", "check(cpu,cuda)"
+  std::string device;             // "2 threads on Intel(R) Xeon(R)..." or the GPU's name
   size_t preferred_rollouts = 0;  // a batch of at least this many rollouts keeps it busy
   size_t max_leaves = 0;          // per batch
   size_t max_rollouts = 0;        // per batch, summed over leaves
@@ -82,7 +83,8 @@ uint64_t check_batch(const BackendInfo& info, std::span<const Leaf<Game>> leaves
   for (const Leaf<Game>& leaf : leaves) total += leaf.rollouts;
   if (total > info.max_rollouts)
     throw std::invalid_argument(info.name + " backend: batch of " + std::to_string(total) +
-                                " rollouts exceeds max_rollouts " + std::to_string(info.max_rollouts));
+                                " rollouts exceeds max_rollouts " +
+                                std::to_string(info.max_rollouts));
   return total;
 }
 
@@ -111,19 +113,19 @@ class Backend {
 
 // Options every backend understands; a backend ignores those that do not apply to it.
 struct BackendOptions {
-  int threads = 0;        // cpu: threads of its pool, 0 = all cores (ignored when pool is set)
-  std::shared_ptr<WorkPool> pool;  // cpu: run on this pool instead of a pool of its own
+  int threads = 0;  // cpu: threads of its pool, 0 = all cores (ignored when pool is set)
+  std::shared_ptr<WorkPool> pool;   // cpu: run on this pool instead of a pool of its own
   SimdPath simd = SimdPath::kAuto;  // cpu: playouts' path; auto = SELFPLAY_SIMD or the fastest
-  int device = 0;         // cuda: device ordinal
-  int block_size = 0;     // cuda: threads per block, 0 = tuned default
+  int device = 0;                   // cuda: device ordinal
+  int block_size = 0;               // cuda: threads per block, 0 = tuned default
   size_t max_rollouts = size_t{1} << 22;  // per batch: sizes the buffers allocated once
   size_t max_leaves = size_t{1} << 20;
 };
 
 // Registry: "cpu", "cuda", "check" (cpu against cuda, or against a second cpu configuration when
 // no GPU is present), "auto" (cuda if built and a device is present and starts, else cpu), "null"
-// (no playouts: statistics from a hash of the leaf ids, to measure the host side alone). Unknown names and
-// unavailable backends throw sp::InputError / std::runtime_error with a clear message.
+// (no playouts: statistics from a hash of the leaf ids, to measure the host side alone). Unknown
+// names and unavailable backends throw sp::InputError / std::runtime_error with a clear message.
 template <sp::Game Game>
 std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options);
 

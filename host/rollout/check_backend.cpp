@@ -5,8 +5,8 @@
 
 namespace sp::rollout {
 
-#define SP_INSTANTIATE(G)                                                                       \
-  template std::unique_ptr<Backend<G>> make_check_backend<G>(std::unique_ptr<Backend<G>>,        \
+#define SP_INSTANTIATE(G)                                                                 \
+  template std::unique_ptr<Backend<G>> make_check_backend<G>(std::unique_ptr<Backend<G>>, \
                                                              std::unique_ptr<Backend<G>>);
 SP_FOR_EACH_GAME(SP_INSTANTIATE)
 #undef SP_INSTANTIATE

@@ -103,8 +103,9 @@ struct ChunkedBatch {
         const Leaf<Game>& leaf = leaves[ch.leaf];
         const auto& policy = params.policies[leaf.policy % kMaxPolicies];
         const bool lanes = Lanes::handles(leaf.state, policy);
-        tasks[c] = LaneTask<Game>{leaf.state, stream_key(params.seed, leaf.game), leaf.ply,
-                                  leaf.leaf,  ch.first, ch.last, policy};
+        tasks[c] = LaneTask<Game>{
+            leaf.state, stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf, ch.first, ch.last,
+            policy};
         if (!lanes) {
           items.push_back(Item{c, c + 1, false});
           in_item = 0;
@@ -153,8 +154,8 @@ struct ChunkedBatch {
     const auto policy = params.policies[leaf.policy % kMaxPolicies];
     uint32_t wins0 = 0, wins1 = 0, draws = 0;
     uint64_t plies = 0;
-    Game::playout_many(leaf.state, params.rules, policy, key, leaf.ply, leaf.leaf, ch.first, ch.last,
-                       [&](uint32_t, const typename Game::Result& res) {
+    Game::playout_many(leaf.state, params.rules, policy, key, leaf.ply, leaf.leaf, ch.first,
+                       ch.last, [&](uint32_t, const typename Game::Result& res) {
                          wins0 += res.winner == 0;
                          wins1 += res.winner == 1;
                          draws += res.winner == Game::kNoWinner;
@@ -222,14 +223,17 @@ class CpuBackend final : public Backend<Game> {
     if (in_flight_.empty() || in_flight_.front() != ticket)
       throw std::logic_error("cpu backend: wait() on a ticket that is not the oldest in flight");
     Slot& slot = slots_[ticket % kSlots];
-    if (out.size() < slot.stats.size()) throw std::invalid_argument("cpu backend: output span smaller than the batch");
+    if (out.size() < slot.stats.size())
+      throw std::invalid_argument("cpu backend: output span smaller than the batch");
     in_flight_.pop_front();
     const WorkPool::JobRef job = std::move(slot.job);
     pool_->wait(job);
     std::copy(slot.stats.begin(), slot.stats.end(), out.begin());
     BatchTiming t;
     t.compute_ms = WorkPool::busy_ms(job);
-    t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - slot.submitted).count();
+    t.total_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - slot.submitted)
+            .count();
     return t;
   }
 

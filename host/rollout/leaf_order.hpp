@@ -16,7 +16,8 @@ inline constexpr uint32_t kOrderGroups = 2 * kMaxPolicies;
 
 template <sp::Game Game>
 uint32_t order_group(const Leaf<Game>& leaf) {
-  return (leaf.policy % kMaxPolicies) * 2 + static_cast<uint32_t>(Game::side_to_move(leaf.state) & 1);
+  return (leaf.policy % kMaxPolicies) * 2 +
+         static_cast<uint32_t>(Game::side_to_move(leaf.state) & 1);
 }
 
 // order[k] = batch index of the k-th leaf in device order: a stable counting sort by
@@ -30,7 +31,8 @@ void device_order(std::span<const Leaf<Game>> leaves, std::span<uint32_t> order)
 }
 
 // Statistics of the device-ordered batch back in batch order: out[order[k]] = device[k].
-inline void to_batch_order(std::span<const uint32_t> order, const LeafStats* device, std::span<LeafStats> out) {
+inline void to_batch_order(std::span<const uint32_t> order, const LeafStats* device,
+                           std::span<LeafStats> out) {
   for (size_t k = 0; k < order.size(); ++k) out[order[k]] = device[k];
 }
 

@@ -53,7 +53,8 @@ class NullBackend final : public Backend<Game> {
     if (in_flight_.empty() || in_flight_.front() != ticket)
       throw std::logic_error("null backend: wait() on a ticket that is not the oldest in flight");
     const std::vector<LeafStats>& stats = slots_[ticket % kSlots];
-    if (out.size() < stats.size()) throw std::invalid_argument("null backend: output span smaller than the batch");
+    if (out.size() < stats.size())
+      throw std::invalid_argument("null backend: output span smaller than the batch");
     in_flight_.pop_front();
     std::copy(stats.begin(), stats.end(), out.begin());
     return BatchTiming{};

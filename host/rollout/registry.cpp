@@ -18,7 +18,8 @@ bool cuda_available(std::string* reason) {
 #if defined(SELFPLAY_HAVE_CUDA)
   return cuda::device_available(reason);
 #else
-  if (reason) *reason = "this build has no CUDA backend (configured with SELFPLAY_CUDA=OFF or without nvcc)";
+  if (reason)
+    *reason = "this build has no CUDA backend (configured with SELFPLAY_CUDA=OFF or without nvcc)";
   return false;
 #endif
 }
@@ -32,7 +33,8 @@ int cuda_device_count() {
 }
 
 template <sp::Game Game>
-std::unique_ptr<Backend<Game>> make_backend(const std::string& name, const BackendOptions& options) {
+std::unique_ptr<Backend<Game>> make_backend(const std::string& name,
+                                            const BackendOptions& options) {
 #if defined(SELFPLAY_HAVE_CUDA)
   return make_backend_with<Game>(name, options, &cuda::make_cuda_backend<Game>);
 #else

@@ -20,7 +20,8 @@ template <sp::Game Game>
 using CudaFactory = std::unique_ptr<Backend<Game>> (*)(const BackendOptions&);
 
 template <sp::Game Game>
-std::unique_ptr<Backend<Game>> make_backend_with(const std::string& name, const BackendOptions& options,
+std::unique_ptr<Backend<Game>> make_backend_with(const std::string& name,
+                                                 const BackendOptions& options,
                                                  CudaFactory<Game> make_cuda) {
   if (name == "cpu") return make_cpu_backend<Game>(options);
   if (name == "null") return make_null_backend<Game>(options);
@@ -58,7 +59,8 @@ std::unique_ptr<Backend<Game>> make_backend_with(const std::string& name, const 
     single.simd = SimdPath::kScalar;
     log::info("backend: check compares cpu against cpu on 1 thread with scalar playouts (no GPU: " +
               reason + ")");
-    return make_check_backend<Game>(make_cpu_backend<Game>(options), make_cpu_backend<Game>(single));
+    return make_check_backend<Game>(make_cpu_backend<Game>(options),
+                                    make_cpu_backend<Game>(single));
   }
   std::string known;
   for (const auto& n : backend_names()) known += (known.empty() ? "" : ", ") + n;

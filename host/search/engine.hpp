@@ -102,7 +102,8 @@ class MctsEngine final : public Engine<Game> {
 
   std::string describe() const override {
     std::string out = "mcts(" + std::to_string(params_.rollouts_per_move) + " rollouts/move, " +
-                      std::to_string(params_.rollouts_per_leaf) + "/leaf, c=" + std::to_string(params_.exploration);
+                      std::to_string(params_.rollouts_per_leaf) +
+                      "/leaf, c=" + std::to_string(params_.exploration);
     if (params_.eval_blend > 0 || params_.progressive_bias > 0)
       out += ", eval " + evaluator_name_ + " blend=" + std::to_string(params_.eval_blend) +
              " bias=" + std::to_string(params_.progressive_bias);
@@ -139,7 +140,9 @@ class FlatEngine final : public Engine<Game> {
   FlatEngine(uint32_t rollouts_per_move, const typename Game::Rules& rules, uint32_t policy_slot)
       : budget_(rollouts_per_move), rules_(rules), policy_slot_(policy_slot) {}
 
-  std::string describe() const override { return "flat(" + std::to_string(budget_) + " rollouts/move)"; }
+  std::string describe() const override {
+    return "flat(" + std::to_string(budget_) + " rollouts/move)";
+  }
   void new_game() override {}
   void begin(const State& root, const SearchIds& ids) override {
     ids_ = ids;
@@ -155,7 +158,8 @@ class FlatEngine final : public Engine<Game> {
     for (int i = 0; i < moves_.size; ++i) {
       State child = root_;
       Game::apply(child, moves_.moves[i]);
-      out.push_back(Leaf{child, ids_.game, ids_.ply, static_cast<uint32_t>(i), per_move, policy_slot_});
+      out.push_back(
+          Leaf{child, ids_.game, ids_.ply, static_cast<uint32_t>(i), per_move, policy_slot_});
     }
     state_ = Phase::kWaiting;
   }
@@ -227,7 +231,6 @@ class RandomEngine final : public Engine<Game> {
   typename Game::Rules rules_;
   Move move_{};
 };
-
 
 // Decides engine's move at root with its rounds of leaves run one at a time on backend, for callers
 // with one game and no other games to batch with (terminal play, `selfplay pbrain`); the driver

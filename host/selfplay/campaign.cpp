@@ -92,10 +92,9 @@ std::string emit_identity(const YAML::Node& tree) {
   return std::string(out.c_str()) + "\n";
 }
 
-void check_resume_identity(
-    const std::string& path, const std::string& identity, bool match,
-    const std::function<std::string(const std::string& config_text, const std::string& name)>&
-        identity_of) {
+void check_resume_identity(const std::string& path, const std::string& identity, bool match,
+                           const std::function<std::string(const std::string& config_text,
+                                                           const std::string& name)>& identity_of) {
   const io::CampaignReader reader(path);
   if (match != reader.meta().match.has_value())
     throw InputError(
@@ -145,11 +144,12 @@ rollout::BackendOptions backend_options(const config::CampaignConfig& cfg) {
   bopts.threads = cfg.backend.threads;
   bopts.device = cfg.backend.device;
   bopts.simd = rollout::simd_path_option(cfg.backend.simd, "backend.simd");
-  const size_t leaves_per_game = std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
+  const size_t leaves_per_game =
+      std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
   const size_t games = std::max<size_t>(cfg.concurrency, 1);
   bopts.max_leaves = std::max<size_t>(games * std::max<size_t>(leaves_per_game, 64), 4096);
-  bopts.max_rollouts = std::max<size_t>({bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2,
-                                         max_round_rollouts(cfg)});
+  bopts.max_rollouts = std::max<size_t>(
+      {bopts.max_leaves * 64, size_t{cfg.backend.batch_rollouts} * 2, max_round_rollouts(cfg)});
   return bopts;
 }
 
@@ -171,7 +171,8 @@ ClaimedOutput claim_output(const std::string& path, bool resume, const std::stri
   namespace fs = std::filesystem;
   io::check_campaign_path(path);
   if (resume && !fs::exists(path)) throw InputError("--resume: output " + path + " does not exist");
-  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent);
+  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
+    fs::create_directories(parent);
   ClaimedOutput out;
   out.lock = io::lock_for_writing(path);
   out.unfinished = io::is_unfinished_file(io::write_target(path));

@@ -32,13 +32,13 @@
 namespace sp::selfplay {
 
 struct RunOptions {
-  std::optional<uint32_t> games;        // overrides campaign.games
-  std::optional<std::string> output;    // overrides output.path
-  std::optional<std::string> backend;   // overrides backend.name
-  std::optional<int> threads;           // overrides backend.threads
-  std::optional<int> device;            // overrides backend.device, on every rank alike
-  bool resume = false;                  // continue the campaign in an existing output file
-  bool live = false;                    // rewrite one status line in place (a terminal)
+  std::optional<uint32_t> games;       // overrides campaign.games
+  std::optional<std::string> output;   // overrides output.path
+  std::optional<std::string> backend;  // overrides backend.name
+  std::optional<int> threads;          // overrides backend.threads
+  std::optional<int> device;           // overrides backend.device, on every rank alike
+  bool resume = false;                 // continue the campaign in an existing output file
+  bool live = false;                   // rewrite one status line in place (a terminal)
 };
 
 struct RunResult {
@@ -64,10 +64,9 @@ std::string identity_difference(const std::string& stored, const std::string& cu
 // at path (readable, not is_unfinished_file) was written with the same identity. Files written
 // before identities were stored are compared through their stored config: identity_of(config_text,
 // name) loads it (whose weights files are read again from their stored paths).
-void check_resume_identity(
-    const std::string& path, const std::string& identity, bool match,
-    const std::function<std::string(const std::string& config_text, const std::string& name)>&
-        identity_of);
+void check_resume_identity(const std::string& path, const std::string& identity, bool match,
+                           const std::function<std::string(const std::string& config_text,
+                                                           const std::string& name)>& identity_of);
 // An identity tree as text.
 std::string emit_identity(const YAML::Node& tree);
 // The ids of the complete games in a readable campaign file: its distinct written /games rows,
@@ -108,9 +107,8 @@ ClaimedOutput claim_output(const std::string& path, bool resume, const std::stri
 // openings). Stored in the output file (FileMeta::identity) and compared on resume.
 template <HostGame G>
 std::string run_identity(const config::Config<G>& cfg, bool match) {
-  YAML::Node tree =
-      YAML::Load(match ? config::explain_match_config<G>(cfg, true)
-                     : config::explain_campaign_config<G>(cfg, true));
+  YAML::Node tree = YAML::Load(match ? config::explain_match_config<G>(cfg, true)
+                                     : config::explain_campaign_config<G>(cfg, true));
   for (const char* key : {"games", "concurrency"})
     if (tree["campaign"]) tree["campaign"].remove(key);
   tree.remove("backend");
@@ -134,8 +132,10 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
   // What the rules' text does not show, such as the contents of an openings file.
   if constexpr (requires { GameHost<G>::settings_identity(cfg.rules); })
     for (const auto& [key, value] : GameHost<G>::settings_identity(cfg.rules)) {
-      if (value.empty()) tree["rules"].remove(key);
-      else tree["rules"][key] = value;
+      if (value.empty())
+        tree["rules"].remove(key);
+      else
+        tree["rules"][key] = value;
     }
   return emit_identity(tree);
 }
@@ -143,11 +143,12 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
 // check_resume_identity for a file of game G.
 template <HostGame G>
 void check_resume_identity(const std::string& path, const std::string& identity, bool match) {
-  check_resume_identity(path, identity, match, [match](const std::string& text, const std::string& name) {
-    return run_identity<G>(match ? config::load_match_config_text<G>(text, name, true)
-                                 : config::load_campaign_config_text<G>(text, name, true),
-                           match);
-  });
+  check_resume_identity(
+      path, identity, match, [match](const std::string& text, const std::string& name) {
+        return run_identity<G>(match ? config::load_match_config_text<G>(text, name, true)
+                                     : config::load_campaign_config_text<G>(text, name, true),
+                               match);
+      });
 }
 
 // The rows of a finished game; positions are sampled by (seed, game id).
@@ -176,7 +177,8 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
     r.game_id = game.game_id;
     r.ply = static_cast<uint16_t>(i);
     r.player = static_cast<uint8_t>(G::side_to_move(p.before));
-    if constexpr (ChanceGame<G>) r.chance = static_cast<int8_t>(GameHost<G>::chance_value(p.before));
+    if constexpr (ChanceGame<G>)
+      r.chance = static_cast<int8_t>(GameHost<G>::chance_value(p.before));
     io::set_text(r.move, GameHost<G>::move_text(p.before, p.move));
     r.visits = p.stats.visits;
     r.root_value = p.stats.value;
@@ -332,22 +334,26 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
       line += ", dropped " + std::to_string(report.dropped_plies) + " plies of unfinished games";
     log::info(line);
   }
-  log::info("campaign: " + std::to_string(todo.size()) + " games, " + std::to_string(cfg.concurrency) +
-            " concurrent, backend " + backend->info().name + " (" + backend->info().device + "), output " + path);
+  log::info("campaign: " + std::to_string(todo.size()) + " games, " +
+            std::to_string(cfg.concurrency) + " concurrent, backend " + backend->info().name +
+            " (" + backend->info().device + "), output " + path);
 
   Progress progress(cfg.games, already, stderr, options.live && !log::quiet());
   RunResult result;
   driver->run(
       [&](FinishedGame<G>&& game) {
         GameRows rows = to_rows<G>(cfg, game);
-        writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions), std::move(rows.features));
+        writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
+                           std::move(rows.features));
         if (game.termination != search::Termination::kRules)
           log::warn(fmt::format("game {}: engines.player{} (player {}) loses by {}: {}",
                                 game.game_id, game.engine_of_player[1 - game.winner],
                                 1 - game.winner, search::termination_name(game.termination),
                                 game.termination_detail));
-        const int winner_engine = game.winner == 0 || game.winner == 1 ? game.engine_of_player[game.winner] : -1;
-        progress.game_finished(game.winner, game.first_player, static_cast<uint32_t>(game.plies.size()), winner_engine);
+        const int winner_engine =
+            game.winner == 0 || game.winner == 1 ? game.engine_of_player[game.winner] : -1;
+        progress.game_finished(game.winner, game.first_player,
+                               static_cast<uint32_t>(game.plies.size()), winner_engine);
         ++result.games_played;
         if (!log::quiet()) progress.tick();
       },

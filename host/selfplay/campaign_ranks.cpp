@@ -100,9 +100,10 @@ void end_ranked_output(FileLock index_lock, const std::string& path, const io::F
     close_ranked_output(std::move(index_lock), path, meta, dist::size());
     return;
   }
-  log::warn(fmt::format("{} did not finish: its games in progress are lost, its finished games "
-                        "are in {}; continue with --resume",
-                        ranks_text(missing), rank_file(path, missing.front())));
+  log::warn(
+      fmt::format("{} did not finish: its games in progress are lost, its finished games "
+                  "are in {}; continue with --resume",
+                  ranks_text(missing), rank_file(path, missing.front())));
 }
 
 }  // namespace sp::selfplay

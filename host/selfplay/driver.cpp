@@ -15,7 +15,8 @@ int engine_for_player(const config::CampaignConfig& cfg, uint32_t game_id, int p
 }
 
 size_t max_round_leaves(const config::CampaignConfig& cfg) {
-  return std::max<size_t>({cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round, static_cast<size_t>(cfg.max_moves)});
+  return std::max<size_t>({cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round,
+                           static_cast<size_t>(cfg.max_moves)});
 }
 
 uint64_t max_round_rollouts(const config::CampaignConfig& cfg) {
@@ -75,7 +76,7 @@ search::MctsParams mcts_params(const config::EngineConfig& cfg) {
   p.virtual_loss = cfg.virtual_loss;
   p.leaves_per_round = cfg.leaves_per_round;
   p.chance = cfg.chance == config::ChanceMode::kSample ? search::ChanceSelection::kSample
-                                                        : search::ChanceSelection::kRoundRobin;
+                                                       : search::ChanceSelection::kRoundRobin;
   p.node_budget = cfg.node_budget;
   p.reuse_tree = cfg.reuse_tree;
   p.eval_blend = cfg.eval_blend;

@@ -58,12 +58,12 @@ struct FinishedGame {
 
 struct BatchInfo {
   uint64_t index = 0;
-  double time_s = 0;       // since the driver started, when the batch was waited for
+  double time_s = 0;  // since the driver started, when the batch was waited for
   uint32_t leaves = 0;
   uint64_t rollouts = 0;
-  double host_ms = 0;      // host time spent selecting and backing up around this batch
-  double backend_ms = 0;   // the backend's compute time for the batch
-  double wait_ms = 0;      // time the host blocked waiting for it
+  double host_ms = 0;     // host time spent selecting and backing up around this batch
+  double backend_ms = 0;  // the backend's compute time for the batch
+  double wait_ms = 0;     // time the host blocked waiting for it
 };
 
 // Paired campaigns: games 2k and 2k+1 draw their opening and chance from stream game k, and the
@@ -148,7 +148,7 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
         std::string name = "no evaluation";
         if constexpr (FeatureGame<G>) {
           if (cfg.evaluation) {
-          // Evaluation units scaled to the search's integer scores (1/1000 of a unit).
+            // Evaluation units scaled to the search's integer scores (1/1000 of a unit).
             evaluate = [weights = cfg.evaluation, rules](const typename G::State& s) {
               const double v = std::round(1000 * eval::evaluate<G>(*weights, s, rules));
               return static_cast<typename Search::Score>(
@@ -158,7 +158,7 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
           }
         }
         return std::make_unique<search::AlphaBetaEngine<G>>(std::move(evaluate), rules, options,
-                                                             name);
+                                                            name);
       }
       throw InputError(std::string("alphabeta is for games without chance; ") + G::kName +
                        " has chance: use expectimax");
@@ -254,7 +254,7 @@ class Driver {
   struct Slot {
     bool active = false;
     bool searching = false;
-    bool waiting = false;  // its leaves are in a batch that has not been waited for
+    bool waiting = false;   // its leaves are in a batch that has not been waited for
     bool external = false;  // its engine waits for an external program (ExternalWait)
     State state{};
     PositionHistory<G> history{typename G::Rules{}};  // the repetition rule's positions
@@ -273,7 +273,8 @@ class Driver {
   // In a chance game, draws the outcome of `ply` into s (a function of seed, stream game, ply).
   void draw_chance_at(State& s, uint32_t game_id, uint32_t ply) const {
     if constexpr (ChanceGame<G>)
-      if (G::needs_chance(s)) G::set_chance(s, draw_chance<G>(cfg_.seed, stream_game(cfg_, game_id), ply));
+      if (G::needs_chance(s))
+        G::set_chance(s, draw_chance<G>(cfg_.seed, stream_game(cfg_, game_id), ply));
   }
 
   void make_slots(size_t n) {
@@ -398,10 +399,10 @@ void Driver<G>::step(Slot& slot) {
   }
 }
 
-
 template <HostGame G>
 void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
-                    const std::function<void(const BatchInfo&)>& on_batch, const std::atomic<bool>& stop) {
+                    const std::function<void(const BatchInfo&)>& on_batch,
+                    const std::atomic<bool>& stop) {
   const auto start = Clock::now();
   for (auto& slot : slots_) start_next_game(*slot);
 
@@ -423,10 +424,11 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
   const size_t max_slot_leaves = max_round_leaves(cfg_);
   const uint64_t max_slot_rollouts = std::max<uint64_t>(1, max_round_rollouts(cfg_));
   if (max_slot_leaves > limits.max_leaves || max_slot_rollouts > limits.max_rollouts)
-    throw std::invalid_argument("driver: one game's round needs up to " + std::to_string(max_slot_leaves) +
-                                " leaves and " + std::to_string(max_slot_rollouts) + " rollouts; backend " +
-                                limits.name + " takes at most " + std::to_string(limits.max_leaves) +
-                                " leaves and " + std::to_string(limits.max_rollouts) + " rollouts per batch");
+    throw std::invalid_argument(
+        "driver: one game's round needs up to " + std::to_string(max_slot_leaves) + " leaves and " +
+        std::to_string(max_slot_rollouts) + " rollouts; backend " + limits.name +
+        " takes at most " + std::to_string(limits.max_leaves) + " leaves and " +
+        std::to_string(limits.max_rollouts) + " rollouts per batch");
   size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
   std::vector<Slot*> wave;
 
@@ -441,7 +443,8 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
       const size_t by_leaves = (limits.max_leaves - batch.leaves.size()) / max_slot_leaves;
       const size_t by_rollouts = (limits.max_rollouts - rollouts) / max_slot_rollouts;
       const uint64_t wanted = target > rollouts ? target - rollouts : 0;
-      const size_t by_target = std::max<size_t>(kMinWave, (wanted + max_slot_rollouts - 1) / max_slot_rollouts);
+      const size_t by_target =
+          std::max<size_t>(kMinWave, (wanted + max_slot_rollouts - 1) / max_slot_rollouts);
       const size_t room = std::min({by_leaves, by_rollouts, by_target});
       if (room == 0 || wanted == 0) break;
       wave.clear();
@@ -450,7 +453,8 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
         if (slot.active && !slot.waiting && !slot.external) wave.push_back(&slot);
       }
       if (wave.empty()) break;
-      pool_->run(wave.size(), [&](size_t i) { step(*wave[i]); }, pool_->grain_for(wave.size()));
+      pool_->run(
+          wave.size(), [&](size_t i) { step(*wave[i]); }, pool_->grain_for(wave.size()));
       for (Slot* slot : wave) {
         if (slot->finished) {
           on_game(std::move(*slot->finished));

@@ -201,10 +201,10 @@ class GameRecordRules final : public RecordRules {
       }
       const char* name = search::termination_name(static_cast<search::Termination>(g.termination));
       if (G::is_over(s) || repeated) {
-        problems.add(where + ": termination " + name + " recorded, but the game was over (" +
-                     (repeated ? std::string("a draw by repetition")
-                               : record_detail::ending(G::winner(s))) +
-                     ") after its " + std::to_string(out.plies) + " plies");
+        problems.add(
+            where + ": termination " + name + " recorded, but the game was over (" +
+            (repeated ? std::string("a draw by repetition") : record_detail::ending(G::winner(s))) +
+            ") after its " + std::to_string(out.plies) + " plies");
         return;
       }
       out.finished = true;

@@ -62,8 +62,7 @@ void MatchProgress::tick(const MatchResult& r, bool force) {
   std::string line = fmt::format("pairs {}/{}  score {:.1f}%  Elo {}", r.counter.penta().pairs(),
                                  pairs_, 100 * e.score, elo_text(e));
   if (r.sprt)
-    line +=
-        fmt::format("  LLR {:.2f} [{:.2f}, {:.2f}]", r.sprt->llr, r.sprt->lower, r.sprt->upper);
+    line += fmt::format("  LLR {:.2f} [{:.2f}, {:.2f}]", r.sprt->llr, r.sprt->lower, r.sprt->upper);
   line += fmt::format("  {:.2f} games/s", t > 0 ? games_ / t : 0.0);
   if (live_)
     std::fprintf(stderr, "\r%-110s", line.c_str());

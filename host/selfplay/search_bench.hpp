@@ -63,7 +63,8 @@ config::Config<G> search_bench_config(int threads) {
   config::EngineConfig& deep = cfg.engines[1];
   deep.type = ChanceGame<G> ? config::EngineType::kExpectimax : config::EngineType::kAlphaBeta;
   deep.depth = 4;
-  if constexpr (requires { GameHost<G>::kSearchBenchDepth; }) deep.depth = GameHost<G>::kSearchBenchDepth;
+  if constexpr (requires { GameHost<G>::kSearchBenchDepth; })
+    deep.depth = GameHost<G>::kSearchBenchDepth;
   deep.time_ms = 0;
   deep.tt_size_mb = 1;
   if constexpr (FeatureGame<G>) {

@@ -122,8 +122,8 @@ void check_match_pairs(const io::CampaignReader& reader, const io::MatchMeta& ma
       }
       const auto a = games.find(2 * row.pair_id), b = games.find(2 * row.pair_id + 1);
       if (a == games.end() || b == games.end()) {
-        problems.add(where + ": game " + std::to_string(a == games.end() ? 2 * row.pair_id
-                                                                           : 2 * row.pair_id + 1) +
+        problems.add(where + ": game " +
+                     std::to_string(a == games.end() ? 2 * row.pair_id : 2 * row.pair_id + 1) +
                      " of the pair is not a complete game of the file");
         return;
       }
@@ -142,8 +142,8 @@ void check_match_pairs(const io::CampaignReader& reader, const io::MatchMeta& ma
         decided = state.decision != stats::SprtState::kContinue;
       }
       if (std::abs(row.llr - llr) > 1e-9 * std::max(1.0, std::abs(llr)))
-        problems.add(where + ": LLR " + fmt::format("{:.12g}", row.llr) + ", the pairs up to it give " +
-                     fmt::format("{:.12g}", llr));
+        problems.add(where + ": LLR " + fmt::format("{:.12g}", row.llr) +
+                     ", the pairs up to it give " + fmt::format("{:.12g}", llr));
     }
   }
 }

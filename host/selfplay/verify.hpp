@@ -29,8 +29,8 @@ struct VerifyReport {
 // /positions rows (RecordRules::check_position); in a match file, every /match/pairs row against
 // its two games and the SPRT stored in the file (the pair's results for engine A, the LLR after
 // it, pairs in order, none after a decision). Problems come in game-id order, the positions' after
-// the games', the pairs' last. Throws sp::InputError for a file whose game or rules cannot be told, and lets
-// io::CampaignError and io::H5Error through for a file that is not a readable campaign.
+// the games', the pairs' last. Throws sp::InputError for a file whose game or rules cannot be told,
+// and lets io::CampaignError and io::H5Error through for a file that is not a readable campaign.
 // make_rules: where the game's rules come from (record_rules.hpp).
 VerifyReport verify_file(const std::string& path, size_t max_problems,
                          const MakeRecordRules& make_rules = make_record_rules);
