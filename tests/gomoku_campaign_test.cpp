@@ -92,6 +92,41 @@ TEST(GomokuCampaign, RecordsDoNotDependOnThreadsAndRandomOpeningsReachTheGames) 
   EXPECT_EQ(openings.size(), 3u) << "one opening per pair";
 }
 
+// The log names the backend's SIMD path; 20x20 boards have no lanes, so the run says once that
+// their leaves play scalar (and a 15x15 run does not).
+TEST(GomokuCampaign, TheLogSaysWhenLeavesCannotTakeTheSimdPath) {
+  test::TempDir tmp;
+  for (const int size : {20, 15}) {
+    const std::string config =
+        tmp.write("g" + std::to_string(size) + ".yaml",
+                  "game: gomoku\nrules: {board_size: " + std::to_string(size) +
+                      ", rule: freestyle, opening: empty}\n"
+                      "campaign: {games: 1, concurrency: 1, seed: 3}\nengines:\n"
+                      "  player0: {type: mcts, rollouts_per_move: 16, rollouts_per_leaf: 8, "
+                      "policy: weighted}\n"
+                      "  player1: {type: mcts, rollouts_per_move: 16, rollouts_per_leaf: 8, "
+                      "policy: uniform}\n"
+                      "backend: {name: cpu, threads: 1}\noutput: {path: g.h5, positions_per_game: "
+                      "0}\n")
+            .string();
+    const auto r = test::run_command(std::string(SELFPLAY_BINARY) + " run " + config + " --out " +
+                                     tmp.file("g" + std::to_string(size) + ".h5") + " 2>&1");
+    ASSERT_EQ(r.code, 0) << r.out;
+    if (r.out.find("scalar playouts)") != std::string::npos)
+      GTEST_SKIP() << "this processor has no AVX2: every leaf plays scalar anyway";
+    const std::string said = "play the scalar path, not ";
+    if (size == 20) {
+      const size_t at = r.out.find(said);
+      ASSERT_NE(at, std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("(20x20 boards have no lane-parallel playouts)"), std::string::npos)
+          << r.out;
+      EXPECT_EQ(r.out.find(said, at + 1), std::string::npos) << "said once: " << r.out;
+    } else {
+      EXPECT_EQ(r.out.find(said), std::string::npos) << r.out;
+    }
+  }
+}
+
 TEST(GomokuCampaign, BadRulesAreRefusedWithTheKeyAndWhy) {
   const auto refused = [](const std::string& rules, const std::string& want) {
     std::string text = kSmall;

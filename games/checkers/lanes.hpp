@@ -32,6 +32,7 @@ template <>
 struct LanePlayouts<CheckersGame> {
   static constexpr bool kAvailable = true;
 
+  static constexpr const char* kScalarCases = "";
   static bool handles(const CheckersGame::State&, const CheckersGame::Policy&) { return true; }
   // The draw limits travel in the states: the rules are not needed.
   static void run(SimdPath path, const LaneTask<CheckersGame>* tasks, size_t n,

@@ -30,6 +30,7 @@ template <>
 struct LanePlayouts<EwnGame> {
   static constexpr bool kAvailable = true;
 
+  static constexpr const char* kScalarCases = "";
   static bool handles(const EwnGame::State&, const EwnGame::Policy&) { return true; }
   static void run(SimdPath path, const LaneTask<EwnGame>* tasks, size_t n,
                   const EwnGame::Rules& rules, LaneCounts* counts) {

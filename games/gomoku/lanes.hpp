@@ -33,6 +33,7 @@ template <>
 struct LanePlayouts<GomokuGame> {
   static constexpr bool kAvailable = true;
 
+  static constexpr const char* kScalarCases = "20x20 boards";
   static bool handles(const GomokuGame::State& s, const GomokuGame::Policy&) {
     return s.size == gomoku::lanes::kSize;
   }

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "host/common/log.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "host/rollout/simd/lane_playouts.hpp"
 
@@ -71,10 +72,12 @@ struct ChunkedBatch {
   std::vector<Item> items;
   std::vector<LaneTask<Game>> tasks;  // per chunk, on a lane path
   mutable std::vector<LaneCounts> counts;
+  uint32_t scalar_chunks = 0;  // on a lane path: chunks the lanes do not take
 
   void prepare() {
     chunks.clear();
     items.clear();
+    scalar_chunks = 0;
     uint64_t total = 0;
     for (uint32_t i = 0; i < leaves.size(); ++i) {
       out[i] = LeafStats{};
@@ -107,6 +110,7 @@ struct ChunkedBatch {
             leaf.state, stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf, ch.first, ch.last,
             policy};
         if (!lanes) {
+          ++scalar_chunks;
           items.push_back(Item{c, c + 1, false});
           in_item = 0;
           continue;
@@ -210,6 +214,16 @@ class CpuBackend final : public Backend<Game> {
     slot.batch.path = path_;
     slot.batch.threads = pool_->threads();
     slot.batch.prepare();
+    if constexpr (LanePlayouts<Game>::kAvailable) {
+      // The log names the SIMD path; say once that some leaves do not take it.
+      if (slot.batch.scalar_chunks > 0 && !told_scalar_) {
+        told_scalar_ = true;
+        log::info("cpu backend: " + std::to_string(slot.batch.scalar_chunks) + " of the " +
+                  std::to_string(slot.batch.chunks.size()) +
+                  " rollout chunks of a batch play the scalar path, not " + info_.playout_path +
+                  " (" + LanePlayouts<Game>::kScalarCases + " have no lane-parallel playouts)");
+      }
+    }
     slot.submitted = std::chrono::steady_clock::now();
     const ChunkedBatch<Game>* batch = &slot.batch;
     slot.job = pool_->submit(batch->items.size(), [batch](size_t i) { batch->run_item(i); });
@@ -250,6 +264,7 @@ class CpuBackend final : public Backend<Game> {
   std::shared_ptr<WorkPool> pool_;
   SimdPath path_;
   BackendInfo info_;
+  bool told_scalar_ = false;  // logged that some leaves play the scalar path
   Slot slots_[kSlots];
   std::deque<Ticket> in_flight_;  // tickets submitted and not yet waited for, oldest first
   Ticket next_ticket_ = 0;

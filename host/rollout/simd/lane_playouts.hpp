@@ -6,6 +6,7 @@
 // scalar; a game without one keeps the scalar playout_many of games/. A specialization provides:
 //   kAvailable = true;
 //   handles(state, policy): whether the lanes play this leaf (else it goes the scalar way);
+//   kScalarCases: what handles() refuses, for the log ("" when it takes every leaf);
 //   run(path, tasks, n, rules, counts): counts[i] = tasks[i]'s totals (LaneTask, LaneCounts), for
 //   path avx2 or avx512; every rollout exactly as Game::playout plays it on its stream.
 #pragma once
