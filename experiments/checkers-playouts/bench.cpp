@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/common/thread_clock.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/lanes.hpp"
 #include "games/checkers/playout.hpp"
@@ -176,24 +177,9 @@ struct Measure {
   uint64_t games;
 };
 
-// This thread's CPU time: on a shared, loaded machine wall time also counts the time other
-// processes held the core.
-struct ThreadClock {
-  using duration = std::chrono::nanoseconds;
-  using rep = duration::rep;
-  using period = duration::period;
-  using time_point = std::chrono::time_point<ThreadClock>;
-  static constexpr bool is_steady = true;
-  static time_point now() {
-    timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return time_point(duration(t.tv_sec * 1000000000LL + t.tv_nsec));
-  }
-};
-
 template <class Play>
 Measure measure(double seconds, Play&& play) {
-  using Clock = ThreadClock;
+  using Clock = experiments::ThreadClock;
   const auto t0 = Clock::now();
   uint64_t games = 0, plies = 0;
   double elapsed = 0;
@@ -212,7 +198,7 @@ using LaneRun = void (*)(const checkers::lanes::Task*, size_t, checkers::lanes::
 // The lane-parallel playouts on the streams measure() uses: batches of 16 tasks of 256 rollouts.
 Measure measure_lanes(double seconds, const checkers::State& start, const checkers::Policy& policy,
                       LaneRun run) {
-  using Clock = ThreadClock;
+  using Clock = experiments::ThreadClock;
   const auto t0 = Clock::now();
   uint64_t games = 0, plies = 0;
   double elapsed = 0;

@@ -1,6 +1,7 @@
 // The calling thread's CPU time as a std::chrono clock, for the single-thread playout benchmarks of
-// experiments/ (gomoku-playouts, ewn-playouts): on a shared, loaded machine wall time also counts
-// the time other processes held the core, CPU time does not. POSIX (clock_gettime).
+// experiments/ (checkers-playouts, gomoku-playouts, ewn-playouts): on a shared, loaded machine wall
+// time also counts the time other processes held the core, CPU time does not. POSIX
+// (clock_gettime).
 #pragma once
 
 #include <chrono>
