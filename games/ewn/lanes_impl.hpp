@@ -288,20 +288,7 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     // always at a block boundary), as in playout_detail::run.
     const M done = Ops::mor(Ops::mnot(act), Ops::gt(r.plies, Ops::set1(ewn::kMaxPlayoutPlies - 1)));
     unsigned finished = Ops::bits(done) & busy;
-    while (finished) {
-      const int l = __builtin_ctz(finished);
-      finished &= finished - 1;
-      Counts& c = counts[s.task[l]];
-      if (s.winner[l] == ewn::kNoWinner)
-        ++c.draws;
-      else
-        ++c.wins[s.winner[l]];
-      c.plies += s.plies[l];
-      if (feed.empty())
-        busy &= ~(1u << l);
-      else
-        start(l);
-    }
+    feed.retire(finished, busy, s.task, s.winner, s.plies, start);
   }
 }
 

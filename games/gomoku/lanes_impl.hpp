@@ -227,20 +227,7 @@ void run_lanes(const Task* tasks, size_t n, Counts* counts) {
     Ops::store(s.plies, r.plies);
 
     unsigned finished = Ops::bits(Ops::mnot(act)) & busy;
-    while (finished) {
-      const int l = __builtin_ctz(finished);
-      finished &= finished - 1;
-      Counts& c = counts[s.task[l]];
-      if (s.winner[l] == kNoWinner)
-        ++c.draws;
-      else
-        ++c.wins[s.winner[l]];
-      c.plies += s.plies[l];
-      if (feed.empty())
-        busy &= ~(1u << l);
-      else
-        start(l);
-    }
+    feed.retire(finished, busy, s.task, s.winner, s.plies, start);
   }
 }
 
@@ -630,20 +617,7 @@ void run_weighted_lanes(const Task* tasks, size_t n, Counts* counts) {
     Ops::store(s.plies, r.plies);
 
     unsigned finished = Ops::bits(Ops::mnot(act)) & busy;
-    while (finished) {
-      const int l = __builtin_ctz(finished);
-      finished &= finished - 1;
-      Counts& c = counts[s.task[l]];
-      if (s.winner[l] == kNoWinner)
-        ++c.draws;
-      else
-        ++c.wins[s.winner[l]];
-      c.plies += s.plies[l];
-      if (feed.empty())
-        busy &= ~(1u << l);
-      else
-        start(l);
-    }
+    feed.retire(finished, busy, s.task, s.winner, s.plies, start);
   }
 }
 

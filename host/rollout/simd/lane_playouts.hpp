@@ -63,6 +63,27 @@ class LaneFeed {
     settle();
     return r;
   }
+  // Counts each lane of `finished` (bit l: lane l's rollout of task task[l] ended with winner[l],
+  // 0, 1 or anything else for a draw, after plies[l] plies), then starts the lane on the next
+  // rollout (start(l)) or, once the feed is empty, clears its bit in busy.
+  template <class Start>
+  void retire(unsigned finished, unsigned& busy, const uint32_t* task, const uint32_t* winner,
+              const uint32_t* plies, Start&& start) {
+    while (finished) {
+      const int l = __builtin_ctz(finished);
+      finished &= finished - 1;
+      LaneCounts& c = counts_[task[l]];
+      if (winner[l] == 0 || winner[l] == 1)
+        ++c.wins[winner[l]];
+      else
+        ++c.draws;
+      c.plies += plies[l];
+      if (empty())
+        busy &= ~(1u << l);
+      else
+        start(l);
+    }
+  }
 
  private:
   // Moves past finished tasks and counts the rollouts of terminal roots.
