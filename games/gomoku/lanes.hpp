@@ -1,7 +1,7 @@
 // Gomoku's lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one thread
-// advances 8 (AVX2) or 16 (AVX-512) uniform or weighted playouts on 15x15 boards at once, each
-// exactly as uniform_playout or weighted_playout plays it on its own stream, so the statistics are
-// bit-identical to the scalar path's. 20x20 boards keep the scalar playout, as do the CUDA kernels.
+// advances 8 (AVX2) or 16 (AVX-512) uniform or weighted playouts on 15x15 or 20x20 boards at once,
+// each exactly as uniform_playout or weighted_playout plays it on its own stream, so the statistics
+// are bit-identical to the scalar path's. The CUDA kernels keep their own (scalar) playouts.
 #pragma once
 
 #include <cstddef>
@@ -15,13 +15,10 @@ namespace sp::gomoku::lanes {
 using Task = rollout::LaneTask<GomokuGame>;
 using Counts = rollout::LaneCounts;
 
-// The board size the lanes play.
-inline constexpr int kSize = 15;
-
-// Plays every rollout of tasks[0, n) with its task's policy and sets counts[i] to task i's totals.
-// Preconditions: every task's root is a kSize board; the processor has the ISA of the function
-// (rollout::simd_path_supported). One translation unit each (lanes_avx2.cpp, lanes_avx512.cpp),
-// compiled with the ISA's flags.
+// Plays every rollout of tasks[0, n) with its task's policy on its root's board (15x15 or 20x20:
+// each size is its own instantiation of the kernels) and sets counts[i] to task i's totals.
+// Precondition: the processor has the ISA of the function (rollout::simd_path_supported). One
+// translation unit each (lanes_avx2.cpp, lanes_avx512.cpp), compiled with the ISA's flags.
 void run_avx2(const Task* tasks, size_t n, Counts* counts);
 void run_avx512(const Task* tasks, size_t n, Counts* counts);
 
@@ -33,10 +30,8 @@ template <>
 struct LanePlayouts<GomokuGame> {
   static constexpr bool kAvailable = true;
 
-  static constexpr const char* kScalarCases = "20x20 boards";
-  static bool handles(const GomokuGame::State& s, const GomokuGame::Policy&) {
-    return s.size == gomoku::lanes::kSize;
-  }
+  static constexpr const char* kScalarCases = "";
+  static bool handles(const GomokuGame::State&, const GomokuGame::Policy&) { return true; }
   static void run(SimdPath path, const LaneTask<GomokuGame>* tasks, size_t n,
                   const GomokuGame::Rules&, LaneCounts* counts) {
     switch (path) {
