@@ -6,10 +6,11 @@
 // same way in both; the program checks that first and fails if not.
 //
 // The bitboard playouts are measured as the CPU runs them (line words, gomoku::playout) and as the
-// kernels do (bitboard walks, BitRep), uniform and weighted, and on 15x15 as the CPU backend's
-// lane-parallel paths play them (games/gomoku/lanes.hpp, AVX2 and AVX-512 where the processor has
-// them; run.sh compiles their files with the ISA flags). Rates are per second of this thread's
-// CPU time, so that other processes on a shared machine do not count against them.
+// kernels do (bitboard walks, BitRep), uniform and weighted, and as the CPU backend's
+// lane-parallel paths play them, uniform and weighted (games/gomoku/lanes.hpp, AVX2 and AVX-512
+// where the processor has them; run.sh compiles their files with the ISA flags). Rates are per
+// second of this thread's CPU time, so that other processes on a shared machine do not count
+// against them.
 //
 // Usage: gomoku-bench [--seconds S] [--size 15|20] (CPU seconds per measurement, default 3, board
 // 15x15). Prints one line per measurement and the ratio.
@@ -106,8 +107,9 @@ Measure measure(double seconds, Play&& play) {
           games};
 }
 
-// The lane-parallel playouts on the streams measure() uses: batches of 16 tasks of 256 rollouts.
-Measure measure_lanes(double seconds, const gomoku::State& start,
+// The lane-parallel playouts with `policy` on the streams measure() uses: batches of 16 tasks of
+// 256 rollouts.
+Measure measure_lanes(double seconds, const gomoku::State& start, const gomoku::Policy& policy,
                       void (*run)(const gomoku::lanes::Task*, size_t, gomoku::lanes::Counts*)) {
   const auto t0 = experiments::ThreadClock::now();
   uint64_t games = 0, plies = 0, black = 0;
@@ -117,7 +119,7 @@ Measure measure_lanes(double seconds, const gomoku::State& start,
   while (elapsed < seconds) {
     for (auto& t : tasks) {
       const auto first = static_cast<uint32_t>(games);
-      t = gomoku::lanes::Task{start, stream_key(2026, 0), 0, 0, first, first + 256, {}};
+      t = gomoku::lanes::Task{start, stream_key(2026, 0), 0, 0, first, first + 256, policy};
       games += 256;
     }
     run(tasks.data(), tasks.size(), counts.data());
@@ -187,28 +189,31 @@ int main(int argc, char** argv) {
   print("walks uniform", walks);
   std::printf("ratio bitboard / array (uniform): %.2f\n", bit.per_second / arr.per_second);
 #if defined(__x86_64__) || defined(__i386__)
-  if (size == gomoku::lanes::kSize) {
-    struct Path {
-      const char *name, *isa;
-      bool supported;
-      void (*run)(const gomoku::lanes::Task*, size_t, gomoku::lanes::Counts*);
-    };
-    const Path paths[] = {
-        {"lanes avx2", "AVX2", __builtin_cpu_supports("avx2") != 0, gomoku::lanes::run_avx2},
-        {"lanes avx512", "AVX-512",
-         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"),
-         gomoku::lanes::run_avx512}};
-    for (const Path& p : paths) {
-      if (!p.supported) {
-        std::printf("%-20s skipped: this CPU lacks %s\n", p.name, p.isa);
-        continue;
-      }
-      const Measure m = measure_lanes(seconds, start, p.run);
-      print(p.name, m);
-      std::printf("ratio %s / array: %.2f, / bitboard: %.2f\n", p.name,
-                  m.per_second / arr.per_second, m.per_second / bit.per_second);
+  struct Path {
+    const char *name, *isa;
+    bool supported;
+    void (*run)(const gomoku::lanes::Task*, size_t, gomoku::lanes::Counts*);
+  };
+  const Path paths[] = {
+      {"lanes avx2", "AVX2", __builtin_cpu_supports("avx2") != 0, gomoku::lanes::run_avx2},
+      {"lanes avx512", "AVX-512",
+       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"),
+       gomoku::lanes::run_avx512}};
+  for (const Path& p : paths) {
+    if (!p.supported) {
+      std::printf("%-20s skipped: this CPU lacks %s\n", p.name, p.isa);
+      continue;
     }
+    const Measure m = measure_lanes(seconds, start, uniform, p.run);
+    print(p.name, m);
+    std::printf("ratio %s / array: %.2f, / bitboard: %.2f\n", p.name, m.per_second / arr.per_second,
+                m.per_second / bit.per_second);
+    const std::string weighted_name = std::string(p.name) + " weighted";
+    const Measure w = measure_lanes(seconds, start, weighted, p.run);
+    print(weighted_name.c_str(), w);
+    std::printf("ratio %s / bitboard weighted: %.2f\n", weighted_name.c_str(),
+                w.per_second / heavy.per_second);
   }
 #endif
   return 0;
