@@ -13,6 +13,8 @@
 #include <string>
 
 #include "games/hosts.hpp"
+#include "host/rollout/array_playouts.hpp"
+#include "host/rollout/simd/lane_playouts.hpp"
 #include "host/rollout/simd/simd_path.hpp"
 #include "host/selfplay/search_bench.hpp"
 #include "tests/games/tictactoe_host.hpp"
@@ -82,6 +84,79 @@ TEST(Bench, SignaturesAreTheSameOnEveryPlayoutPath) {
       EXPECT_NE(r.out.find("x scalar)"), std::string::npos) << r.out;
     }
   }
+}
+
+// What bench knows of a game's plain reference program (rollout::ArrayPlayouts) and lanes.
+struct Reference {
+  bool available = false, lanes = false;
+  std::string name;
+};
+
+Reference reference_of(const std::string& game) {
+  return with_game(game, []<class G>() {
+    Reference r;
+    r.lanes = rollout::LanePlayouts<G>::kAvailable;
+    if constexpr (rollout::ArrayPlayouts<G>::kAvailable) {
+      r.available = true;
+      r.name = rollout::ArrayPlayouts<G>::kName;
+    }
+    return r;
+  });
+}
+
+// For every game with a plain reference program, the playout paths table measures it on the same
+// batch, says what it is, and gives the one-thread scalar and SIMD rates as multiples of its rate;
+// with --playout and a policy the program does not play, it says that it measured nothing.
+TEST(Bench, PlayoutPathsGiveTheRatioToTheArrayProgram) {
+  const bool simd = rollout::simd_path_supported(rollout::SimdPath::kAvx2) ||
+                    rollout::simd_path_supported(rollout::SimdPath::kAvx512);
+  const std::regex array_line("^  array +1 thread +[0-9.e+]+ playouts/s  \\(reference: (.+)\\)$");
+  const std::regex scalar_line(
+      "^  scalar +1 thread +[0-9.e+]+ playouts/s  \\(([0-9.]+)x array program\\)$");
+  const std::regex simd_line(
+      "^  avx(2|512) +1 thread +[0-9.e+]+ playouts/s  \\([0-9.]+x scalar, ([0-9.]+)x array "
+      "program\\)$");
+  int games = 0;
+  for (const std::string& game : Games::names()) {
+    const Reference ref = reference_of(game);
+    if (!ref.available) continue;
+    ++games;
+    const test::CommandResult r =
+        test::run_command(std::string("'") + SELFPLAY_BINARY + "' bench --game " + game +
+                          " --seconds 0 --playouts-only --threads 1 2>&1");
+    ASSERT_EQ(r.code, 0) << game << "\n" << r.out;
+    int arrays = 0, scalars = 0, simds = 0;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch m;
+      if (std::regex_match(line, m, array_line)) {
+        ++arrays;
+        EXPECT_EQ(m[1].str(), ref.name) << game;
+      } else if (std::regex_match(line, m, scalar_line)) {
+        ++scalars;
+        EXPECT_GT(std::stod(m[1].str()), 0) << game << ": " << line;
+      } else if (std::regex_match(line, m, simd_line)) {
+        ++simds;
+        EXPECT_GT(std::stod(m[2].str()), 0) << game << ": " << line;
+      }
+    }
+    EXPECT_EQ(arrays, 1) << game << "\n" << r.out;
+    EXPECT_EQ(scalars, 1) << game << "\n" << r.out;
+    EXPECT_EQ(simds, simd && ref.lanes ? 1 : 0) << game << "\n" << r.out;
+  }
+  EXPECT_EQ(games, 3) << "ewn, checkers and gomoku have plain reference programs";
+
+  // Gomoku's program plays uniform playouts only.
+  const test::CommandResult weighted =
+      test::run_command(std::string("'") + SELFPLAY_BINARY +
+                        "' bench --game gomoku --seconds 0 --playouts-only --threads 1 "
+                        "--playout policy=weighted 2>&1");
+  ASSERT_EQ(weighted.code, 0) << weighted.out;
+  EXPECT_NE(weighted.out.find("  array   not measured: the reference (" +
+                              reference_of("gomoku").name + ") does not play these playouts\n"),
+            std::string::npos)
+      << weighted.out;
+  EXPECT_EQ(weighted.out.find("x array program"), std::string::npos) << weighted.out;
 }
 
 TEST(Bench, SearchSignatureIsPinnedAndIndependentOfThreads) {

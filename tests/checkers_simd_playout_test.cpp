@@ -15,20 +15,12 @@
 #include "host/rollout/cpu_backend.hpp"
 #include "host/rollout/simd/simd_path.hpp"
 #include "tests/rollout_fixtures.hpp"
+#include "tests/simd_playout_fixtures.hpp"
 
 namespace sp::rollout {
 namespace {
 
-using checkers::lanes::Counts;
 using checkers::lanes::Task;
-
-void run_lanes(SimdPath path, const std::vector<Task>& tasks, std::vector<Counts>& counts) {
-  counts.assign(tasks.size(), Counts{{7, 7}, 7, 7});  // overwritten, never added to
-  if (path == SimdPath::kAvx2)
-    checkers::lanes::run_avx2(tasks.data(), tasks.size(), counts.data());
-  else
-    checkers::lanes::run_avx512(tasks.data(), tasks.size(), counts.data());
-}
 
 // The draw rules the tests play under: the default, tight limits (many draws by either counter),
 // no quiet limit, and a ply cap a few plies away.
@@ -105,26 +97,14 @@ std::vector<checkers::State> double_crowning(int side, const checkers::Rules& ru
   return out;
 }
 
-// Random games under `rules`, each cut `back` plies before its end (0: the finished position,
-// counted at once), so lanes start anywhere from the start position to one ply before the end;
-// plus king endgames (a few pieces, most of them kings), where the quiet counter runs.
+// Random games under `rules` cut before their end (append_cut_games), so lanes start anywhere
+// from the start position to one ply before the end; plus the start position, king endgames (a
+// few pieces, most of them kings), where the quiet counter runs, and double_crowning's positions.
 std::vector<checkers::State> positions(uint64_t seed, int games, const checkers::Rules& rules,
                                        Coverage* coverage = nullptr) {
   std::vector<checkers::State> out{checkers::initial_state(rules)};
   WordStream rng({seed, 0, 0, kLeafSearch, 0});
-  for (int g = 0; g < games; ++g) {
-    std::vector<checkers::State> line{checkers::initial_state(rules)};
-    while (!checkers::is_over(line.back())) {
-      checkers::State s = line.back();
-      checkers::MoveList moves;
-      checkers::generate_moves(s, moves);
-      checkers::apply(s, moves.moves[rng.below(static_cast<uint32_t>(moves.size))]);
-      line.push_back(s);
-    }
-    const uint32_t cut = g % 3 == 0 ? rng.below(static_cast<uint32_t>(line.size()))
-                                    : rng.below(6);  // near the end, or anywhere
-    out.push_back(line[line.size() - 1 - cut]);
-  }
+  append_cut_games<CheckersGame>(out, checkers::initial_state(rules), rules, games, rng);
   for (int g = 0; g < games / 4; ++g) {
     checkers::State s = checkers::initial_state(rules);
     s.pieces[0] = s.pieces[1] = 0;
@@ -148,14 +128,7 @@ std::vector<checkers::State> positions(uint64_t seed, int games, const checkers:
   return out;
 }
 
-class CheckersSimdPlayout : public ::testing::TestWithParam<SimdPath> {
- protected:
-  void SetUp() override {
-    if (!simd_path_supported(GetParam()))
-      GTEST_SKIP() << "this CPU lacks " << simd_path_isa(GetParam()) << " for the "
-                   << simd_path_name(GetParam()) << " path";
-  }
-};
+class CheckersSimdPlayout : public SimdPathTest {};
 
 // One task per rollout: every rollout's winner and plies equal checkers::playout's on its stream,
 // and the lanes refill from the next task whenever one finishes. The policies alternate from task
@@ -163,7 +136,7 @@ class CheckersSimdPlayout : public ::testing::TestWithParam<SimdPath> {
 TEST_P(CheckersSimdPlayout, EveryRolloutEqualsScalarPlayout) {
   const std::vector<checkers::Policy> policies = all_policies();
   Coverage coverage;
-  int wins[2] = {0, 0}, draws = 0;
+  Outcomes outcomes;
   for (const checkers::Rules& rules : all_rules()) {
     const std::vector<checkers::State> roots =
         positions(31 + rules.max_plies + rules.quiet_limit, 150, rules, &coverage);
@@ -173,27 +146,14 @@ TEST_P(CheckersSimdPlayout, EveryRolloutEqualsScalarPlayout) {
         for (uint32_t r = 0; r < 1 + i % 4; ++r)
           tasks.push_back(Task{roots[i], stream_key(77, i % 13), i % 3, i, r, r + 1,
                                policies[(p + r) % policies.size()]});
-      std::vector<Counts> counts;
-      run_lanes(GetParam(), tasks, counts);
-      for (size_t t = 0; t < tasks.size(); ++t) {
-        BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, tasks[t].first);
-        const checkers::PlayoutResult want = checkers::playout(tasks[t].root, tasks[t].policy, rng);
-        const Counts& c = counts[t];
-        ASSERT_EQ(c.plies, want.plies) << "task " << t << " max_plies " << rules.max_plies
-                                       << " policy " << (p + tasks[t].first) % policies.size();
-        ASSERT_EQ(c.wins[0], want.winner == 0 ? 1u : 0u) << "task " << t;
-        ASSERT_EQ(c.wins[1], want.winner == 1 ? 1u : 0u) << "task " << t;
-        ASSERT_EQ(c.draws, want.winner == checkers::kNoWinner ? 1u : 0u) << "task " << t;
-        if (want.winner == checkers::kNoWinner)
-          ++draws;
-        else
-          ++wins[want.winner];
-      }
+      outcomes.add(expect_lanes_equal_scalar<CheckersGame>(
+          GetParam(), tasks, rules,
+          "max_plies " + std::to_string(rules.max_plies) + ", policies from " + std::to_string(p)));
     }
   }
-  EXPECT_GT(wins[0], 1000);
-  EXPECT_GT(wins[1], 1000);
-  EXPECT_GT(draws, 1000);
+  EXPECT_GT(outcomes.wins[0], 1000u);
+  EXPECT_GT(outcomes.wins[1], 1000u);
+  EXPECT_GT(outcomes.draws, 1000u);
   EXPECT_GE(coverage.multi_jumps, 10);
   EXPECT_GE(coverage.crowning, 20);
   EXPECT_GE(coverage.double_crowning, 16);
@@ -205,86 +165,30 @@ TEST_P(CheckersSimdPlayout, EveryRolloutEqualsScalarPlayout) {
 TEST_P(CheckersSimdPlayout, UnevenTasksKeepTheirTotals) {
   const auto roots = positions(41, 30, checkers::Rules{});
   const std::vector<checkers::Policy> policies = all_policies();
-  const uint32_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 100, 3};
   std::vector<Task> tasks;
-  for (uint32_t i = 0; i < roots.size(); ++i) {
-    const uint32_t first = (i % 4) * 5;
-    tasks.push_back(Task{roots[i], stream_key(5, i), 2, i, first,
-                         first + sizes[i % std::size(sizes)], policies[i % 2]});
-  }
-  std::vector<Counts> counts;
-  run_lanes(GetParam(), tasks, counts);
-  for (size_t t = 0; t < tasks.size(); ++t) {
-    Counts want{{0, 0}, 0, 0};
-    for (uint32_t r = tasks[t].first; r < tasks[t].last; ++r) {
-      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, r);
-      const auto res = checkers::playout(tasks[t].root, tasks[t].policy, rng);
-      if (res.winner == checkers::kNoWinner)
-        ++want.draws;
-      else
-        ++want.wins[res.winner];
-      want.plies += res.plies;
-    }
-    EXPECT_EQ(counts[t].wins[0], want.wins[0]) << "task " << t;
-    EXPECT_EQ(counts[t].wins[1], want.wins[1]) << "task " << t;
-    EXPECT_EQ(counts[t].draws, want.draws) << "task " << t;
-    EXPECT_EQ(counts[t].plies, want.plies) << "task " << t;
-  }
+  for (uint32_t i = 0; i < roots.size(); ++i)
+    tasks.push_back(Task{roots[i], stream_key(5, i), 2, i, 0, 0, policies[i % 2]});
+  make_uneven(tasks);
+  expect_lanes_equal_scalar<CheckersGame>(GetParam(), tasks);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, CheckersSimdPlayout,
-                         ::testing::Values(SimdPath::kAvx2, SimdPath::kAvx512),
-                         [](const auto& info) { return std::string(simd_path_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Paths, CheckersSimdPlayout, lane_paths(), path_case_name);
 
-class CheckersBackendPaths : public CheckersSimdPlayout {};
+class CheckersBackendPaths : public SimdPathTest {};
 
 // The CPU backend on this path: the scalar reference loop's statistics, on batches that mix
 // uniform and weighted leaves, on one and on three threads.
 TEST_P(CheckersBackendPaths, BackendEqualsScalarReference) {
   std::vector<Leaf<CheckersGame>> leaves;
-  uint32_t i = 0;
   for (const checkers::Rules& rules : all_rules())
-    for (const checkers::State& s : positions(51 + rules.max_plies, 24, rules)) {
-      Leaf<CheckersGame> l;
-      l.state = s;
-      l.game = i % 7;
-      l.ply = s.ply;
-      l.leaf = i;
-      l.rollouts = 1 + (i * 37) % 70;
-      l.policy = i % 3 == 0 ? 1 : 0;
-      leaves.push_back(l);
-      ++i;
-    }
+    append_leaves<CheckersGame>(leaves, positions(51 + rules.max_plies, 24, rules), 3);
   PlayoutParams<CheckersGame> p;
   p.seed = 123;
   p.policies[1] = all_policies()[1];
-  std::vector<LeafStats> expected(leaves.size());
-  for (size_t j = 0; j < leaves.size(); ++j)
-    for (uint32_t r = 0; r < leaves[j].rollouts; ++r) {
-      BlockStream rng(StreamId{p.seed, leaves[j].game, leaves[j].ply, leaves[j].leaf, r});
-      const auto res = checkers::playout(leaves[j].state, p.policies[leaves[j].policy], rng);
-      if (res.winner == checkers::kNoWinner)
-        ++expected[j].draws;
-      else
-        ++expected[j].wins[res.winner];
-      ++expected[j].rollouts;
-      expected[j].plies += res.plies;
-    }
-  for (int t : {1, 3}) {
-    BackendOptions o = threads(t);
-    o.simd = GetParam();
-    auto backend = make_cpu_backend<CheckersGame>(o);
-    EXPECT_EQ(backend->info().playout_path, simd_path_name(GetParam()));
-    std::vector<LeafStats> out(leaves.size());
-    backend->run(leaves, p, out);
-    for (size_t j = 0; j < leaves.size(); ++j)
-      ASSERT_EQ(out[j], expected[j]) << "leaf " << j << ", " << t << " threads";
-  }
+  expect_backend_equals_reference(GetParam(), leaves, p);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, CheckersBackendPaths,
-                         ::testing::Values(SimdPath::kScalar, SimdPath::kAvx2, SimdPath::kAvx512),
-                         [](const auto& info) { return std::string(simd_path_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Paths, CheckersBackendPaths, backend_paths(), path_case_name);
 
 }  // namespace
 }  // namespace sp::rollout

@@ -24,6 +24,7 @@
 #include "games/ewn/notation.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/notation.hpp"
+#include "host/rollout/array_playouts.hpp"
 #include "host/rollout/check_backend_impl.hpp"
 #include "host/rollout/cpu_backend_impl.hpp"
 #include "host/search/game_hooks.hpp"
@@ -45,6 +46,8 @@ struct Traits<EwnGame> {
   static constexpr int kRandomPlies = 40;
   static constexpr int kMaxPlayoutPlies = ewn::kMaxPlayoutPlies;
   static constexpr int kRuleVariants = 4;
+  // The policies of params.policies (policies() below) the plain reference program plays: all.
+  static constexpr int kArrayPolicies = 4;
   static constexpr const char* kBadPositions[] = {
       "ABC2/DE3/F3f/3ed/2cba 0", "ABC2/DE3/F3f/3ed/2cbz 0 1", "ABC2/DE3/F3f/3ed/2cba 2 1"};
 
@@ -85,6 +88,8 @@ struct Traits<CheckersGame> {
   static constexpr int kMaxPlayoutPlies = 0xFFFF;  // the state's max_plies ends every game
   // The draw limits travel in the state (start() draws them), not in the rules.
   static constexpr int kRuleVariants = 1;
+  // The policies of params.policies the plain reference program plays: the two uniform ones.
+  static constexpr int kArrayPolicies = 2;
   static constexpr const char* kBadPositions[] = {"B:W21-32:B1-12:",    "X:W21-32:B1-12",
                                                   "B:W21,21:B1",        "B:W1:B5",
                                                   "B:W21-33:B1",        "B:W21",
@@ -129,6 +134,8 @@ struct Traits<GomokuGame> {
   static constexpr int kMaxPlayoutPlies = gomoku::kMaxSquares;
   // The board size and the win rule travel in the state (start() draws them), not in the rules.
   static constexpr int kRuleVariants = 1;
+  // The policies of params.policies the plain reference program plays: the two uniform ones.
+  static constexpr int kArrayPolicies = 2;
   static constexpr const char* kBadPositions[] = {
       "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15",
       "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 z",
@@ -396,6 +403,61 @@ TYPED_TEST(GameContract, CpuBackendEqualsCheckBackendAndTheReference) {
   }
   EXPECT_GT(wins[0], 0u);
   EXPECT_GT(wins[1], 0u);
+}
+
+// The plain reference program that `selfplay bench` measures the playouts against
+// (rollout::ArrayPlayouts, games/<game>/array_playout.hpp) ends every rollout exactly as
+// G::playout does, winner and plies, from random positions (chance drawn or not) and finished
+// games, under every rules variant and with every policy it plays: bench's "x array program" then
+// compares equal work. It plays the policies the game's Traits name, no fewer.
+TYPED_TEST(GameContract, ArrayProgramPlaysEveryRolloutAsThePlayout) {
+  using G = TypeParam;
+  using Program = rollout::ArrayPlayouts<G>;
+  if constexpr (!Program::kAvailable) {
+    GTEST_SKIP() << G::kName << " has no plain reference program";
+  } else {
+    rollout::PlayoutParams<G> params;
+    Traits<G>::policies(params);
+    int played = 0;
+    for (const auto& policy : params.policies) played += Program::handles(policy);
+    EXPECT_EQ(played, Traits<G>::kArrayPolicies);
+    EXPECT_TRUE(Program::handles(typename G::Policy{})) << "bench's default playouts";
+    uint64_t rollouts = 0;
+    std::set<int> winners;
+    for (int v = 0; v < Traits<G>::kRuleVariants; ++v) {
+      const auto rules = Traits<G>::rules(v);
+      for (uint32_t i = 0; i < 200; ++i) {
+        auto s = random_position<G>(31, i, rules, true);
+        if (i % 20 == 0) {  // a finished game: both give its winner after 0 plies
+          WordStream rng({31, i, 1, kLeafSearch, 0});
+          while (!G::is_over(s)) {
+            draw_chance<G>(s, rng);
+            typename G::MoveList list;
+            G::generate_moves(s, rules, list);
+            G::apply(s, list.moves[rng.below(static_cast<uint32_t>(list.size))]);
+          }
+        }
+        const typename Program::Board board = Program::board(s);
+        for (uint32_t k = 0; k < rollout::kMaxPolicies; ++k) {
+          if (!Program::handles(params.policies[k])) continue;
+          for (uint32_t r = 0; r < 6; ++r) {
+            const StreamId id{77, i, 5, k, r};
+            BlockStream a(id), b(id);
+            const auto want = G::playout(s, rules, params.policies[k], a);
+            const auto got = Program::playout(board, rules, params.policies[k], b);
+            ASSERT_EQ(got.winner, want.winner) << Traits<G>::position_text(s) << " rules " << v
+                                               << " policy " << k << " rollout " << r;
+            ASSERT_EQ(got.plies, want.plies) << Traits<G>::position_text(s) << " rules " << v
+                                             << " policy " << k << " rollout " << r;
+            winners.insert(got.winner);
+            ++rollouts;
+          }
+        }
+      }
+    }
+    EXPECT_GE(rollouts, 1200u);
+    EXPECT_TRUE(winners.count(0) && winners.count(1)) << "playouts should be won by both sides";
+  }
 }
 
 TYPED_TEST(GameContract, ChanceClassesPartitionTheOutcomes) {

@@ -342,5 +342,47 @@ TEST(GomokuOpenings, TheShippedMatchConfigPlaysTheShippedOpenings) {
   test::expect_documented_config(path, config::explain_match_config(cfg));
 }
 
+// The strength match's config: the threat search against the plain engine, both at 1 s a move,
+// over the first 100 shipped openings; documented key by key. The Gomocup engine's config uses
+// the same threat search, and every other shipped Gomoku config leaves it off.
+TEST(GomokuOpenings, TheShippedStrengthMatchPitsTheThreatSearchAgainstThePlainEngine) {
+  const std::string path = test::source_path("configs/gomoku/match-best-vs-classic.yaml");
+  const auto cfg = config::load_match_config<GomokuGame>(path);
+  EXPECT_EQ(cfg.rules.opening, OpeningKind::kFile);
+  EXPECT_EQ(cfg.match.pairs, 100u);
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(cfg.engines[p].type, config::EngineType::kAlphaBeta);
+    EXPECT_EQ(cfg.engines[p].time_ms, 1000u);
+    EXPECT_EQ(cfg.engines[p].weights, cfg.engines[0].weights);
+  }
+  EXPECT_GT(cfg.engines[0].threat_nodes, 0u);
+  EXPECT_EQ(cfg.engines[1].threat_nodes, 0u);
+  test::expect_documented_config(path, config::explain_match_config(cfg));
+  EXPECT_EQ(
+      config::load_campaign_config<GomokuGame>(test::source_path("configs/gomoku/pbrain.yaml"))
+          .engines[0]
+          .threat_nodes,
+      cfg.engines[0].threat_nodes);
+  EXPECT_EQ(
+      config::load_campaign_config<GomokuGame>(test::source_path("configs/gomoku/campaign.yaml"))
+          .engines[1]
+          .threat_nodes,
+      0u);
+}
+
+// threat_nodes joins a run's identity only when it is on, so files written before the key
+// existed (all with the search off) still resume; a change of it is refused like any other key.
+TEST(GomokuOpenings, ThreatNodesJoinTheIdentityOnlyWhenOn) {
+  auto cfg = config::load_match_config<GomokuGame>(
+      test::source_path("configs/gomoku/match-best-vs-classic.yaml"));
+  const std::string on = selfplay::run_identity<GomokuGame>(cfg, true);
+  EXPECT_NE(on.find("threat_nodes"), std::string::npos) << on;
+  cfg.engines[0].threat_nodes = 0;
+  const std::string off = selfplay::run_identity<GomokuGame>(cfg, true);
+  EXPECT_EQ(off.find("threat_nodes"), std::string::npos) << off;
+  EXPECT_NE(selfplay::identity_difference(on, off).find("threat_nodes"), std::string::npos)
+      << selfplay::identity_difference(on, off);
+}
+
 }  // namespace
 }  // namespace sp::gomoku

@@ -1,6 +1,7 @@
 // The house rule on games: outside games/<game>/, no host or CUDA file names a game's types,
 // namespace or headers; host code reaches games only through the concepts, the game list
-// (games/games.hpp) and the lists of host parts (games/hosts.hpp, games/lanes.hpp).
+// (games/games.hpp) and the lists of host parts (games/hosts.hpp, games/lanes.hpp,
+// games/array_playouts.hpp).
 #include <gtest/gtest.h>
 
 #include <cctype>

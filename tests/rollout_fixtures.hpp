@@ -1,4 +1,4 @@
-// Shared fixtures of the rollout tests: random batches and the plain reference loop.
+// Shared fixtures of the rollout tests: random EWN batches and the plain reference loop (any game).
 #pragma once
 
 #include <vector>
@@ -28,14 +28,14 @@ inline std::vector<EwnLeaf> random_batch(uint64_t seed, size_t n, uint32_t max_r
 }
 
 // The plain reference: one rollout after another, each with its own stream.
-inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves,
-                                        const PlayoutParams<EwnGame>& p) {
+template <Game G>
+std::vector<LeafStats> reference(const std::vector<Leaf<G>>& leaves, const PlayoutParams<G>& p) {
   std::vector<LeafStats> out(leaves.size());
   for (size_t i = 0; i < leaves.size(); ++i) {
     for (uint32_t r = 0; r < leaves[i].rollouts; ++r) {
       BlockStream rng(StreamId{p.seed, leaves[i].game, leaves[i].ply, leaves[i].leaf, r});
-      const auto res = ewn::playout(leaves[i].state, p.rules, p.policies[leaves[i].policy], rng);
-      if (res.winner == ewn::kNoWinner)
+      const auto res = G::playout(leaves[i].state, p.rules, p.policies[leaves[i].policy], rng);
+      if (res.winner == G::kNoWinner)
         ++out[i].draws;
       else
         ++out[i].wins[res.winner];
@@ -46,8 +46,9 @@ inline std::vector<LeafStats> reference(const std::vector<EwnLeaf>& leaves,
   return out;
 }
 
-inline std::vector<LeafStats> run(Backend<EwnGame>& b, const std::vector<EwnLeaf>& leaves,
-                                  const PlayoutParams<EwnGame>& p) {
+template <Game G>
+std::vector<LeafStats> run(Backend<G>& b, const std::vector<Leaf<G>>& leaves,
+                           const PlayoutParams<G>& p) {
   std::vector<LeafStats> out(leaves.size());
   b.run(leaves, p, out);
   return out;

@@ -17,21 +17,12 @@
 #include "host/rollout/simd/simd_path.hpp"
 #include "tests/games/tictactoe.hpp"
 #include "tests/rollout_fixtures.hpp"
+#include "tests/simd_playout_fixtures.hpp"
 
 namespace sp::rollout {
 namespace {
 
-using ewn::lanes::Counts;
 using ewn::lanes::Task;
-
-void run_lanes(SimdPath path, const std::vector<Task>& tasks, const ewn::Rules& rules,
-               std::vector<Counts>& counts) {
-  counts.assign(tasks.size(), Counts{{7, 7}, 7, 7});  // overwritten, never added to
-  if (path == SimdPath::kAvx2)
-    ewn::lanes::run_avx2(tasks.data(), tasks.size(), rules, counts.data());
-  else
-    ewn::lanes::run_avx512(tasks.data(), tasks.size(), rules, counts.data());
-}
 
 // Positions one to four plies before the end of random games (die rolled or not), and a few
 // finished ones: where lanes finish within their first block.
@@ -65,14 +56,7 @@ std::vector<ewn::Rules> all_rules() {
   return out;
 }
 
-class SimdPlayout : public ::testing::TestWithParam<SimdPath> {
- protected:
-  void SetUp() override {
-    if (!simd_path_supported(GetParam()))
-      GTEST_SKIP() << "this CPU lacks " << simd_path_isa(GetParam()) << " for the "
-                   << simd_path_name(GetParam()) << " path";
-  }
-};
+class SimdPlayout : public SimdPathTest {};
 
 // Uniform, weighted with the default weights, with zero weights (the walk's default move) and with
 // odd ones.
@@ -98,55 +82,22 @@ TEST_P(SimdPlayout, EveryRolloutEqualsScalarPlayout) {
       for (uint32_t r = 0; r < 1 + i % 5; ++r)
         tasks.push_back(Task{roots[i], stream_key(77, i % 13), i % 3, i, r, r + 1,
                              policies[(i + r) % policies.size()]});
-    std::vector<Counts> counts;
-    run_lanes(GetParam(), tasks, rules, counts);
-    int wins = 0, draws = 0;
-    for (size_t t = 0; t < tasks.size(); ++t) {
-      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, tasks[t].first);
-      const ewn::PlayoutResult want = ewn::playout(tasks[t].root, rules, tasks[t].policy, rng);
-      const Counts& c = counts[t];
-      ASSERT_EQ(c.plies, want.plies) << "task " << t << " capture_own " << rules.capture_own;
-      ASSERT_EQ(c.wins[0], want.winner == 0 ? 1u : 0u) << "task " << t;
-      ASSERT_EQ(c.wins[1], want.winner == 1 ? 1u : 0u) << "task " << t;
-      ASSERT_EQ(c.draws, want.winner == ewn::kNoWinner ? 1u : 0u) << "task " << t;
-      wins += want.winner != ewn::kNoWinner;
-      draws += want.winner == ewn::kNoWinner;
-    }
-    EXPECT_GT(wins, 500);
+    Outcomes outcomes;
+    outcomes.add(expect_lanes_equal_scalar<EwnGame>(
+        GetParam(), tasks, rules, "capture_own " + std::to_string(rules.capture_own)));
+    EXPECT_GT(outcomes.wins[0] + outcomes.wins[1], 500u);
   }
 }
 
 // Tasks of uneven sizes (empty, one rollout, a lane's count plus or minus one, many) keep their
 // totals apart.
 TEST_P(SimdPlayout, UnevenTasksKeepTheirTotals) {
-  const ewn::Rules rules{};
-  const auto leaves = random_batch(41, 40, 1, true);
-  const uint32_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 100, 3};
   std::vector<Task> tasks;
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    const uint32_t first = static_cast<uint32_t>(i % 4) * 5;
-    tasks.push_back(Task{leaves[i].state, stream_key(5, leaves[i].game), leaves[i].ply,
-                         leaves[i].leaf, first, first + sizes[i % std::size(sizes)],
-                         ewn::PlayoutPolicy{}});
-  }
-  std::vector<Counts> counts;
-  run_lanes(GetParam(), tasks, rules, counts);
-  for (size_t t = 0; t < tasks.size(); ++t) {
-    Counts want{{0, 0}, 0, 0};
-    for (uint32_t r = tasks[t].first; r < tasks[t].last; ++r) {
-      BlockStream rng(tasks[t].key, tasks[t].ply, tasks[t].leaf, r);
-      const auto res = ewn::playout(tasks[t].root, rules, ewn::PlayoutPolicy{}, rng);
-      if (res.winner == ewn::kNoWinner)
-        ++want.draws;
-      else
-        ++want.wins[res.winner];
-      want.plies += res.plies;
-    }
-    EXPECT_EQ(counts[t].wins[0], want.wins[0]) << "task " << t;
-    EXPECT_EQ(counts[t].wins[1], want.wins[1]) << "task " << t;
-    EXPECT_EQ(counts[t].draws, want.draws) << "task " << t;
-    EXPECT_EQ(counts[t].plies, want.plies) << "task " << t;
-  }
+  for (const EwnLeaf& l : random_batch(41, 40, 1, true))
+    tasks.push_back(
+        Task{l.state, stream_key(5, l.game), l.ply, l.leaf, 0, 0, ewn::PlayoutPolicy{}});
+  make_uneven(tasks);
+  expect_lanes_equal_scalar<EwnGame>(GetParam(), tasks, ewn::Rules{});
 }
 
 // The CPU backend on this path: the scalar reference loop's statistics, on batches with uneven
@@ -160,19 +111,12 @@ TEST_P(SimdPlayout, BackendEqualsScalarReference) {
   p.policies[2] = all_policies()[4];
   for (const ewn::Rules& rules : all_rules()) {
     p.rules = rules;
-    const auto expected = reference(leaves, p);
-    for (int t : {1, 3}) {
-      BackendOptions o = threads(t);
-      o.simd = GetParam();
-      auto backend = make_cpu_backend<EwnGame>(o);
-      EXPECT_EQ(backend->info().playout_path, simd_path_name(GetParam()));
-      EXPECT_EQ(run(*backend, leaves, p), expected) << t << " threads";
-    }
+    expect_backend_equals_reference(GetParam(), leaves, p,
+                                    "capture_own " + std::to_string(rules.capture_own));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, SimdPlayout, ::testing::Values(SimdPath::kAvx2, SimdPath::kAvx512),
-                         [](const auto& info) { return std::string(simd_path_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Paths, SimdPlayout, lane_paths(), path_case_name);
 
 // Sets SELFPLAY_SIMD for one scope.
 class SimdEnv {

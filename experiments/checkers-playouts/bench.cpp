@@ -1,8 +1,9 @@
 // Random checkers playouts from the start position on one CPU thread: the bitboard rules of
-// games/checkers against a plain array implementation (an 8x8 board of cells, moves collected into
-// a list with their paths, as a straightforward program would write them), side by side in one
-// run. Both list their moves in the same order and take the same random words, so every playout
-// must end the same way in both; the program checks that first and fails if not.
+// games/checkers against the plain array program of games/checkers/array_playout.hpp (an 8x8 board
+// of cells, moves collected into a list with their paths, as a straightforward program would write
+// them; `selfplay bench` measures the same program), side by side in one run. Both list their moves
+// in the same order and take the same random words, so every playout must end the same way in both;
+// the program checks that first and fails if not.
 //
 // On x86 it also measures the CPU backend's lane-parallel playouts (games/checkers/lanes.hpp, AVX2
 // and AVX-512 where the processor has them) on the same streams, after checking that they agree
@@ -14,12 +15,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
 
 #include "experiments/common/thread_clock.hpp"
+#include "games/checkers/array_playout.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/lanes.hpp"
 #include "games/checkers/playout.hpp"
@@ -28,149 +29,6 @@
 namespace {
 
 using namespace sp;
-
-namespace plain {
-
-// Cells of an 8x8 board (row 0 = Black's side), the rules of ../shared/reference/checkers.md.
-enum Cell : int8_t { kEmpty, kBlackMan, kBlackKing, kWhiteMan, kWhiteKing };
-
-struct Board {
-  int8_t cell[8][8];
-  int side = 0, ply = 0, quiet = 0;
-};
-
-struct Move {
-  int8_t row[11], file[11];  // the path: start, then every landing square
-  int8_t cap_row[10], cap_file[10];
-  int n = 0, captures = 0;
-};
-
-constexpr int kMaxPlies = 400, kQuietLimit = 80;
-// Directions in the order of the bitboard code: SW, SE, NE, NW.
-constexpr int kRowStep[4] = {1, 1, -1, -1};
-constexpr int kFileStep[4] = {-1, 1, 1, -1};
-
-bool on_board(int r, int f) { return r >= 0 && r < 8 && f >= 0 && f < 8; }
-bool own(int c, int side) {
-  return side == 0 ? (c == kBlackMan || c == kBlackKing) : (c == kWhiteMan || c == kWhiteKing);
-}
-bool is_king(int c) { return c == kBlackKing || c == kWhiteKing; }
-bool may_go(int c, int side, int d) { return is_king(c) || (side == 0 ? d < 2 : d >= 2); }
-// PDN square order: row by row, files left to right.
-void square_of(int sq, int* r, int* f) {
-  *r = sq / 4;
-  *f = 2 * (sq % 4) + (*r % 2 == 0 ? 1 : 0);
-}
-
-Board start() {
-  Board b;
-  std::memset(b.cell, kEmpty, sizeof b.cell);
-  for (int sq = 0; sq < 32; ++sq) {
-    int r, f;
-    square_of(sq, &r, &f);
-    if (sq < 12) b.cell[r][f] = kBlackMan;
-    if (sq >= 20) b.cell[r][f] = kWhiteMan;
-  }
-  return b;
-}
-
-struct Generator {
-  Board& b;
-  Move* out;
-  int n = 0;
-  bool jumped[8][8] = {};
-
-  void jumps(Move& m, int piece) {
-    const int r = m.row[m.n - 1], f = m.file[m.n - 1];
-    bool extended = false;
-    for (int d = 0; d < 4; ++d) {
-      if (!may_go(piece, b.side, d)) continue;
-      const int orow = r + kRowStep[d], ofile = f + kFileStep[d];
-      const int lrow = orow + kRowStep[d], lfile = ofile + kFileStep[d];
-      if (!on_board(lrow, lfile)) continue;
-      const int over = b.cell[orow][ofile];
-      if (over == kEmpty || own(over, b.side) || jumped[orow][ofile]) continue;
-      if (b.cell[lrow][lfile] != kEmpty) continue;
-      extended = true;
-      jumped[orow][ofile] = true;
-      m.cap_row[m.captures] = static_cast<int8_t>(orow);
-      m.cap_file[m.captures++] = static_cast<int8_t>(ofile);
-      m.row[m.n] = static_cast<int8_t>(lrow);
-      m.file[m.n++] = static_cast<int8_t>(lfile);
-      const bool crowns = !is_king(piece) && lrow == (b.side == 0 ? 7 : 0);
-      if (crowns)
-        out[n++] = m;
-      else
-        jumps(m, piece);
-      --m.n;
-      --m.captures;
-      jumped[orow][ofile] = false;
-    }
-    if (!extended && m.captures > 0) out[n++] = m;
-  }
-
-  int run() {
-    for (int sq = 0; sq < 32; ++sq) {
-      int r, f;
-      square_of(sq, &r, &f);
-      const int piece = b.cell[r][f];
-      if (!own(piece, b.side)) continue;
-      Move m;
-      m.row[0] = static_cast<int8_t>(r);
-      m.file[0] = static_cast<int8_t>(f);
-      m.n = 1;
-      b.cell[r][f] = kEmpty;  // the start square is empty during the jumps
-      jumps(m, piece);
-      b.cell[r][f] = static_cast<int8_t>(piece);
-    }
-    if (n) return n;
-    for (int d = 0; d < 4; ++d)
-      for (int sq = 0; sq < 32; ++sq) {
-        int r, f;
-        square_of(sq, &r, &f);
-        const int piece = b.cell[r][f];
-        if (!own(piece, b.side) || !may_go(piece, b.side, d)) continue;
-        const int tr = r + kRowStep[d], tf = f + kFileStep[d];
-        if (!on_board(tr, tf) || b.cell[tr][tf] != kEmpty) continue;
-        Move& m = out[n++];
-        m.row[0] = static_cast<int8_t>(r), m.file[0] = static_cast<int8_t>(f);
-        m.row[1] = static_cast<int8_t>(tr), m.file[1] = static_cast<int8_t>(tf);
-        m.n = 2;
-        m.captures = 0;
-      }
-    return n;
-  }
-};
-
-void apply(Board& b, const Move& m) {
-  const int piece = b.cell[m.row[0]][m.file[0]];
-  b.cell[m.row[0]][m.file[0]] = kEmpty;
-  for (int i = 0; i < m.captures; ++i) b.cell[m.cap_row[i]][m.cap_file[i]] = kEmpty;
-  const int r = m.row[m.n - 1], f = m.file[m.n - 1];
-  const bool crowns = !is_king(piece) && r == (b.side == 0 ? 7 : 0);
-  b.cell[r][f] = static_cast<int8_t>(crowns ? piece + 1 : piece);
-  b.quiet = is_king(piece) && m.captures == 0 ? b.quiet + 1 : 0;
-  ++b.ply;
-  b.side ^= 1;
-}
-
-checkers::PlayoutResult playout(Board b, BlockStream& rng) {
-  Move moves[checkers::kMaxMoves];
-  uint32_t plies = 0;
-  Philox4x32 block{};
-  for (;;) {
-    Generator g{b, moves};
-    const int n = g.run();
-    if (n == 0) return {static_cast<uint8_t>(b.side ^ 1), static_cast<uint16_t>(plies)};
-    if (b.quiet >= kQuietLimit || b.ply >= kMaxPlies)
-      return {checkers::kNoWinner, static_cast<uint16_t>(plies)};
-    if ((plies & 3u) == 0) block = rng.next();
-    apply(b, moves[bounded(block.v[plies & 3u], static_cast<uint32_t>(n))]);
-    ++plies;
-  }
-}
-
-}  // namespace plain
 
 struct Measure {
   double per_second, plies_per_game;
@@ -245,7 +103,7 @@ int main(int argc, char** argv) {
     }
   }
   const checkers::State start = checkers::initial_state();
-  const plain::Board board = plain::start();
+  const checkers::plain::Board board = checkers::plain::board(start);
   const checkers::Policy uniform{};
   checkers::Policy weighted;
   weighted.kind = checkers::PolicyKind::kWeighted;
@@ -253,7 +111,7 @@ int main(int argc, char** argv) {
   // The two implementations must agree playout for playout.
   for (uint32_t r = 0; r < 2000; ++r) {
     BlockStream a({2026, 1, 0, 0, r}), b({2026, 1, 0, 0, r});
-    const auto x = checkers::playout(start, uniform, a), y = plain::playout(board, b);
+    const auto x = checkers::playout(start, uniform, a), y = checkers::plain::playout(board, b);
     if (x.winner != y.winner || x.plies != y.plies) {
       std::printf("MISMATCH rollout %u: bitboard winner %d plies %d, array winner %d plies %d\n", r,
                   x.winner, x.plies, y.winner, y.plies);
@@ -265,7 +123,7 @@ int main(int argc, char** argv) {
   const Measure bit =
       measure(seconds, [&](BlockStream& rng) { return checkers::playout(start, uniform, rng); });
   const Measure arr =
-      measure(seconds, [&](BlockStream& rng) { return plain::playout(board, rng); });
+      measure(seconds, [&](BlockStream& rng) { return checkers::plain::playout(board, rng); });
   const Measure heavy =
       measure(seconds, [&](BlockStream& rng) { return checkers::playout(start, weighted, rng); });
   std::printf("bitboard uniform   %10.0f playouts/s  %5.1f plies/game  (%llu games)\n",

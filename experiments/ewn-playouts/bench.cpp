@@ -1,7 +1,8 @@
 // Random EWN playouts from random start setups on one CPU thread: the packed rules of games/ewn
-// against a plain array implementation (a 5x5 board of cells, the legal moves for the die listed
-// each ply, the move applied cell by cell, the win found by scanning the board, as a
-// straightforward program would write it), side by side in one run. Both take the same word of
+// against the plain array program of games/ewn/array_playout.hpp (a 5x5 board of cells, the legal
+// moves for the die listed each ply, the move applied cell by cell, the win found by scanning the
+// board, as a straightforward program would write it; `selfplay bench` measures the same program),
+// side by side in one run. Both take the same word of
 // the same Philox stream per ply (the die from its high part times 6, the move from the low part)
 // and list moves in the same order, so every playout must end the same way in both; the program
 // checks that first, on every rules variant and both policies, and fails if not.
@@ -18,12 +19,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "experiments/common/thread_clock.hpp"
 #include "games/common/philox.hpp"
+#include "games/ewn/array_playout.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/lanes.hpp"
@@ -33,158 +34,6 @@ namespace {
 
 using namespace sp;
 
-namespace plain {
-
-constexpr int kN = 5;
-
-// Cells: 0 empty, 1..6 player 0's cube of that number, -1..-6 player 1's.
-struct Board {
-  int8_t cell[kN][kN];
-  int side = 0;
-};
-
-struct Move {
-  int8_t from_row, from_col, to_row, to_col;
-};
-
-// Player 0's start squares from the top-left corner, row by row; player 1's mirrored through the
-// centre (../shared/reference/ewn.md).
-Board start(const ewn::Arrangement& p0, const ewn::Arrangement& p1, int first_player) {
-  static constexpr int kRow[6] = {0, 0, 0, 1, 1, 2}, kCol[6] = {0, 1, 2, 0, 1, 0};
-  Board b;
-  std::memset(b.cell, 0, sizeof b.cell);
-  for (int slot = 0; slot < 6; ++slot) {
-    b.cell[kRow[slot]][kCol[slot]] = static_cast<int8_t>(p0.cube_at_slot[slot] + 1);
-    b.cell[kN - 1 - kRow[slot]][kN - 1 - kCol[slot]] =
-        static_cast<int8_t>(-(p1.cube_at_slot[slot] + 1));
-  }
-  b.side = first_player;
-  return b;
-}
-
-// The legal moves of the side to move for die, in order of cube number, then destination square
-// (row by row). Returns their number (0: no move, a pass; only without captures of one's own).
-int legal_moves(const Board& b, const ewn::Rules& rules, int die, Move moves[ewn::kMaxMoves]) {
-  const int sign = b.side == 0 ? 1 : -1;
-  bool on[8] = {};
-  int row[8], col[8];
-  for (int r = 0; r < kN; ++r)
-    for (int c = 0; c < kN; ++c)
-      if (const int v = b.cell[r][c] * sign; v > 0) on[v] = true, row[v] = r, col[v] = c;
-  int movers[2], m = 0;
-  if (on[die]) {
-    movers[m++] = die;
-  } else {
-    int lower = die - 1, higher = die + 1;
-    while (lower >= 1 && !on[lower]) --lower;
-    while (higher <= 6 && !on[higher]) ++higher;
-    if (rules.substitution == ewn::Substitution::kNearest && lower >= 1 && higher <= 6) {
-      if (die - lower < higher - die)
-        higher = 7;
-      else if (higher - die < die - lower)
-        lower = 0;
-    }
-    if (lower >= 1) movers[m++] = lower;
-    if (higher <= 6) movers[m++] = higher;
-  }
-  // Player 0 steps right, down, down-right; player 1 up-left, up, left: each in square order.
-  static constexpr int kDr[2][3] = {{0, 1, 1}, {-1, -1, 0}}, kDc[2][3] = {{1, 0, 1}, {-1, 0, -1}};
-  int n = 0;
-  for (int i = 0; i < m; ++i) {
-    const int r = row[movers[i]], c = col[movers[i]];
-    for (int d = 0; d < 3; ++d) {
-      const int tr = r + kDr[b.side][d], tc = c + kDc[b.side][d];
-      if (tr < 0 || tr >= kN || tc < 0 || tc >= kN) continue;
-      if (!rules.capture_own && b.cell[tr][tc] * sign > 0) continue;
-      moves[n++] = Move{static_cast<int8_t>(r), static_cast<int8_t>(c), static_cast<int8_t>(tr),
-                        static_cast<int8_t>(tc)};
-    }
-  }
-  return n;
-}
-
-bool is_goal(int side, int r, int c) {
-  return side == 0 ? r == kN - 1 && c == kN - 1 : r == 0 && c == 0;
-}
-
-int enemy_cubes(const Board& b) {
-  const int sign = b.side == 0 ? 1 : -1;
-  int n = 0;
-  for (int r = 0; r < kN; ++r)
-    for (int c = 0; c < kN; ++c) n += b.cell[r][c] * sign < 0;
-  return n;
-}
-
-// Steps to the goal corner (the larger of the row and column distances).
-int distance(int side, int r, int c) {
-  return side == 0 ? kN - 1 - (r < c ? r : c) : (r > c ? r : c);
-}
-
-// The heavy policy's pick (ewn.hpp's PlayoutPolicy): the first winning move in list order, else a
-// move drawn by weight.
-int heavy_pick(const Board& b, const ewn::PlayoutPolicy& p, const Move* moves, int n,
-               uint32_t word) {
-  const int sign = b.side == 0 ? 1 : -1, enemies = enemy_cubes(b);
-  uint32_t weight[ewn::kMaxMoves], total = 0;
-  for (int i = 0; i < n; ++i) {
-    const Move& mv = moves[i];
-    const bool capture = b.cell[mv.to_row][mv.to_col] * sign < 0;
-    if (is_goal(b.side, mv.to_row, mv.to_col) || (capture && enemies == 1)) return i;
-    uint32_t w = distance(b.side, mv.to_row, mv.to_col) < distance(b.side, mv.from_row, mv.from_col)
-                     ? p.goal_weight
-                     : ewn::kWeightOne;
-    if (capture) w = (w * p.capture_weight) >> 8;
-    weight[i] = w;
-    total += w;
-  }
-  uint32_t r = bounded(word, total);
-  for (int i = 0; i < n; ++i) {
-    if (r < weight[i]) return i;
-    r -= weight[i];
-  }
-  return 0;
-}
-
-// Whether the side that just moved to (r, c) has won: its goal corner, or no enemy cube left.
-bool won(const Board& b, int side, int r, int c) {
-  if (is_goal(side, r, c)) return true;
-  const int sign = side == 0 ? 1 : -1;
-  for (int rr = 0; rr < kN; ++rr)
-    for (int cc = 0; cc < kN; ++cc)
-      if (b.cell[rr][cc] * sign < 0) return false;
-  return true;
-}
-
-ewn::PlayoutResult playout(Board b, const ewn::Rules& rules, const ewn::PlayoutPolicy& policy,
-                           BlockStream& rng) {
-  Philox4x32 block{};
-  for (int plies = 0; plies < ewn::kMaxPlayoutPlies;) {
-    if ((plies & 3) == 0) block = rng.next();
-    // One word a ply: the die is the high part of word * 6, the move is drawn from the low part.
-    const uint64_t scaled = static_cast<uint64_t>(block.v[plies & 3]) * 6u;
-    ++plies;
-    const int die = 1 + static_cast<int>(scaled >> 32);
-    const auto word = static_cast<uint32_t>(scaled);
-    Move moves[ewn::kMaxMoves];
-    const int n = legal_moves(b, rules, die, moves);
-    const int side = b.side;
-    if (n > 0) {
-      const int k = policy.kind == ewn::PolicyKind::kUniform
-                        ? static_cast<int>(bounded(word, static_cast<uint32_t>(n)))
-                        : heavy_pick(b, policy, moves, n, word);
-      const Move& mv = moves[k];
-      b.cell[mv.to_row][mv.to_col] = b.cell[mv.from_row][mv.from_col];
-      b.cell[mv.from_row][mv.from_col] = 0;
-      if (won(b, side, mv.to_row, mv.to_col))
-        return {static_cast<uint8_t>(side), static_cast<uint16_t>(plies)};
-    }
-    b.side ^= 1;
-  }
-  return {ewn::kNoWinner, static_cast<uint16_t>(ewn::kMaxPlayoutPlies)};
-}
-
-}  // namespace plain
-
 // `selfplay bench`'s throughput batches (host/app/cmd_bench.cpp, host/rollout/bench.hpp): seed
 // kSignatureSeed + 1, leaf i the start of stream game 2^24 + i at ply 0, 16 rollouts per leaf.
 constexpr uint64_t kSeed = 20261130;
@@ -193,7 +42,7 @@ constexpr uint32_t kChunk = 64;  // leaves per lane call: 1024 rollouts, a CPU b
 
 struct Leaf {
   ewn::State state;
-  plain::Board board;
+  ewn::plain::Board board;
   PhiloxKey key;
   uint32_t leaf;
 };
@@ -204,8 +53,8 @@ std::vector<Leaf> make_leaves() {
   for (uint32_t i = 0; i < kLeaves; ++i) {
     WordStream rng({kSeed, kFirstGame + i, 0, kLeafSetup, 0});
     const ewn::Arrangement p0 = ewn::random_arrangement(rng), p1 = ewn::random_arrangement(rng);
-    leaves[i] = Leaf{ewn::initial_state(p0, p1, 0), plain::start(p0, p1, 0),
-                     stream_key(kSeed, kFirstGame + i), i};
+    const ewn::State state = ewn::initial_state(p0, p1, 0);
+    leaves[i] = Leaf{state, ewn::plain::board(state), stream_key(kSeed, kFirstGame + i), i};
   }
   return leaves;
 }
@@ -228,7 +77,7 @@ void play_plain(const Leaf* begin, const Leaf* end, uint32_t first, uint32_t las
   for (const Leaf* l = begin; l != end; ++l)
     for (uint32_t r = first; r < last; ++r) {
       BlockStream rng(l->key, 0, l->leaf, r);
-      t.add(plain::playout(l->board, rules, policy, rng));
+      t.add(ewn::plain::playout(l->board, rules, policy, rng));
     }
 }
 
@@ -339,7 +188,7 @@ int main(int argc, char** argv) {
           for (uint32_t r = 0; r < kPerLeaf; ++r) {
             BlockStream a(l->key, 0, l->leaf, r), b(l->key, 0, l->leaf, r);
             const ewn::PlayoutResult x = ewn::playout(l->state, rules, policy, a),
-                                     y = plain::playout(l->board, rules, policy, b);
+                                     y = ewn::plain::playout(l->board, rules, policy, b);
             if (x.winner != y.winner || x.plies != y.plies) {
               std::printf(
                   "MISMATCH leaf %u rollout %u (capture_own %d, substitution %d, %s): "

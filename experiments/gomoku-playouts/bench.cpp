@@ -1,9 +1,10 @@
 // Random Gomoku playouts from the empty board on one CPU thread: the bitboard rules of
-// games/gomoku against a plain array implementation (a board of cells, the k-th empty square found
-// by walking the cells, a five found by walking the four lines through the last stone, as a
-// straightforward program would write it), side by side in one run. Both take the same random
-// words and number the empty squares the same way (row by row), so every playout must end the
-// same way in both; the program checks that first and fails if not.
+// games/gomoku against the plain array program of games/gomoku/array_playout.hpp (a board of cells,
+// the k-th empty square found by walking the cells, a five found by walking the four lines through
+// the last stone, as a straightforward program would write it; `selfplay bench` measures the same
+// program), side by side in one run. Both take the same random words and number the empty squares
+// the same way (row by row), so every playout must end the same way in both; the program checks
+// that first and fails if not.
 //
 // The bitboard playouts are measured as the CPU runs them (line words, gomoku::playout) and as the
 // kernels do (bitboard walks, BitRep), uniform and weighted, and as the CPU backend's
@@ -17,12 +18,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "experiments/common/thread_clock.hpp"
 #include "games/common/philox.hpp"
+#include "games/gomoku/array_playout.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/lanes.hpp"
 #include "games/gomoku/playout.hpp"
@@ -30,59 +31,6 @@
 namespace {
 
 using namespace sp;
-
-namespace plain {
-
-struct Board {
-  int8_t cell[gomoku::kMaxSquares];  // row by row; -1 empty, else the side's stone
-  int n = 15, side = 0, stones = 0;
-};
-
-Board start(int n) {
-  Board b;
-  std::memset(b.cell, -1, sizeof b.cell);
-  b.n = n;
-  return b;
-}
-
-// Stones of side in a row from (x, y) (excluded) in direction (dx, dy).
-int run(const Board& b, int x, int y, int dx, int dy, int side) {
-  int k = 0;
-  for (x += dx, y += dy; x >= 0 && x < b.n && y >= 0 && y < b.n && b.cell[y * b.n + x] == side;
-       x += dx, y += dy)
-    ++k;
-  return k;
-}
-
-bool five(const Board& b, int x, int y, int side) {
-  static constexpr int kDx[4] = {1, 0, 1, 1}, kDy[4] = {0, 1, 1, -1};
-  for (int d = 0; d < 4; ++d)
-    if (1 + run(b, x, y, kDx[d], kDy[d], side) + run(b, x, y, -kDx[d], -kDy[d], side) >= 5)
-      return true;
-  return false;
-}
-
-gomoku::PlayoutResult playout(Board b, BlockStream& rng) {
-  uint32_t plies = 0;
-  Philox4x32 block{};
-  const int squares = b.n * b.n;
-  for (;;) {
-    if (b.stones == squares) return {gomoku::kNoWinner, static_cast<uint16_t>(plies)};
-    if ((plies & 3u) == 0) block = rng.next();
-    uint32_t k = bounded(block.v[plies & 3u], static_cast<uint32_t>(squares - b.stones));
-    int sq = 0;
-    for (;; ++sq)
-      if (b.cell[sq] < 0 && k-- == 0) break;
-    b.cell[sq] = static_cast<int8_t>(b.side);
-    ++b.stones;
-    ++plies;
-    if (five(b, sq % b.n, sq / b.n, b.side))
-      return {static_cast<uint8_t>(b.side), static_cast<uint16_t>(plies)};
-    b.side ^= 1;
-  }
-}
-
-}  // namespace plain
 
 struct Measure {
   double per_second, plies_per_game, black_wins;
@@ -156,14 +104,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   const gomoku::State start = gomoku::initial_state(gomoku::Rules{static_cast<uint8_t>(size)});
-  const plain::Board board = plain::start(size);
+  const gomoku::plain::Board board = gomoku::plain::board(start);
   const gomoku::Policy uniform{};
   gomoku::Policy weighted;
   weighted.kind = gomoku::PolicyKind::kWeighted;
   // The two implementations must agree playout for playout.
   for (uint32_t r = 0; r < 2000; ++r) {
     BlockStream a({2026, 1, 0, 0, r}), b({2026, 1, 0, 0, r});
-    const auto x = gomoku::playout(start, uniform, a), y = plain::playout(board, b);
+    const auto x = gomoku::playout(start, uniform, a), y = gomoku::plain::playout(board, b);
     if (x.winner != y.winner || x.plies != y.plies) {
       std::printf("MISMATCH rollout %u: bitboard winner %d plies %d, array winner %d plies %d\n", r,
                   x.winner, x.plies, y.winner, y.plies);
@@ -175,7 +123,7 @@ int main(int argc, char** argv) {
   const Measure bit =
       measure(seconds, [&](BlockStream& rng) { return gomoku::playout(start, uniform, rng); });
   const Measure arr =
-      measure(seconds, [&](BlockStream& rng) { return plain::playout(board, rng); });
+      measure(seconds, [&](BlockStream& rng) { return gomoku::plain::playout(board, rng); });
   const Measure heavy =
       measure(seconds, [&](BlockStream& rng) { return gomoku::playout(start, weighted, rng); });
   // The kernels' representation (bitboard walks) on the CPU, for comparison.

@@ -87,6 +87,26 @@ SP_FORCEINLINE typename Ops::V shift(typename Ops::V b) {
   if constexpr (D == kNorthWest) return Ops::or_(part(kNorthWest4, -4), part(kNorthWest5, -5));
 }
 
+// f.template operator()<D>() for the four directions D in order, so that one lambda
+// [&]<int D>() { ... shift<Ops, D>(b) ... } serves the four with D known at compile time.
+template <class F>
+SP_FORCEINLINE void for_each_direction(F&& f) {
+  f.template operator()<kSouthWest>();
+  f.template operator()<kSouthEast>();
+  f.template operator()<kNorthEast>();
+  f.template operator()<kNorthWest>();
+}
+
+// Per lane, f.template operator()<D>() for the lane's direction D: the first D whose dir[D] holds
+// the lane, the last direction where none does.
+template <class Ops, class F>
+SP_FORCEINLINE typename Ops::V in_direction(const typename Ops::M (&dir)[kDirections], F&& f) {
+  return Ops::sel(dir[0], f.template operator()<kSouthWest>(),
+                  Ops::sel(dir[1], f.template operator()<kSouthEast>(),
+                           Ops::sel(dir[2], f.template operator()<kNorthEast>(),
+                                    f.template operator()<kNorthWest>())));
+}
+
 // Set bits per lane.
 template <class Ops>
 SP_FORCEINLINE typename Ops::V popcount(typename Ops::V a) {
@@ -199,6 +219,25 @@ SP_FORCEINLINE typename Ops::V from_landing(typename Ops::V b) {
   if constexpr (D == kNorthWest) return Ops::slli(b, 9);
 }
 
+// apply_effect of a capture in the lanes of `lanes`: the mover's piece goes from `from` to `to`,
+// crowned there if it is a man on its crown row, and the pieces of `taken` leave the board.
+template <class Ops>
+SP_FORCEINLINE void apply_capture(Regs<Ops>& r, typename Ops::M lanes, typename Ops::V from,
+                                  typename Ops::V to, typename Ops::V taken, typename Ops::V own,
+                                  typename Ops::V opp, typename Ops::V crown,
+                                  typename Ops::M white) {
+  using V = typename Ops::V;
+  using M = typename Ops::M;
+  const M king_after = Ops::mor(Ops::nz(Ops::and_(r.kings, from)), Ops::nz(Ops::and_(to, crown)));
+  const V moved = Ops::or_(Ops::andnot(from, own), to), left = Ops::andnot(taken, opp);
+  r.pieces0 = Ops::sel(lanes, Ops::sel(white, left, moved), r.pieces0);
+  r.pieces1 = Ops::sel(lanes, Ops::sel(white, moved, left), r.pieces1);
+  r.kings = Ops::sel(
+      lanes,
+      Ops::or_(Ops::andnot(Ops::or_(from, taken), r.kings), Ops::and_(Ops::vec(king_after), to)),
+      r.kings);
+}
+
 // The capture of the lanes in `lanes`, which have a single first jump (jumps[] holds it) that may
 // go on: when it goes on one way only at every landing square, that path is the only move, which
 // play_capture and play_weighted_capture pick whatever the word. Follows it jump by jump as
@@ -223,53 +262,22 @@ SP_FORCEINLINE typename Ops::M forced_chain(Regs<Ops>& r, typename Ops::M lanes,
   V at = start, taken = zero;
   M going = lanes, branch = Ops::from_bits(0);
   while (Ops::bits(going)) {
-    const V over = Ops::sel(
-        dir[0], shift<Ops, kSouthWest>(at),
-        Ops::sel(dir[1], shift<Ops, kSouthEast>(at),
-                 Ops::sel(dir[2], shift<Ops, kNorthEast>(at), shift<Ops, kNorthWest>(at))));
-    const V land = Ops::sel(dir[0], to_landing<Ops, kSouthWest>(at),
-                            Ops::sel(dir[1], to_landing<Ops, kSouthEast>(at),
-                                     Ops::sel(dir[2], to_landing<Ops, kNorthEast>(at),
-                                              to_landing<Ops, kNorthWest>(at))));
+    const V over = in_direction<Ops>(dir, [&]<int D>() { return shift<Ops, D>(at); });
+    const V land = in_direction<Ops>(dir, [&]<int D>() { return to_landing<Ops, D>(at); });
     taken = Ops::sel(going, Ops::or_(taken, over), taken);
     at = Ops::sel(going, land, at);
     going = Ops::mandnot(Ops::mandnot(king, Ops::nz(Ops::and_(at, crown))), going);
     const V targets = Ops::andnot(taken, opp);
-    const M can[kDirections] = {
-        Ops::mand(
-            toward[0],
-            Ops::nz(Ops::and_(
-                shift<Ops, kSouthWest>(Ops::and_(shift<Ops, kSouthWest>(at), targets)), land_on))),
-        Ops::mand(
-            toward[1],
-            Ops::nz(Ops::and_(
-                shift<Ops, kSouthEast>(Ops::and_(shift<Ops, kSouthEast>(at), targets)), land_on))),
-        Ops::mand(
-            toward[2],
-            Ops::nz(Ops::and_(
-                shift<Ops, kNorthEast>(Ops::and_(shift<Ops, kNorthEast>(at), targets)), land_on))),
-        Ops::mand(
-            toward[3],
-            Ops::nz(Ops::and_(
-                shift<Ops, kNorthWest>(Ops::and_(shift<Ops, kNorthWest>(at), targets)), land_on)))};
     V ways = zero;
-    for (int d = 0; d < kDirections; ++d) {
-      ways = Ops::add_where(can[d], ways, one);
-      dir[d] = can[d];
-    }
+    for_each_direction([&]<int D>() {
+      const V beyond = shift<Ops, D>(Ops::and_(shift<Ops, D>(at), targets));
+      dir[D] = Ops::mand(toward[D], Ops::nz(Ops::and_(beyond, land_on)));
+      ways = Ops::add_where(dir[D], ways, one);
+    });
     branch = Ops::mor(branch, Ops::mand(going, Ops::gt(ways, one)));
     going = Ops::mand(going, Ops::eq(ways, one));
   }
-  // apply_effect of the path.
-  const M done = Ops::mandnot(branch, lanes);
-  const M king_after = Ops::mor(king, Ops::nz(Ops::and_(at, crown)));
-  const V moved = Ops::or_(Ops::andnot(start, own), at), left = Ops::andnot(taken, opp);
-  r.pieces0 = Ops::sel(done, Ops::sel(white, left, moved), r.pieces0);
-  r.pieces1 = Ops::sel(done, Ops::sel(white, moved, left), r.pieces1);
-  r.kings = Ops::sel(
-      done,
-      Ops::or_(Ops::andnot(Ops::or_(start, taken), r.kings), Ops::and_(Ops::vec(king_after), at)),
-      r.kings);
+  apply_capture<Ops>(r, Ops::mandnot(branch, lanes), start, at, taken, own, opp, crown, white);
   return branch;
 }
 
@@ -352,23 +360,9 @@ SP_FORCEINLINE typename Ops::M single_jumps(Regs<Ops>& r, typename Ops::M captur
     rest = Ops::sel(pending, Ops::sub(rest, sum), rest);
     walk = Ops::xor_where(pending, walk, sq);
   }
-  const V over = Ops::sel(
-      chosen[0], shift<Ops, kSouthWest>(from),
-      Ops::sel(chosen[1], shift<Ops, kSouthEast>(from),
-               Ops::sel(chosen[2], shift<Ops, kNorthEast>(from), shift<Ops, kNorthWest>(from))));
-  const V to = Ops::sel(chosen[0], to_landing<Ops, kSouthWest>(from),
-                        Ops::sel(chosen[1], to_landing<Ops, kSouthEast>(from),
-                                 Ops::sel(chosen[2], to_landing<Ops, kNorthEast>(from),
-                                          to_landing<Ops, kNorthWest>(from))));
-  // apply_effect of the jump.
-  const M king_after = Ops::mor(Ops::nz(Ops::and_(r.kings, from)), Ops::nz(Ops::and_(to, crown)));
-  const V moved = Ops::or_(Ops::andnot(from, own), to), taken = Ops::andnot(over, opp);
-  r.pieces0 = Ops::sel(simple, Ops::sel(white, taken, moved), r.pieces0);
-  r.pieces1 = Ops::sel(simple, Ops::sel(white, moved, taken), r.pieces1);
-  r.kings = Ops::sel(
-      simple,
-      Ops::or_(Ops::andnot(Ops::or_(from, over), r.kings), Ops::and_(Ops::vec(king_after), to)),
-      r.kings);
+  const V over = in_direction<Ops>(chosen, [&]<int D>() { return shift<Ops, D>(from); });
+  const V to = in_direction<Ops>(chosen, [&]<int D>() { return to_landing<Ops, D>(from); });
+  apply_capture<Ops>(r, simple, from, to, over, own, opp, crown, white);
   return scalar;
 }
 
@@ -440,10 +434,7 @@ SP_FORCEINLINE typename Ops::M step(Lanes<Ops>& s, Regs<Ops>& r, typename Ops::M
 
   // apply_effect of the step: a king keeps the quiet count going, a man resets it and crowns on
   // its crown row.
-  const V to = Ops::sel(
-      here[0], shift<Ops, kSouthWest>(from),
-      Ops::sel(here[1], shift<Ops, kSouthEast>(from),
-               Ops::sel(here[2], shift<Ops, kNorthEast>(from), shift<Ops, kNorthWest>(from))));
+  const V to = in_direction<Ops>(here, [&]<int D>() { return shift<Ops, D>(from); });
   const M king = Ops::nz(Ops::and_(r.kings, from));
   const V moved = Ops::or_(Ops::andnot(from, own), to);
   r.pieces0 = Ops::sel(Ops::mandnot(white, stepping), moved, r.pieces0);

@@ -1,6 +1,6 @@
 // Gomoku as the rollout backends and search see it: a DeterministicGame (games/common/game.hpp)
 // and a FeatureGame, with the host-side hooks of search (Zobrist hash, threats as tactical moves,
-// a history index, candidate moves near the stones).
+// a history index, candidate moves near the stones, continuous fours and threes as forced wins).
 #pragma once
 
 #include <span>
@@ -12,6 +12,7 @@
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/playout.hpp"
 #include "games/gomoku/tactics.hpp"
+#include "games/gomoku/threats.hpp"
 #include "games/gomoku/zobrist.hpp"
 
 namespace sp {
@@ -69,6 +70,12 @@ struct GomokuGame {
   static int move_index(Move m) { return m.y * gomoku::kMaxSize + m.x; }
   static void candidate_moves(const State& s, const Rules&, MoveList& list) {
     gomoku::candidate_moves(s, list);
+  }
+  // Victory by continuous fours, or by fours and threes (threats.hpp), for alpha-beta's
+  // threat_nodes.
+  static int forced_win(const State& s, uint32_t node_budget, int max_plies, bool broad,
+                        Move* first) {
+    return gomoku::forced_win(s, node_budget, max_plies, broad, first);
   }
 };
 

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
+#include "host/rollout/array_playouts.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
 #include "host/rollout/simd/lane_playouts.hpp"
@@ -46,9 +49,51 @@ std::string playout_text(const std::vector<std::string>& playout) {
   return out.empty() ? "default" : out;
 }
 
+// The rollouts of the batch the plain reference program plays: the first leaves up to this many
+// (all of the default batch of up to four threads). It runs at a tenth of the scalar rate or
+// less, so a whole large batch (--threads 0 on many cores, --batch-log2) would take minutes a pass.
+inline constexpr uint64_t kArraySampleRollouts = 1 << 14;
+
+// The plain reference program's rate (rollout::ArrayPlayouts) on this thread, over whole passes of
+// `sample` (at least one, then until `seconds` of wall time have passed), and its plies in one
+// pass, which equal the scalar path's on the sample when both play the same playouts.
+struct ArrayRate {
+  double per_second = 0;
+  uint64_t plies_per_pass = 0;
+};
+
+template <HostGame G>
+ArrayRate measure_array_program(const rollout::PlayoutParams<G>& params,
+                                const std::vector<rollout::Leaf<G>>& sample, double seconds) {
+  using Program = rollout::ArrayPlayouts<G>;
+  using Clock = std::chrono::steady_clock;
+  std::vector<typename Program::Board> boards;  // made before the clock starts, as the leaves are
+  boards.reserve(sample.size());
+  for (const auto& l : sample) boards.push_back(Program::board(l.state));
+  uint64_t rollouts = 0, plies = 0, passes = 0;
+  double elapsed = 0;
+  const auto start = Clock::now();
+  do {
+    for (size_t i = 0; i < sample.size(); ++i) {
+      const rollout::Leaf<G>& l = sample[i];
+      const PhiloxKey key = stream_key(params.seed, l.game);
+      for (uint32_t r = 0; r < l.rollouts; ++r) {
+        BlockStream rng(key, l.ply, l.leaf, r);
+        plies += Program::playout(boards[i], params.rules, params.policies[l.policy], rng).plies;
+      }
+      rollouts += l.rollouts;
+    }
+    ++passes;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < seconds);
+  return {elapsed > 0 ? rollouts / elapsed : 0, plies / passes};
+}
+
 // The cpu backend's playout paths side by side on the same batch: scalar and the fastest this
 // processor runs for the game (SELFPLAY_SIMD does not apply), on one thread and on all cores,
-// each measured for half of --seconds.
+// each measured for half of --seconds. For a game with a plain reference program
+// (rollout::ArrayPlayouts), that program first, on one thread and the batch's first leaves, and
+// the one-thread rates as multiples of its rate (issue 15's targets are such ratios).
 template <HostGame G>
 void compare_paths(const BenchOpts& o, const rollout::PlayoutParams<G>& params,
                    const std::vector<rollout::Leaf<G>>& leaves) {
@@ -60,6 +105,26 @@ void compare_paths(const BenchOpts& o, const rollout::PlayoutParams<G>& params,
   uint64_t rollouts = 0;
   for (const auto& l : leaves) rollouts += l.rollouts;
   std::printf("playout paths (cpu, this batch):\n");
+  std::optional<ArrayRate> array;
+  std::vector<Leaf<G>> sample;
+  if constexpr (ArrayPlayouts<G>::kAvailable) {
+    bool handled = true;
+    uint64_t sampled = 0;
+    for (const auto& l : leaves) {
+      handled = handled && ArrayPlayouts<G>::handles(params.policies[l.policy]);
+      if (sampled < kArraySampleRollouts) sample.push_back(l), sampled += l.rollouts;
+    }
+    if (handled) {
+      array = measure_array_program<G>(params, sample, o.seconds / 2);
+      std::printf("  %-7s %2d thread  %12.4g playouts/s  (reference: %s", "array", 1,
+                  array->per_second, ArrayPlayouts<G>::kName);
+      if (sample.size() < leaves.size()) std::printf("; the first %zu leaves", sample.size());
+      std::printf(")\n");
+    } else {
+      std::printf("  array   not measured: the reference (%s) does not play these playouts\n",
+                  ArrayPlayouts<G>::kName);
+    }
+  }
   for (int threads : {1, 0}) {
     double scalar_rate = 0;
     for (SimdPath path : {SimdPath::kScalar, best}) {
@@ -73,10 +138,30 @@ void compare_paths(const BenchOpts& o, const rollout::PlayoutParams<G>& params,
       const int n = backend->work_pool() ? backend->work_pool()->threads() : 1;
       const std::string name = backend->info().playout_path;
       if (path == SimdPath::kScalar) scalar_rate = t.e2e_rate();
+      if (array && threads == 1 && path == SimdPath::kScalar) {  // the same work, or no ratio
+        std::vector<LeafStats> stats(sample.size());
+        backend->run(sample, params, stats);
+        uint64_t plies = 0;
+        for (const LeafStats& st : stats) plies += st.plies;
+        if (plies != array->plies_per_pass)
+          throw std::logic_error("bench: the reference program played " +
+                                 std::to_string(array->plies_per_pass) +
+                                 " plies on its leaves, the scalar path " + std::to_string(plies) +
+                                 ": they do not play the same playouts (see games/" + G::kName +
+                                 "/array_playout.hpp)");
+      }
       std::printf("  %-7s %2d thread%s %12.4g playouts/s", name.c_str(), n, n == 1 ? " " : "s",
                   t.e2e_rate());
-      if (path != SimdPath::kScalar && scalar_rate > 0)
-        std::printf("  (%.2fx scalar)", t.e2e_rate() / scalar_rate);
+      std::string ratios;
+      auto ratio = [&](double rate, const char* of) {
+        if (rate <= 0) return;
+        char text[64];
+        std::snprintf(text, sizeof text, "%.2fx %s", t.e2e_rate() / rate, of);
+        ratios += (ratios.empty() ? "" : ", ") + std::string(text);
+      };
+      if (path != SimdPath::kScalar) ratio(scalar_rate, "scalar");
+      if (array && threads == 1) ratio(array->per_second, "array program");
+      if (!ratios.empty()) std::printf("  (%s)", ratios.c_str());
       std::printf("\n");
       if (best == SimdPath::kScalar) break;
     }

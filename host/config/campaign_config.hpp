@@ -44,6 +44,7 @@ struct EngineConfig {
   uint32_t time_ms = 0;         // expectimax, alphabeta: time per move; 0 = none (deterministic)
   uint32_t tt_size_mb = 4;      // expectimax, alphabeta: transposition table per engine instance
   bool star1 = true;            // expectimax: Star1 pruning at chance nodes
+  uint32_t threat_nodes = 0;    // alphabeta (games with a threat search): per horizon position
   // pbrain: the program and its arguments (key `command`, split like a shell line; a program
   // path with '/' made absolute from the config file's directory), and its time controls.
   std::vector<std::string> command;

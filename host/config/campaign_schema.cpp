@@ -229,6 +229,17 @@ std::string command_text(const std::vector<std::string>& words) {
   return out;
 }
 
+Section<EngineConfig> engine_threat_keys() {
+  Section<EngineConfig> s;
+  s.only_if([](const EngineConfig& e) { return e.type == EngineType::kAlphaBeta; },
+            "for type alphabeta");
+  s.integer("threat_nodes", &EngineConfig::threat_nodes, 0, 0, 1'000'000,
+            "alphabeta: nodes of the game's threat search for a forced win (Gomoku: fours) at "
+            "each horizon position; the root's (Gomoku: fours and threes) gets 1024 times as "
+            "many and a root move's reply 32 times; 0 = off");
+  return s;
+}
+
 Section<EngineConfig> engine_pbrain_keys() {
   Section<EngineConfig> s;
   s.only_if([](const EngineConfig& e) { return e.type == EngineType::kPbrain; }, "for type pbrain");

@@ -13,6 +13,7 @@
 #include "host/config/campaign_schema.hpp"
 #include "host/config/schema.hpp"
 #include "host/eval/weights.hpp"
+#include "host/search/game_hooks.hpp"
 
 namespace sp::config {
 
@@ -52,6 +53,7 @@ Section<Config<G>> engine_section(int p) {
   std::string example = std::string("configs/") + G::kName + "/weights/";
   if constexpr (requires { GameHost<G>::kWeightsExample; }) example = GameHost<G>::kWeightsExample;
   s.include(engine, engine_eval_keys(chance, weights_loader<G>(), example));
+  if constexpr (search::hooks::HasForcedWin<G>) s.include(engine, engine_threat_keys());
   s.include(engine, engine_pbrain_keys());
   if constexpr (!ProtocolGame<G>)
     s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {

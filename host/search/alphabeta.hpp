@@ -9,8 +9,13 @@
 // preferred and every such score lies beyond any evaluation (|score| >= kProven).
 //
 // Hooks a game may offer (game_hooks.hpp): hash (the table's key), is_tactical (ordered right
-// after the table's move), move_index (history ordering) and candidate_moves (the moves searched,
-// instead of every legal move).
+// after the table's move), move_index (history ordering), candidate_moves (the moves searched,
+// instead of every legal move) and forced_win (a threat search). With threat_nodes set:
+//   - the root is first searched (broad) for a forced win, which is played at once;
+//   - each root move is searched (broad) for a forced win of the reply; such a move scores as the
+//     loss it is, without a search (unless every move loses: then all are searched);
+//   - every position at the horizon is searched (narrow) for a forced win of its side to move,
+//     which scores as a win at its length.
 //
 // Repetition (games with the rule, games/common/repetition.hpp): a move that completes the rule's
 // count of a position, over the game's positions before the root (passed to search) and the
@@ -59,6 +64,12 @@ struct AlphaBetaOptions {
   bool use_pvs = true;  // null-window searches after the first move (principal variation search)
   bool use_killers = true;  // two killer moves per ply
   bool use_history = true;  // history ordering (games with the move_index hook)
+  // Games with the forced_win hook: nodes of the threat search at each horizon position, 0 = off;
+  // the root's search gets kRootThreatFactor times as many, each root move's reply
+  // kReplyThreatFactor times.
+  uint32_t threat_nodes = 0;
+  static constexpr uint32_t kRootThreatFactor = 1024;
+  static constexpr uint32_t kReplyThreatFactor = 32;
 };
 
 // Statistics of one search; the last completed iteration counts.
@@ -129,6 +140,37 @@ class AlphaBeta {
     stop_ = false;
 
     Stats st;
+    root_losses_.clear();
+    if constexpr (hooks::HasForcedWin<G>) {
+      if (opt_.threat_nodes > 0) {
+        Move first{};
+        const int plies = G::forced_win(
+            root, opt_.threat_nodes * AlphaBetaOptions::kRootThreatFactor, kMaxDepth, true, &first);
+        if (plies > 0) {
+          st.depth = plies;
+          st.value = kWin - plies;
+          st.proven = true;
+          st.best = first;
+          st.line.assign(1, first);
+          st.seconds = deadline_.seconds();
+          return st;
+        }
+        // The root moves after which the opponent has a forced win: scored, never searched.
+        MoveList moves;
+        hooks::searched_moves<G>(root, rules_, moves);
+        for (int i = 0; i < moves.size; ++i) {
+          State child = root;
+          G::apply(child, moves.moves[i]);
+          if (G::is_over(child)) continue;
+          const int reply =
+              G::forced_win(child, opt_.threat_nodes * AlphaBetaOptions::kReplyThreatFactor,
+                            kMaxDepth - 1, true, nullptr);
+          if (reply > 0) root_losses_.push_back(RootLoss{moves.moves[i], reply});
+        }
+        // When every move loses, search them all: the opponent may not find its win.
+        if (static_cast<int>(root_losses_.size()) == moves.size) root_losses_.clear();
+      }
+    }
     const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;
     for (int d = 1; d <= max_depth; ++d) {
       iteration_ = d;
@@ -239,6 +281,27 @@ class AlphaBeta {
       return 0;
   }
 
+  // The plies of a forced win of the side to move in s, a position at the horizon `ply` plies
+  // from the root, found by the game's threat search (0: none, or no such search); short enough
+  // that its score stays a proven one.
+  int threat_at_horizon(const State& s, int ply) const {
+    if constexpr (hooks::HasForcedWin<G>) {
+      if (opt_.threat_nodes == 0 || ply >= kMaxDepth) return 0;
+      return G::forced_win(s, opt_.threat_nodes, kMaxDepth - ply, false, nullptr);
+    } else {
+      (void)s;
+      (void)ply;
+      return 0;
+    }
+  }
+
+  // The plies of the opponent's forced win after root move m, 0 for none found.
+  int root_loss(Move m) const {
+    for (const RootLoss& l : root_losses_)
+      if (l.move == m) return l.plies;
+    return 0;
+  }
+
   // A quiet move that refuted the node: remembered as a killer at this ply and in the history.
   void reward(const State& s, Move m, int depth, int ply) {
     if (is_tactical(s, m)) return;
@@ -311,7 +374,12 @@ class AlphaBeta {
       State child = s;
       G::apply(child, m);
       Score v;
-      if (G::is_over(child)) {
+      const int loss = ply == 0 ? root_loss(m) : 0;
+      if (loss > 0) {
+        ++nodes_;
+        v = -(kWin - (1 + loss));
+        pv_len_[ply + 1] = 0;
+      } else if (G::is_over(child)) {
         ++nodes_;
         const int w = G::winner(child);
         v = w == mover ? kWin - (ply + 1) : (w == 0 || w == 1) ? -(kWin - (ply + 1)) : 0;
@@ -324,7 +392,9 @@ class AlphaBeta {
         ++nodes_;
         ++leaves_;
         depth_limited_ = true;
-        v = -std::clamp<Score>(evaluate_(child), -kMaxEval, kMaxEval);
+        const int threat = threat_at_horizon(child, ply + 1);
+        v = threat > 0 ? -(kWin - (ply + 1 + threat))
+                       : -std::clamp<Score>(evaluate_(child), -kMaxEval, kMaxEval);
         pv_len_[ply + 1] = 0;
       } else {
         assert(G::side_to_move(child) != mover);  // negamax: the turn passes with every move
@@ -374,6 +444,12 @@ class AlphaBeta {
   // The repetition rule: positions on the search path by ply, and the game's before the root.
   State path_[RepetitionGame<G> ? kMaxDepth + 1 : 1] = {};
   std::span<const State> before_root_;
+  // Root moves after which the opponent has a forced win (threat_nodes), and its length.
+  struct RootLoss {
+    Move move;
+    int plies;
+  };
+  std::vector<RootLoss> root_losses_;
   int repetition_limit_ = 0;
 
   // Per search.
@@ -410,6 +486,7 @@ class AlphaBetaEngine final : public Engine<G> {
     if (o.use_pvs) out += ", pvs";
     if (o.use_killers) out += ", killers";
     if (o.use_history) out += ", history";
+    if (o.threat_nodes > 0) out += ", threats " + std::to_string(o.threat_nodes) + " nodes";
     return out + ")";
   }
   void new_game() override {

@@ -10,6 +10,13 @@
 //                                                state not over, in a fixed order (Gomoku:
 //                                                squares near the stones, only the wins or blocks
 //                                                when a side threatens five)
+//   static int forced_win(const State&, uint32_t node_budget, int max_plies, bool broad,
+//                         Move* first)           a forced win of the side to move found by a
+//                                                game-specific threat search within the budget:
+//                                                its length in plies (at most max_plies) and first
+//                                                move, 0 for none; sound (a reported win is
+//                                                forced), deterministic. broad: a slower, wider
+//                                                search (Gomoku: fours only, or fours and threes)
 #pragma once
 
 #include <concepts>
@@ -39,6 +46,11 @@ template <class G>
 concept HasCandidateMoves = requires(const typename G::State& s, const typename G::Rules& rules,
                                      typename G::MoveList& list) {
   G::candidate_moves(s, rules, list);
+};
+
+template <class G>
+concept HasForcedWin = requires(const typename G::State& s, typename G::Move* first) {
+  { G::forced_win(s, uint32_t{1}, 1, true, first) } -> std::convertible_to<int>;
 };
 
 // The moves search considers in s: the game's candidate moves, else its legal moves.

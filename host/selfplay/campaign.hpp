@@ -122,6 +122,8 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if (cfg.engines[p].type != config::EngineType::kPbrain)
       for (const char* key : {"command", "timeout_turn_ms", "timeout_match_ms", "tolerance_ms"})
         engine.remove(key);
+    // Likewise threat_nodes (Gomoku's alpha-beta) while it is off, as every earlier file had it.
+    if (cfg.engines[p].threat_nodes == 0) engine.remove("threat_nodes");
     YAML::Node values;  // null: no weights
     if constexpr (FeatureGame<G>)
       if (const auto& weights = cfg.engines[p].evaluation)
