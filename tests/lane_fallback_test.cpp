@@ -13,6 +13,7 @@
 #include "games/common/philox.hpp"
 #include "host/rollout/simd/lane_playouts.hpp"
 #include "tests/games/tictactoe.hpp"
+#include "tests/rollout_fixtures.hpp"
 
 namespace sp {
 
@@ -89,20 +90,11 @@ std::vector<PickyLeaf> leaves_of(uint64_t seed, int n) {
   return out;
 }
 
+// The reference loop's statistics for `leaves` under `seed` (reference() of rollout_fixtures.hpp).
 std::vector<LeafStats> scalar_loop(const std::vector<PickyLeaf>& leaves, uint64_t seed) {
-  std::vector<LeafStats> out(leaves.size());
-  for (size_t i = 0; i < leaves.size(); ++i)
-    for (uint32_t r = 0; r < leaves[i].rollouts; ++r) {
-      BlockStream rng(StreamId{seed, leaves[i].game, leaves[i].ply, leaves[i].leaf, r});
-      const ttt::Result res = ttt::playout(leaves[i].state, rng);
-      if (res.winner == ttt::kNoWinner)
-        ++out[i].draws;
-      else
-        ++out[i].wins[res.winner];
-      ++out[i].rollouts;
-      out[i].plies += res.plies;
-    }
-  return out;
+  PlayoutParams<PickyTicTacToe> p;
+  p.seed = seed;
+  return reference(leaves, p);
 }
 
 struct BatchRun {
@@ -127,9 +119,8 @@ BatchRun run_batch(Backend<PickyTicTacToe>& backend, const std::vector<PickyLeaf
   return r;
 }
 
-std::unique_ptr<Backend<PickyTicTacToe>> backend_on(SimdPath path, int threads) {
-  BackendOptions o;
-  o.threads = threads;
+std::unique_ptr<Backend<PickyTicTacToe>> backend_on(SimdPath path, int thread_count) {
+  BackendOptions o = threads(thread_count);
   o.simd = path;
   return make_cpu_backend<PickyTicTacToe>(o);
 }
