@@ -148,6 +148,14 @@ class VcfSearch {
     Move first{};
     uint32_t nodes = 0;      // attacker positions searched
     bool exhausted = false;  // stopped by the node budget
+    static Result of(int plies, Move first, uint32_t nodes, bool exhausted) {
+      Result r;
+      r.plies = plies;
+      if (plies > 0) r.first = first;
+      r.nodes = nodes;
+      r.exhausted = exhausted;
+      return r;
+    }
   };
 
   // Searches root (game not over) for a VCF of its side to move, visiting at most node_budget
@@ -187,14 +195,7 @@ class VcfSearch {
     }
     if (failed_.empty()) failed_.resize(kFailedEntries);
     key_ = zobrist_key(root);
-    const int plies = node(forced, (max_plies - 1) / 2, 0);
-    r.nodes = nodes_;
-    r.exhausted = exhausted_;
-    if (plies > 0) {
-      r.plies = plies;
-      r.first = first_;
-    }
-    return r;
+    return Result::of(node(forced, (max_plies - 1) / 2, 0), first_, nodes_, exhausted_);
   }
 
  private:
@@ -326,13 +327,7 @@ class VctSearch {
     int plies = 0;
     for (int threes = 1; threes <= kMaxThrees && plies == 0 && !exhausted_; ++threes)
       plies = attack(root, threes, max_plies, 0);
-    r.nodes = nodes_;
-    r.exhausted = exhausted_;
-    if (plies > 0) {
-      r.plies = plies;
-      r.first = first_;
-    }
-    return r;
+    return Result::of(plies, first_, nodes_, exhausted_);
   }
 
  private:

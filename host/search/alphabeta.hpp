@@ -159,6 +159,7 @@ class AlphaBeta {
         MoveList moves;
         hooks::searched_moves<G>(root, rules_, moves);
         for (int i = 0; i < moves.size; ++i) {
+          if (opt_.time_ms > 0 && deadline_.half_spent()) break;  // leave the search its time
           State child = root;
           G::apply(child, moves.moves[i]);
           if (G::is_over(child)) continue;

@@ -41,7 +41,8 @@ MemoryEstimate estimate_memory(const config::CampaignConfig& cfg) {
       each = uint64_t{e.node_budget} << 20;
       what = key + "node_budget_mb " + std::to_string(e.node_budget) + " MiB";
       m.keys.push_back(key + "node_budget_mb");
-    } else if (e.type == config::EngineType::kExpectimax) {
+    } else if (e.type == config::EngineType::kExpectimax ||
+               e.type == config::EngineType::kAlphaBeta) {
       each = uint64_t{e.tt_size_mb} << 20;
       what = key + "tt_size_mb " + std::to_string(e.tt_size_mb) + " MiB";
       m.keys.push_back(key + "tt_size_mb");

@@ -1,7 +1,8 @@
 // What the engines of a campaign or match will hold in memory, estimated from the config before
 // anything is allocated, and the check against the machine's memory that `selfplay run`, `match`
 // and `config --check` make. Every concurrent game has its own two engines: an MCTS tree grows to
-// engines.playerN.node_budget_mb MiB, an expectimax transposition table takes tt_size_mb MiB.
+// engines.playerN.node_budget_mb MiB, an expectimax or alpha-beta transposition table takes
+// tt_size_mb MiB.
 #pragma once
 
 #include <cstdint>
