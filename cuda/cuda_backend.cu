@@ -5,19 +5,23 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/rollout_kernel.cuh"
 #include "games/games.hpp"
+#include "host/rollout/backend_memory.hpp"
+#include "host/rollout/device_batch.hpp"
 #include "host/rollout/leaf_order.hpp"
+#include "host/rollout/slot_ring.hpp"
 
 namespace sp::cuda {
 
@@ -43,6 +47,21 @@ int device_count() {
     return 0;
   }
   return count;
+}
+
+bool device_memory(int device, uint64_t* free_bytes, uint64_t* total_bytes) {
+  int current = 0;
+  size_t free_now = 0, total = 0;
+  if (cudaGetDevice(&current) != cudaSuccess || cudaSetDevice(device) != cudaSuccess ||
+      cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error so later calls are not poisoned
+    cudaSetDevice(current);
+    return false;
+  }
+  cudaSetDevice(current);
+  *free_bytes = free_now;
+  *total_bytes = total;
+  return true;
 }
 
 namespace {
@@ -117,29 +136,47 @@ class CudaBackend final : public rollout::Backend<Game> {
       throw CudaError("cuda backend: device " + std::to_string(device_) + " (" + prop.name +
                       ") has compute capability " + sm + "; the rollout kernel needs " +
                       std::to_string(kMinMajor) + ".0 or newer (warp reductions)");
-    block_size_ = options.block_size > 0 ? options.block_size : 128;
-    if (block_size_ % 32 != 0 || block_size_ > prop.maxThreadsPerBlock)
-      throw std::invalid_argument("cuda backend: block size must be a multiple of 32 and at most " +
-                                  std::to_string(prop.maxThreadsPerBlock));
-    int blocks_per_sm = 0;
-    SP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_sm, rollout_kernel<Game>, block_size_, 0));
-    max_grid_ = std::max(1, blocks_per_sm) * prop.multiProcessorCount * 4;
+    // Block sizes, per variant: the option's when given (a multiple of 32, within every kernel's
+    // limit), else the size CUDA's occupancy calculator finds to hold the most warps per SM for
+    // that kernel's registers (blocks of 64, 128 and 256 threads differ by up to a fifth there:
+    // README, GPU). Results do not depend on it; each variant's grid is 4 waves of its blocks.
+    size_t most_resident = 1;  // threads per SM of the most resident kernel
+    for (int v = 0; v < kVariants; ++v) {
+      cudaFuncAttributes attributes{};
+      SP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kKernels[v]));
+      const int max_block = std::min(prop.maxThreadsPerBlock, attributes.maxThreadsPerBlock);
+      if (options.block_size > 0) {
+        if (options.block_size % 32 != 0 || options.block_size > max_block)
+          throw std::invalid_argument(
+              "cuda backend: block size must be a multiple of 32 and at most " +
+              std::to_string(max_block) + " for " + Game::kName);
+        block_[v] = options.block_size;
+      } else {
+        int min_grid = 0;
+        SP_CUDA_CHECK(
+            cudaOccupancyMaxPotentialBlockSize(&min_grid, &block_[v], kKernels[v], 0, max_block));
+      }
+      int blocks_per_sm = 0;
+      SP_CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kKernels[v], block_[v], 0));
+      max_grid_[v] = std::max(1, blocks_per_sm) * prop.multiProcessorCount * 4;
+      most_resident = std::max(most_resident, size_t(blocks_per_sm) * block_[v]);
+    }
 
     info_.name = "cuda";
     info_.device = std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
                    std::to_string(prop.minor) + ", " + std::to_string(prop.multiProcessorCount) +
                    " SMs)";
-    info_.preferred_rollouts = size_t(prop.multiProcessorCount) * blocks_per_sm * block_size_ * 8;
+    info_.preferred_rollouts = size_t(prop.multiProcessorCount) * most_resident * 8;
     info_.max_leaves = options.max_leaves;
     info_.max_rollouts = options.max_rollouts;
     info_.max_in_flight = kSlots;
     for (Slot& s : slots_) {
       s.h_leaves = pinned_buffer<Leaf>(info_.max_leaves);
-      s.h_offsets = pinned_buffer<uint32_t>(info_.max_leaves + 1);
+      s.h_offsets = pinned_buffer<uint32_t>(rollout::offsets_capacity<Game>(info_.max_leaves));
       s.h_stats = pinned_buffer<LeafStats>(info_.max_leaves);
       s.d_leaves = device_buffer<Leaf>(info_.max_leaves);
-      s.d_offsets = device_buffer<uint32_t>(info_.max_leaves + 1);
+      s.d_offsets = device_buffer<uint32_t>(rollout::offsets_capacity<Game>(info_.max_leaves));
       s.d_stats = device_buffer<LeafStats>(info_.max_leaves);
       s.order.resize(info_.max_leaves);
       s.stream = new_stream();
@@ -161,88 +198,56 @@ class CudaBackend final : public rollout::Backend<Game> {
 
   rollout::Ticket submit(std::span<const Leaf> leaves,
                          const rollout::PlayoutParams<Game>& params) override {
-    // Everything that can refuse the batch comes before the ticket is taken: a refused batch must
-    // not advance to the slot of the batch still in flight.
-    if (in_flight_.size() >= kSlots)
-      throw std::logic_error("cuda backend: more batches in flight than max_in_flight");
-    const uint64_t total = rollout::check_batch<Game>(info_, leaves);
-    SP_CUDA_CHECK(cudaSetDevice(device_));
-    const rollout::Ticket ticket = next_++;
-    Slot& s = slots_[ticket % kSlots];
+    // Everything that can refuse the batch comes before the ring hands out a slot, and the slot
+    // is staged on the host only once the ring says it is free (no batch of it in flight).
+    rollout::check_batch<Game>(info_, leaves);
+    Slot& s = slots_[ring_.next_slot()];
     s.submitted = std::chrono::steady_clock::now();
     const size_t n = leaves.size();
     s.n_leaves = static_cast<uint32_t>(n);
 
-    // Device order: leaves grouped by (policy, side to move); wait() un-permutes the statistics.
-    rollout::device_order<Game>(leaves, std::span<uint32_t>(s.order.data(), n));
-    uint32_t offset = 0;
-    uint32_t uniform = n ? leaves[0].rollouts : 0;
-    for (size_t k = 0; k < n; ++k) {
-      const Leaf& leaf = leaves[s.order[k]];
-      s.h_leaves[k] = leaf;
-      s.h_offsets[k] = offset;
-      offset += leaf.rollouts;
-      if (leaf.rollouts != uniform) uniform = 0;
-    }
-    s.h_offsets[n] = offset;
-
-    const Stream& stream = s.stream;
-    if (n > 0) {
-      SP_CUDA_CHECK(cudaMemcpyAsync(s.d_leaves.get(), s.h_leaves.get(), n * sizeof(Leaf),
-                                    cudaMemcpyHostToDevice, stream.get()));
-      if (!uniform)
-        SP_CUDA_CHECK(cudaMemcpyAsync(s.d_offsets.get(), s.h_offsets.get(),
-                                      (n + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                                      stream.get()));
-      SP_CUDA_CHECK(cudaMemsetAsync(s.d_stats.get(), 0, n * sizeof(LeafStats), stream.get()));
-    }
-    SP_CUDA_CHECK(cudaEventRecord(s.kernel_start.get(), stream.get()));
-    if (total > 0) {
-      const uint64_t blocks = (total + block_size_ - 1) / block_size_;
-      const unsigned grid = static_cast<unsigned>(std::min<uint64_t>(blocks, max_grid_));
-      rollout_kernel<Game><<<grid, block_size_, 0, stream.get()>>>(
-          s.d_leaves.get(), s.d_offsets.get(), s.n_leaves, uniform, static_cast<uint32_t>(total),
-          params, s.d_stats.get());
-      SP_CUDA_CHECK_LAUNCH();
-    }
-    SP_CUDA_CHECK(cudaEventRecord(s.kernel_end.get(), stream.get()));
-    if (n > 0)
-      SP_CUDA_CHECK(cudaMemcpyAsync(s.h_stats.get(), s.d_stats.get(), n * sizeof(LeafStats),
-                                    cudaMemcpyDeviceToHost, stream.get()));
-    SP_CUDA_CHECK(cudaEventRecord(s.done.get(), stream.get()));
-    in_flight_.push_back(ticket);
-    return ticket;
+    // Device order, one segment per playout variant; wait() un-permutes the statistics.
+    const rollout::Segments<Game> segments = rollout::stage_batch<Game>(
+        leaves, params, std::span<uint32_t>(s.order), s.h_leaves.get(), s.h_offsets.get());
+    // A CUDA failure from here on poisons the backend (slot_ring.hpp): the slot may hold work.
+    return ring_.submit([&](int) { enqueue(s, segments, params); });
   }
 
   bool ready(rollout::Ticket ticket) override {
-    const cudaError_t status = cudaEventQuery(slots_[ticket % kSlots].done.get());
-    if (status == cudaErrorNotReady) return false;
-    SP_CUDA_CHECK(status);
-    return true;
+    return ring_.ready(ticket, [this](int slot) {
+      const cudaError_t status = cudaEventQuery(slots_[slot].done.get());
+      if (status == cudaErrorNotReady) return false;
+      SP_CUDA_CHECK(status);
+      return true;
+    });
   }
 
   rollout::BatchTiming wait(rollout::Ticket ticket, std::span<LeafStats> out) override {
-    if (in_flight_.empty() || in_flight_.front() != ticket)
-      throw std::logic_error("cuda backend: wait() on a ticket that is not the oldest in flight");
-    Slot& s = slots_[ticket % kSlots];
-    if (out.size() < s.n_leaves)
-      throw std::invalid_argument("cuda backend: output span smaller than the batch");
-    in_flight_.pop_front();
-    SP_CUDA_CHECK(cudaEventSynchronize(s.done.get()));
-    rollout::to_batch_order(std::span<const uint32_t>(s.order.data(), s.n_leaves), s.h_stats.get(),
-                            out);
-    rollout::BatchTiming t;
-    float kernel_ms = 0;
-    SP_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, s.kernel_start.get(), s.kernel_end.get()));
-    t.compute_ms = kernel_ms;
-    t.total_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.submitted)
-            .count();
-    return t;
+    return ring_.wait(
+        ticket,
+        [this](int slot) {
+          SP_CUDA_CHECK(cudaSetDevice(device_));
+          SP_CUDA_CHECK(cudaEventSynchronize(slots_[slot].done.get()));
+        },
+        [&](int slot) {
+          Slot& s = slots_[slot];
+          if (out.size() < s.n_leaves)
+            throw std::invalid_argument("cuda backend: output span smaller than the batch");
+          rollout::to_batch_order(std::span<const uint32_t>(s.order.data(), s.n_leaves),
+                                  s.h_stats.get(), out);
+          rollout::BatchTiming t;
+          float kernel_ms = 0;
+          SP_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, s.kernel_start.get(), s.kernel_end.get()));
+          t.compute_ms = kernel_ms;
+          t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                                 s.submitted)
+                           .count();
+          return t;
+        });
   }
 
  private:
-  static constexpr int kSlots = 2;
+  static constexpr int kSlots = rollout::kBackendSlots;
   struct Slot {
     PinnedBuffer<Leaf> h_leaves;  // in device order
     PinnedBuffer<uint32_t> h_offsets;
@@ -257,13 +262,59 @@ class CudaBackend final : public rollout::Backend<Game> {
     std::chrono::steady_clock::time_point submitted;
   };
 
+  // The copies, the memset, one kernel per variant present and the event records of the batch
+  // staged in s.
+  void enqueue(Slot& s, const rollout::Segments<Game>& segments,
+               const rollout::PlayoutParams<Game>& params) {
+    SP_CUDA_CHECK(cudaSetDevice(device_));
+    const size_t n = s.n_leaves;
+    const Stream& stream = s.stream;
+    bool need_offsets = false;
+    for (const rollout::Segment& seg : segments) need_offsets |= seg.leaves && !seg.uniform;
+    if (n > 0) {
+      SP_CUDA_CHECK(cudaMemcpyAsync(s.d_leaves.get(), s.h_leaves.get(), n * sizeof(Leaf),
+                                    cudaMemcpyHostToDevice, stream.get()));
+      if (need_offsets)
+        SP_CUDA_CHECK(cudaMemcpyAsync(s.d_offsets.get(), s.h_offsets.get(),
+                                      (n + kVariants) * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                      stream.get()));
+      SP_CUDA_CHECK(cudaMemsetAsync(s.d_stats.get(), 0, n * sizeof(LeafStats), stream.get()));
+    }
+    SP_CUDA_CHECK(cudaEventRecord(s.kernel_start.get(), stream.get()));
+    for (int v = 0; v < kVariants; ++v) {
+      const rollout::Segment& seg = segments[v];
+      if (seg.total == 0) continue;
+      const uint64_t blocks = (seg.total + block_[v] - 1) / block_[v];
+      const unsigned grid = static_cast<unsigned>(std::min<uint64_t>(blocks, max_grid_[v]));
+      kKernels[v]<<<grid, block_[v], 0, stream.get()>>>(
+          s.d_leaves.get() + seg.first, s.d_offsets.get() + seg.offsets_at, seg.leaves, seg.uniform,
+          static_cast<uint32_t>(seg.total), params, s.d_stats.get() + seg.first);
+      SP_CUDA_CHECK_LAUNCH();
+    }
+    SP_CUDA_CHECK(cudaEventRecord(s.kernel_end.get(), stream.get()));
+    if (n > 0)
+      SP_CUDA_CHECK(cudaMemcpyAsync(s.h_stats.get(), s.d_stats.get(), n * sizeof(LeafStats),
+                                    cudaMemcpyDeviceToHost, stream.get()));
+    SP_CUDA_CHECK(cudaEventRecord(s.done.get(), stream.get()));
+  }
+
+  // The kernel of each playout variant.
+  static constexpr int kVariants = playout_variants<Game>();
+  using Kernel = void (*)(const Leaf*, const uint32_t*, uint32_t, uint32_t, uint32_t,
+                          rollout::PlayoutParams<Game>, LeafStats*);
+  template <int... V>
+  static constexpr std::array<Kernel, kVariants> kernels_of(std::integer_sequence<int, V...>) {
+    return {kernel_of<Game, V>()...};
+  }
+  static constexpr std::array<Kernel, kVariants> kKernels =
+      kernels_of(std::make_integer_sequence<int, kVariants>{});
+
   int device_;
-  int block_size_ = 128;
-  int max_grid_ = 1;
+  std::array<int, kVariants> block_{};
+  std::array<int, kVariants> max_grid_{};
   rollout::BackendInfo info_;
   Slot slots_[kSlots];
-  std::deque<rollout::Ticket> in_flight_;
-  rollout::Ticket next_ = 0;
+  rollout::SlotRing ring_{"cuda", kSlots};
 };
 
 }  // namespace

@@ -9,10 +9,15 @@
 
 #include <cstdint>
 
+#include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "host/rollout/backend.hpp"
 
 namespace sp::cuda {
+
+// A kernel with a register hint is built for blocks of at most this many threads
+// (__launch_bounds__); the backend never launches larger blocks.
+inline constexpr int kMaxKernelBlock = 256;
 
 // Leaf index of flattened rollout i: offsets has n_leaves + 1 entries, offsets[0] = 0,
 // offsets[n_leaves] = total > i. The last leaf l with offsets[l] <= i, so leaves without
@@ -51,14 +56,16 @@ __device__ __forceinline__ uint32_t warp_leaf_of(const uint32_t* __restrict__ of
   return first + passed;
 }
 
-// params is __grid_constant__: the policy is picked by a run-time index, which would otherwise
-// make every thread copy the whole parameter block to local memory.
-template <class Game>
-__global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
-                               const uint32_t* __restrict__ offsets, uint32_t n_leaves,
-                               uint32_t uniform_rollouts, uint32_t total,
-                               const __grid_constant__ rollout::PlayoutParams<Game> params,
-                               rollout::LeafStats* __restrict__ out) {
+// The grid-stride loop of variant V's kernel (every leaf of the range it is given is of variant
+// V, so the kernel holds that path's registers only). params is __grid_constant__: the policy is
+// picked by a run-time index, which would otherwise make every thread copy the whole parameter
+// block to local memory.
+template <class Game, int V>
+__device__ __forceinline__ void rollouts(const rollout::Leaf<Game>* __restrict__ leaves,
+                                         const uint32_t* __restrict__ offsets, uint32_t n_leaves,
+                                         uint32_t uniform_rollouts, uint32_t total,
+                                         const rollout::PlayoutParams<Game>& params,
+                                         rollout::LeafStats* __restrict__ out) {
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warp_base = (blockIdx.x * blockDim.x + threadIdx.x) - lane;
   const uint32_t stride = gridDim.x * blockDim.x;
@@ -74,8 +81,8 @@ __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
     const uint32_t r = uniform_rollouts ? i - l * uniform_rollouts : i - __ldg(offsets + l);
     const rollout::Leaf<Game>& leaf = leaves[l];
     BlockStream rng(stream_key(params.seed, leaf.game), leaf.ply, leaf.leaf, r);
-    const auto res = Game::playout(leaf.state, params.rules,
-                                   params.policies[leaf.policy % rollout::kMaxPolicies], rng);
+    const auto res = variant_playout<Game, V>(
+        leaf.state, params.rules, params.policies[leaf.policy % rollout::kMaxPolicies], rng);
 
     const unsigned peers = __match_any_sync(active_mask, l);
     const unsigned w0 = __reduce_add_sync(peers, res.winner == 0 ? 1u : 0u);
@@ -92,6 +99,37 @@ __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
                 static_cast<unsigned long long>(plies));
     }
   }
+}
+
+// The kernel of variant V, with __launch_bounds__ when the game gives a register hint for it
+// (kernel_min_blocks, games/common/game.hpp): bounds change the allocator's choices, for better
+// or worse, so a variant without a hint is built without them.
+template <class Game, int V>
+__global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
+                               const uint32_t* __restrict__ offsets, uint32_t n_leaves,
+                               uint32_t uniform_rollouts, uint32_t total,
+                               const __grid_constant__ rollout::PlayoutParams<Game> params,
+                               rollout::LeafStats* __restrict__ out) {
+  rollouts<Game, V>(leaves, offsets, n_leaves, uniform_rollouts, total, params, out);
+}
+
+template <class Game, int V>
+__global__ void __launch_bounds__(kMaxKernelBlock, kernel_min_blocks<Game, V>())
+    bounded_rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,
+                           const uint32_t* __restrict__ offsets, uint32_t n_leaves,
+                           uint32_t uniform_rollouts, uint32_t total,
+                           const __grid_constant__ rollout::PlayoutParams<Game> params,
+                           rollout::LeafStats* __restrict__ out) {
+  rollouts<Game, V>(leaves, offsets, n_leaves, uniform_rollouts, total, params, out);
+}
+
+// The kernel that runs variant V.
+template <class Game, int V>
+constexpr auto kernel_of() {
+  if constexpr (kernel_min_blocks<Game, V>() > 0)
+    return &bounded_rollout_kernel<Game, V>;
+  else
+    return &rollout_kernel<Game, V>;
 }
 
 }  // namespace sp::cuda

@@ -637,6 +637,66 @@ TEST(Memory, EstimateCountsEveryTreeAndTableOfTheGamesAtOnce) {
   EXPECT_GT(sp::selfplay::estimate_memory(c).bytes, uint64_t{1} << 50);
 }
 
+// The backend's batch buffers: the cuda backend's two slots (leaves, offsets, statistics) on the
+// device and pinned on the host, as cuda/cuda_backend.cu allocates them; a device that cannot
+// hold them refuses the config, naming the keys that size the batches.
+TEST(Memory, BackendBuffersCountOnTheHostAndOnTheDevice) {
+  Config<EwnGame> c = load_campaign_config_text<EwnGame>(
+      "engines:\n  player0: {node_budget_mb: 3}\n  player1: {node_budget_mb: 3}\n"
+      "campaign: {games: 100, concurrency: 1024}\nbackend: {name: cuda}\n",
+      "gpu.yaml");
+  const sp::rollout::BackendOptions o = sp::selfplay::backend_options(c);
+  const sp::rollout::BackendMemory cuda = sp::rollout::backend_memory<EwnGame>("cuda", o, false);
+  const uint64_t slot =
+      o.max_leaves * (sizeof(sp::rollout::Leaf<EwnGame>) + sizeof(sp::rollout::LeafStats)) +
+      (o.max_leaves + 1) * sizeof(uint32_t);
+  EXPECT_EQ(cuda.device, 2 * slot);
+  EXPECT_EQ(cuda.host, 2 * slot + 2 * o.max_leaves * sizeof(uint32_t));
+  EXPECT_TRUE(cuda.on_device);
+  const sp::rollout::BackendMemory cpu = sp::rollout::backend_memory<EwnGame>("cpu", o, true);
+  EXPECT_EQ(cpu.device, 0u);
+  EXPECT_FALSE(cpu.on_device);
+  EXPECT_GT(cpu.host, 0u);
+  // auto and check follow the device: cuda's buffers with one, the cpu's without.
+  EXPECT_EQ(sp::rollout::backend_memory<EwnGame>("auto", o, true).device, cuda.device);
+  EXPECT_EQ(sp::rollout::backend_memory<EwnGame>("auto", o, false).device, 0u);
+  EXPECT_EQ(sp::rollout::backend_memory<EwnGame>("check", o, true).host, cuda.host + cpu.host);
+
+  sp::selfplay::MemoryEstimate m = sp::selfplay::estimate_memory(c);
+  const uint64_t engines = m.bytes;
+  sp::selfplay::add_backend_memory(m, c, cuda);
+  EXPECT_EQ(m.bytes, engines + cuda.host);
+  EXPECT_EQ(m.device_bytes, cuda.device);
+  EXPECT_NE(m.summary().find("backend cuda batch buffers"), std::string::npos) << m.summary();
+  EXPECT_NO_THROW(sp::selfplay::check_memory(c, m, m.bytes, m.device_bytes));
+  EXPECT_NO_THROW(sp::selfplay::check_memory(c, m, 0, 0));  // unknown: nothing checked
+  try {
+    sp::selfplay::check_memory(c, m, m.bytes, m.device_bytes - 1);
+    ADD_FAILURE() << "no error";
+  } catch (const sp::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("gpu.yaml: the GPU would need ", 0), 0u) << what;
+    for (const char* key : {"campaign.concurrency", "leaves_per_round", "backend.batch_rollouts",
+                            "free on CUDA device 0", "2 slots of batch buffers"})
+      EXPECT_NE(what.find(key), std::string::npos) << key << " missing in " << what;
+  }
+  // The host's share is checked with the engines'.
+  EXPECT_THROW(sp::selfplay::check_memory(c, m, engines + cuda.host - 1, 0), sp::InputError);
+}
+
+// config --check says what the device needs, here (no GPU) what the config would need on cuda.
+TEST(ConfigCli, CheckShowsTheDeviceMemory) {
+  const CliRun check =
+      run_selfplay("config --check '" + source_path("configs/ewn/campaign.yaml") + "'");
+  ASSERT_EQ(check.status, 0) << check.output;
+  EXPECT_NE(check.output.find("\ndevice memory: "), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("2 slots of batch buffers"), std::string::npos) << check.output;
+  std::string reason;
+  if (!sp::rollout::cuda_available(&reason))
+    EXPECT_NE(check.output.find("no CUDA device here to check it against"), std::string::npos)
+        << check.output;
+}
+
 TEST(Memory, CheckRunAndMatchRefuseTablesLargerThanTheMachine) {
   TempDir tmp;
   const fs::path config = tmp.write("huge.yaml", huge_tables(", games: 100"));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "games/common/philox.hpp"
+#include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/notation.hpp"
@@ -285,6 +286,57 @@ TEST(GomokuRules, LineWordsAndBitboardWalksPlayTheSamePlayouts) {
   }
 }
 
+template <int V>
+PlayoutResult kernel_playout_of(const State& s, const Policy& p, BlockStream& rng) {
+  return kernel_playout<V>(s, p, rng);
+}
+
+// The kernels' playouts (compact_playout.hpp: BitRep for uniform, CompactBoards for weighted) play
+// exactly the CPU's playouts, on every variant, rule and weight setting, from positions of all
+// stages (threats of both sides included) and from positions that are over.
+TEST(GomokuRules, KernelPlayoutsEqualTheCpuPlayouts) {
+  Policy weighted;
+  weighted.kind = PolicyKind::kWeighted;
+  Policy odd = weighted;
+  odd.adjacent_weight = 0;
+  odd.near_weight = 3 * kWeightOne + 17;
+  Policy zero = weighted;
+  zero.adjacent_weight = zero.near_weight = 0;
+  const Policy policies[] = {Policy{}, weighted, odd, zero};
+  int variants[kPlayoutVariants] = {}, index = 0, wins = 0;
+  for (const State& s : random_positions(7, 400)) {
+    for (const Policy& p : policies) {
+      for (uint32_t r = 0; r < 3; ++r) {
+        const StreamId id{21, static_cast<uint32_t>(index++), 4, 5, r};
+        BlockStream a(id), b(id);
+        const PlayoutResult cpu = playout(s, p, a);
+        const int v = playout_variant(s, p);
+        ++variants[v];
+        const PlayoutResult kernel = v == 0   ? kernel_playout_of<0>(s, p, b)
+                                     : v == 1 ? kernel_playout_of<1>(s, p, b)
+                                     : v == 2 ? kernel_playout_of<2>(s, p, b)
+                                              : kernel_playout_of<3>(s, p, b);
+        ASSERT_EQ(cpu.winner, kernel.winner) << to_string(s) << " variant " << v;
+        ASSERT_EQ(cpu.plies, kernel.plies) << to_string(s) << " variant " << v;
+        wins += cpu.winner != kNoWinner;
+      }
+    }
+  }
+  for (int v = 0; v < kPlayoutVariants; ++v) EXPECT_GT(variants[v], 500) << "variant " << v;
+  EXPECT_GT(wins, index / 2);
+  // A state that is over: its winner, no plies.
+  State over = initial_state();
+  for (uint8_t x = 0; x < 5; ++x) {
+    apply(over, Move{x, 0});
+    if (!is_over(over)) apply(over, Move{x, 1});
+  }
+  ASSERT_TRUE(is_over(over));
+  BlockStream rng({1, 2, 3, 4, 5});
+  const PlayoutResult done = kernel_playout_of<1>(over, weighted, rng);
+  EXPECT_EQ(done.winner, 0);
+  EXPECT_EQ(done.plies, 0);
+}
+
 template <int N>
 void compare_windows(const State& s) {
   playout_detail::LineRep<N> lines;
@@ -302,8 +354,8 @@ void compare_windows(const State& s) {
           ASSERT_EQ(a.own, b.own) << to_string(s) << " " << square_name(x, y) << " d" << d;
           ASSERT_EQ(a.empty, b.empty) << to_string(s) << " " << square_name(x, y) << " d" << d;
         }
-    lines.swap();
-    bits.swap();
+    lines.swap(empty);
+    bits.swap(empty);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
+#include "games/gomoku/game.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/check_backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
+#include "host/rollout/device_batch.hpp"
 #include "host/rollout/leaf_order.hpp"
 #include "host/rollout/null_backend.hpp"
 #include "tests/rollout_fixtures.hpp"
@@ -120,8 +123,14 @@ TEST(CpuBackend, RefusesBatchesOverEitherLimitWithoutDisturbingTheOneInFlight) {
 TEST(LeafOrder, GroupsByPolicyAndSideStablyAndRestoresBatchOrder) {
   auto leaves = random_batch(31, 500, 9, false);
   for (size_t i = 0; i < leaves.size(); ++i) leaves[i].policy = static_cast<uint32_t>((i * 7) % 3);
+  PlayoutParams<EwnGame> p;
+  p.seed = 77;
+  p.policies[2].kind = ewn::PolicyKind::kHeavy;
   std::vector<uint32_t> order(leaves.size());
-  device_order<EwnGame>(leaves, order);
+  uint32_t variant_start[2] = {};
+  device_order<EwnGame>(leaves, p, order, variant_start);
+  EXPECT_EQ(variant_start[0], 0u);  // one variant: the whole batch
+  EXPECT_EQ(variant_start[1], leaves.size());
   std::vector<uint32_t> sorted = order;
   std::sort(sorted.begin(), sorted.end());
   for (uint32_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i) << "not a permutation";
@@ -141,9 +150,6 @@ TEST(LeafOrder, GroupsByPolicyAndSideStablyAndRestoresBatchOrder) {
   EXPECT_GT(sides[1], 100);
 
   // Statistics of the device-ordered batch, mapped back, equal those of the batch as submitted.
-  PlayoutParams<EwnGame> p;
-  p.seed = 77;
-  p.policies[2].kind = ewn::PolicyKind::kHeavy;
   std::vector<EwnLeaf> device(leaves.size());
   for (size_t k = 0; k < order.size(); ++k) device[k] = leaves[order[k]];
   const auto device_stats = reference(device, p);
@@ -151,6 +157,66 @@ TEST(LeafOrder, GroupsByPolicyAndSideStablyAndRestoresBatchOrder) {
   to_batch_order(order, device_stats.data(), restored);
   EXPECT_EQ(restored, reference(leaves, p));
   EXPECT_NE(device_stats, reference(leaves, p));  // the order really changed something
+}
+
+// A SIMT backend's staging (device_batch.hpp): each playout variant's leaves contiguous, of that
+// variant only, with offsets of their own from 0; every leaf staged once. Gomoku has four variants
+// (board size x policy kind); a batch mixing them all, leaves of one variant absent in another.
+TEST(StageBatch, OneSegmentPerVariantWithItsOwnOffsets) {
+  const auto start = [](uint64_t, uint32_t game) {
+    gomoku::Rules rules;
+    rules.size = game % 3 == 0 ? 20 : 15;
+    return gomoku::initial_state(rules);
+  };
+  for (int present : {0b1111, 0b0101, 0b1000}) {  // which variants the batch holds
+    auto leaves = random_batch<GomokuGame>(start, 5, 400, 30, false);
+    PlayoutParams<GomokuGame> p;
+    p.policies[1].kind = gomoku::PolicyKind::kWeighted;
+    p.policies[3].kind = gomoku::PolicyKind::kWeighted;
+    std::vector<Leaf<GomokuGame>> kept;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      leaves[i].policy = static_cast<uint32_t>(i % 4);
+      const int v = gomoku::playout_variant(leaves[i].state, p.policies[leaves[i].policy]);
+      if (present >> v & 1) kept.push_back(leaves[i]);
+    }
+    std::vector<uint32_t> order(kept.size());
+    std::vector<Leaf<GomokuGame>> staged(kept.size());
+    std::vector<uint32_t> offsets(offsets_capacity<GomokuGame>(kept.size()), 0xDEADu);
+    const auto segments = stage_batch<GomokuGame>(kept, p, order, staged.data(), offsets.data());
+    uint32_t next = 0;
+    for (int v = 0; v < gomoku::kPlayoutVariants; ++v) {
+      const Segment& seg = segments[v];
+      EXPECT_EQ(seg.leaves > 0, (present >> v & 1) != 0) << "variant " << v;
+      EXPECT_EQ(seg.first, next) << "variant " << v;
+      next += seg.leaves;
+      uint64_t total = 0;
+      for (uint32_t l = 0; l < seg.leaves; ++l) {
+        const Leaf<GomokuGame>& leaf = staged[seg.first + l];
+        const Leaf<GomokuGame>& from = kept[order[seg.first + l]];
+        EXPECT_EQ(std::memcmp(&leaf.state, &from.state, sizeof leaf.state), 0);
+        EXPECT_EQ(leaf.leaf, from.leaf);
+        EXPECT_EQ(leaf.rollouts, from.rollouts);
+        EXPECT_EQ(leaf.policy, from.policy);
+        EXPECT_EQ(gomoku::playout_variant(leaf.state, p.policies[leaf.policy]), v);
+        EXPECT_EQ(offsets[seg.offsets_at + l], total);
+        total += leaf.rollouts;
+      }
+      EXPECT_EQ(offsets[seg.offsets_at + seg.leaves], total);
+      EXPECT_EQ(seg.total, total);
+      EXPECT_EQ(seg.uniform, 0u);  // rollout counts vary
+    }
+    EXPECT_EQ(next, kept.size());
+  }
+  // Equal counts within a segment: uniform, so the kernel needs no offsets.
+  auto leaves = random_batch<GomokuGame>(start, 6, 50, 16, true);
+  PlayoutParams<GomokuGame> p;
+  std::vector<uint32_t> order(leaves.size());
+  std::vector<Leaf<GomokuGame>> staged(leaves.size());
+  std::vector<uint32_t> offsets(offsets_capacity<GomokuGame>(leaves.size()));
+  const auto segments = stage_batch<GomokuGame>(leaves, p, order, staged.data(), offsets.data());
+  EXPECT_EQ(segments[0].uniform, 16u);
+  EXPECT_EQ(segments[2].uniform, 16u);
+  EXPECT_EQ(segments[0].leaves + segments[2].leaves, leaves.size());
 }
 
 TEST(Policy, WeightedDiffersFromUniformAndPrefersWins) {

@@ -45,7 +45,8 @@ struct Options {
 
 // What the check needs of each game beyond the Game concept: the start positions `selfplay bench`
 // uses (GameHost<G>::start with the default settings, rebuilt here without the config library),
-// the weighted playout policy, the pinned playout signature (tests/bench_test.cpp) and the kernel
+// the positions of the bit-identity checks (check_start: every playout variant's kernel), the
+// weighted playout policy, the pinned playout signature (tests/bench_test.cpp) and the kernel
 // target of the issues (playouts/s at kernel level on an H200).
 template <class G>
 struct Setup;
@@ -59,6 +60,7 @@ struct Setup<EwnGame> {
   }
   static constexpr ewn::PolicyKind kWeighted = ewn::PolicyKind::kHeavy;
   static constexpr const char* kWeightedName = "heavy";
+  static ewn::State check_start(uint64_t seed, uint32_t game) { return start(seed, game); }
   static constexpr uint64_t kSignature = 1413994;
   static constexpr double kKernelTarget = 2e9;  // issue 11
 };
@@ -66,6 +68,7 @@ struct Setup<EwnGame> {
 template <>
 struct Setup<CheckersGame> {
   static checkers::State start(uint64_t, uint32_t) { return checkers::initial_state(); }
+  static checkers::State check_start(uint64_t, uint32_t) { return checkers::initial_state(); }
   static constexpr checkers::PolicyKind kWeighted = checkers::PolicyKind::kWeighted;
   static constexpr const char* kWeightedName = "weighted";
   static constexpr uint64_t kSignature = 4638732;
@@ -75,6 +78,14 @@ struct Setup<CheckersGame> {
 template <>
 struct Setup<GomokuGame> {
   static gomoku::State start(uint64_t, uint32_t) { return gomoku::initial_state(); }  // 15x15
+  // The checks' positions: both board sizes and both rules, so that every one of the four
+  // kernels (board size x policy kind) runs.
+  static gomoku::State check_start(uint64_t, uint32_t game) {
+    gomoku::Rules rules;
+    rules.size = game % 2 ? 20 : 15;
+    rules.rule = game % 4 >= 2 ? gomoku::WinRule::kStandard : gomoku::WinRule::kFreestyle;
+    return gomoku::initial_state(rules);
+  }
   static constexpr gomoku::PolicyKind kWeighted = gomoku::PolicyKind::kWeighted;
   static constexpr const char* kWeightedName = "weighted";
   static constexpr uint64_t kSignature = 7150806;
@@ -130,7 +141,7 @@ std::string mix_name(Mix mix) {
 template <class G>
 std::vector<Leaf<G>> batch_above(uint64_t at_least, bool uniform) {
   const size_t n = uniform ? at_least / 64 + 1 : at_least / 20 + 1;  // varied: 32.5 rollouts a leaf
-  auto leaves = random_batch<G>(Setup<G>::start, 77, n, 64, uniform);
+  auto leaves = random_batch<G>(Setup<G>::check_start, 77, n, 64, uniform);
   uint64_t total = 0;
   for (const auto& l : leaves) total += l.rollouts;
   while (!uniform && total - leaves.back().rollouts > at_least) {
@@ -165,7 +176,7 @@ void correctness(const Options& opt) {
   for (size_t n : sizes)
     for (bool uniform : {true, false})
       for (Mix mix : {Mix::kUniform, Mix::kWeighted, Mix::kMixed}) {
-        auto leaves = random_batch<G>(Setup<G>::start, 1000 + n, n, n == 1 ? 1 : 37, uniform);
+        auto leaves = random_batch<G>(Setup<G>::check_start, 1000 + n, n, n == 1 ? 1 : 37, uniform);
         PlayoutParams<G> p;
         p.seed = 4242 + n;
         set_policies(leaves, p, mix);
@@ -214,7 +225,7 @@ void correctness(const Options& opt) {
     }
   }
   const uint32_t many = opt.sanitize ? 1000 : 100000;
-  const auto one = random_batch<G>(Setup<G>::start, 7, 1, many, true);
+  const auto one = random_batch<G>(Setup<G>::check_start, 7, 1, many, true);
   std::vector<LeafStats> a(1), b(1);
   under_test->run(one, p, a);
   cpu->run(one, p, b);
@@ -224,7 +235,7 @@ void correctness(const Options& opt) {
   try {
     std::vector<LeafStats> none;
     under_test->run({}, p, none);
-    const auto after = random_batch<G>(Setup<G>::start, 10, 33, 16, false);
+    const auto after = random_batch<G>(Setup<G>::check_start, 10, 33, 16, false);
     std::vector<LeafStats> got(after.size()), want(after.size());
     under_test->run(after, p, got);
     cpu->run(after, p, want);
@@ -237,8 +248,8 @@ void correctness(const Options& opt) {
   // The check backend with two batches in flight: no mismatch reported, and its results (those
   // of the backend under test) equal cpu's for each batch, in submission order.
   auto checked = make_backend<G>("check", o);
-  const auto x = random_batch<G>(Setup<G>::start, 8, 500, 64, false);
-  const auto y = random_batch<G>(Setup<G>::start, 9, 700, 32, true);
+  const auto x = random_batch<G>(Setup<G>::check_start, 8, 500, 64, false);
+  const auto y = random_batch<G>(Setup<G>::check_start, 9, 700, 32, true);
   std::vector<LeafStats> rx(x.size()), ry(y.size()), cx(x.size()), cy(y.size());
   try {
     const Ticket tx = checked->submit(x, p), ty = checked->submit(y, p);

@@ -20,6 +20,7 @@
 #     rollouts per leaf, 6400 per move) whose end-to-end rollouts/s is set against the kernel's;
 #     the same config on the null backend: what the host's cores can feed.
 #  3. compute-sanitizer memcheck and racecheck on `gpu_check --sanitize`, when the tool is there.
+# Between 1 and 2 the kernels' registers and stack as built (cuobjdump -res-usage) go to full.log.
 # Results (at most 8 files, as the device call returns them): full.log, table.md (printed last),
 # kernel.csv, sweep-cuda.csv, sweep-cpu.csv, pipeline.csv, sanitize.log. Campaign files go to
 # SP_GPU_WORK (default build/gpu-check-work). Exit 0 when every check ran and passed, 1 on a
@@ -105,6 +106,7 @@ if [ -z "$check_bin$app" ]; then
     say "carry: $(head -1 "$carry/manifest")"
     if "$work/gpu_check" --help >>"$log" 2>&1; then
       check_bin=$work/gpu_check
+      check_elf=$PWD/$carry/gpu_check  # the wrapper's binary
     else
       say "carried gpu_check does not start here (see full.log); building it here"
     fi
@@ -140,6 +142,22 @@ timeout -k 5 "$(limit 240)" "$check_bin" "${check_args[@]}" 2>&1 | tee -a "$log"
 rc=${PIPESTATUS[0]}
 say "gpu_check: exit $rc after $((SECONDS - t0)) s"
 [ "$rc" = 0 ] || fail "gpu_check (exit $rc$(why $rc))"
+
+# The kernels' resources as built into the binary (registers, stack, per playout variant), next to
+# the table of scripts/kernel_resources.sh in the README; informational, never a failure.
+check_elf=${check_elf:-$check_bin}
+objdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
+if [ -n "$objdump" ]; then
+  if "$objdump" -res-usage "$check_elf" 2>/dev/null | grep -A1 'rollout_kernel' >"$work/resources.txt" &&
+     [ -s "$work/resources.txt" ]; then
+    say "kernel resources (cuobjdump -res-usage of gpu_check): $(grep -c 'Function' "$work/resources.txt") kernels"
+    sed 's/^/  /' "$work/resources.txt" >>"$log"
+  else
+    say "kernel resources: cuobjdump found no rollout kernel in $check_elf"
+  fi
+else
+  say "kernel resources: skipped, cuobjdump not found (scripts/kernel_resources.sh has the table)"
+fi
 
 # Peak kernel playouts/s of a game from kernel.csv ("" when missing).
 kernel_rate() { awk -F, -v g="$1" '$1 == g { print $4 }' "$out/kernel.csv" 2>/dev/null; }

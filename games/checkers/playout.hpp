@@ -227,7 +227,7 @@ SP_HD inline PlayoutResult playout(State s, const Policy& policy, BlockStream& r
       return PlayoutResult{static_cast<uint8_t>(s.side ^ 1), static_cast<uint16_t>(plies)};
     if (draw_reached(s)) return PlayoutResult{kNoWinner, static_cast<uint16_t>(plies)};
     if ((plies & 3u) == 0) block = rng.next();
-    playout_detail::play(s, policy, jump, st, block.v[plies & 3u]);
+    playout_detail::play(s, policy, jump, st, word_of(block, plies & 3u));
     ++plies;
   }
 }

@@ -130,4 +130,59 @@ inline constexpr int chance_outcomes() {
     return 0;
 }
 
+// Playout variants (optional): a game whose playout takes very different code paths by state and
+// policy (Gomoku: two board sizes, two policies) names them, so that a GPU gives each path a
+// kernel of its own, whose registers are those of that path alone, not the largest of all.
+// kPlayoutVariants: how many; playout_variant(s, policy): the variant of a leaf (0 ..
+// kPlayoutVariants - 1); playout_of<V>(s, rules, policy, rng): the playout of that path, exactly
+// what playout() gives for every leaf of variant V. Games without them have one variant, playout().
+// clang-format off
+template <class G>
+concept VariantGame =
+    Game<G> && requires(const typename G::State& cs, const typename G::Policy& policy) {
+      { G::kPlayoutVariants } -> std::convertible_to<int>;
+      requires G::kPlayoutVariants > 0;
+      { G::playout_variant(cs, policy) } -> std::convertible_to<int>;
+    };
+// clang-format on
+
+template <Game G>
+inline constexpr int playout_variants() {
+  if constexpr (VariantGame<G>)
+    return G::kPlayoutVariants;
+  else
+    return 1;
+}
+
+template <Game G>
+SP_HD SP_FORCEINLINE int playout_variant(const typename G::State& s,
+                                         const typename G::Policy& policy) {
+  if constexpr (VariantGame<G>)
+    return G::playout_variant(s, policy);
+  else
+    return 0;
+}
+
+// Blocks of 256 threads of variant V's kernel that a GPU's SM should hold at once, a hint to the
+// register allocator (CUDA's __launch_bounds__): G::kKernelMinBlocks[V] when the game gives it
+// (measured per variant: where it lowers registers without spills), else 0 (no hint).
+template <Game G, int V>
+constexpr int kernel_min_blocks() {
+  if constexpr (requires { G::kKernelMinBlocks[V]; })
+    return G::kKernelMinBlocks[V];
+  else
+    return 0;
+}
+
+template <Game G, int V>
+SP_HD SP_FORCEINLINE typename G::Result variant_playout(const typename G::State& s,
+                                                        const typename G::Rules& rules,
+                                                        const typename G::Policy& policy,
+                                                        BlockStream& rng) {
+  if constexpr (VariantGame<G>)
+    return G::template playout_of<V>(s, rules, policy, rng);
+  else
+    return G::playout(s, rules, policy, rng);
+}
+
 }  // namespace sp

@@ -8,6 +8,14 @@
 #include <immintrin.h>
 #endif
 
+// SP_UNROLL before a loop over a thread's small array (a bitboard's words) unrolls it in device
+// code: a loop the compiler keeps indexes the array at run time, which puts it in local memory.
+#if defined(__CUDA_ARCH__)
+#define SP_UNROLL _Pragma("unroll")
+#else
+#define SP_UNROLL
+#endif
+
 #if defined(__CUDACC__)
 #define SP_HD __host__ __device__
 #define SP_FORCEINLINE __forceinline__

@@ -14,6 +14,18 @@ struct Philox4x32 {
   uint32_t v[4];
 };
 
+// Word i (0..3) of a block. On a GPU an index known only at run time would put the block in local
+// memory, so the word is picked by selects over constant indices there; the CPU indexes.
+SP_HD SP_FORCEINLINE uint32_t word_of(const Philox4x32& b, uint32_t i) {
+#if defined(__CUDA_ARCH__)
+  const uint32_t low = (i & 1u) ? b.v[1] : b.v[0];
+  const uint32_t high = (i & 1u) ? b.v[3] : b.v[2];
+  return (i & 2u) ? high : low;
+#else
+  return b.v[i];
+#endif
+}
+
 struct PhiloxKey {
   uint32_t k0, k1;
 };

@@ -263,7 +263,7 @@ struct WeightedRoot {
           set_area_at<N>(n2, x, y, 2);
           add_threats<N>(rep, open, root.rule, x, y, th[side]);
         }
-      rep.swap();
+      rep.swap(open);
     }
     lines_of<N>(root, lines);
     const auto row_of = [](const uint64_t(&b)[W], int y) {

@@ -101,23 +101,31 @@ SP_HD SP_FORCEINLINE int count_all(const uint64_t (&b)[W]) {
   return c;
 }
 
-// The k-th (0-based) set square of b, k < count_all(b): the word by per-word popcounts, picked by
-// selects over constant indices (no branch per word, and on the CPU faster than indexing by a
-// prefix-sum search: measured), then the k-th set bit of that word.
-template <int W>
-SP_HD SP_FORCEINLINE int nth_square(const uint64_t (&b)[W], uint32_t k) {
-  uint64_t word = b[W - 1];
+// The k-th (0-based) set square of the board whose word w is word(w), k < its stones: the word by
+// per-word popcounts, picked by selects over constant indices (no branch per word, and on the CPU
+// faster than indexing by a prefix-sum search: measured), then the k-th set bit of that word. The
+// board is a function so that a set the playout derives (its empty squares of one weight class,
+// say) is never stored: on a GPU each stored board is W more 64-bit registers.
+template <int W, class WordOf>
+SP_HD SP_FORCEINLINE int nth_square_of(const WordOf& word_of, uint32_t k) {
+  uint64_t word = word_of(W - 1);
   int base = 64 * (W - 1);
   bool found = false;
   for (int w = 0; w < W - 1; ++w) {
-    const uint32_t c = static_cast<uint32_t>(count64(b[w]));
+    const uint64_t b = word_of(w);
+    const uint32_t c = static_cast<uint32_t>(count64(b));
     const bool here = !found && k < c;
-    word = here ? b[w] : word;
+    word = here ? b : word;
     base = here ? 64 * w : base;
     k -= found || here ? 0 : c;
     found = found || here;
   }
   return base + nth_set_bit64(word, static_cast<int>(k));
+}
+
+template <int W>
+SP_HD SP_FORCEINLINE int nth_square(const uint64_t (&b)[W], uint32_t k) {
+  return nth_square_of<W>([&b](int w) { return b[w]; }, k);
 }
 
 template <int W>
@@ -154,35 +162,38 @@ SP_HD SP_FORCEINLINE uint32_t rows_of_five(uint32_t line, WinRule rule) {
   return rule == WinRule::kStandard ? a & ~(line << 1) & ~(line >> 5) : a;
 }
 
-// How a playout keeps the stones, two ways behind one interface (the side to move is "mine"):
+// How a playout keeps the stones, two ways behind one interface (the side to move is "mine"; empty
+// is always the playout's own board of empty squares, which BitRep reads instead of a board of
+// theirs):
 //   init(s)             the stones of s
 //   place(x, y)         a stone of mine on (x, y)
-//   makes_five(theirs, rule, x, y)
+//   makes_five(theirs, rule, x, y, empty)
 //                       whether a stone of mine (of theirs) on (x, y), placed there or not,
 //                       stands in a winning row
-//   window(d, x, y, empty)  the Window of mine through (x, y) in direction d (empty: the playout's
-//                       empty squares)
-//   swap()              the turn passes
-// BitRep keeps a bitboard per side and walks the lines square by square: its boards stay in a GPU
-// thread's registers. LineRep keeps every row, column and diagonal of each side as a 32-bit word
-// (about 700 bytes for 15x15, in the CPU's L1 cache, where a GPU would put them in slow local
-// memory) and reads a line with a shift. They answer the same (tests run both on the CPU); the
-// CPU uses LineRep, kernels BitRep.
+//   window(d, x, y, empty)  the Window of mine through (x, y) in direction d
+//   swap(empty)         the turn passes
+// BitRep keeps the mover's bitboard (theirs are the squares neither mine nor empty) and walks the
+// lines square by square: its board stays in a GPU thread's registers. LineRep keeps every row,
+// column and diagonal of each side as a 32-bit word (about 700 bytes for 15x15, in the CPU's L1
+// cache, where a GPU would put them in slow local memory) and reads a line with a shift. They
+// answer the same (tests run both on the CPU); the CPU uses LineRep, kernels BitRep.
 template <int N>
 struct BitRep {
   static constexpr int kW = words_of(N);
-  uint64_t mine[kW], theirs[kW];
+  uint64_t mine[kW];
 
   SP_HD SP_FORCEINLINE void init(const State& s) {
-    for (int w = 0; w < kW; ++w) {
-      mine[w] = s.side ? s.stones[1][w] : s.stones[0][w];
-      theirs[w] = s.side ? s.stones[0][w] : s.stones[1][w];
-    }
+    for (int w = 0; w < kW; ++w) mine[w] = s.side ? s.stones[1][w] : s.stones[0][w];
   }
   SP_HD SP_FORCEINLINE void place(int x, int y) { set_at(mine, y * N + x); }
-  SP_HD SP_FORCEINLINE bool makes_five(bool of_theirs, WinRule rule, int x, int y) const {
-    const uint64_t(&own)[kW] = of_theirs ? theirs : mine;
-    return makes_five_with([&own](int q) { return test_at(own, q); }, N, rule, x, y);
+  SP_HD SP_FORCEINLINE bool makes_five(bool of_theirs, WinRule rule, int x, int y,
+                                       const uint64_t (&empty)[kW]) const {
+    const uint64_t(&own)[kW] = mine;
+    return makes_five_with(
+        [&own, &empty, of_theirs](int q) {
+          return of_theirs ? !test_at(own, q) && !test_at(empty, q) : test_at(own, q);
+        },
+        N, rule, x, y);
   }
   SP_HD SP_FORCEINLINE Window window(int d, int x, int y, const uint64_t (&empty)[kW]) const {
     const int dx = direction_dx(d), dy = direction_dy(d);
@@ -195,7 +206,9 @@ struct BitRep {
     }
     return w;
   }
-  SP_HD SP_FORCEINLINE void swap() { swap_boards(mine, theirs); }
+  SP_HD SP_FORCEINLINE void swap(const uint64_t (&empty)[kW]) {
+    for (int w = 0; w < kW; ++w) mine[w] = ~(mine[w] | empty[w]) & board_mask(N, w);
+  }
 };
 
 template <int N>
@@ -226,7 +239,8 @@ struct LineRep {
     me = s.side;
   }
   SP_HD SP_FORCEINLINE void place(int x, int y) { add(me, x, y); }
-  SP_HD SP_FORCEINLINE bool makes_five(bool of_theirs, WinRule rule, int x, int y) const {
+  SP_HD SP_FORCEINLINE bool makes_five(bool of_theirs, WinRule rule, int x, int y,
+                                       const uint64_t (&)[kW]) const {
     const int side = me ^ static_cast<int>(of_theirs);
     const uint32_t bx = 1u << x;
     return (rows_of_five(row[side][y] | bx, rule) | rows_of_five(col[side][x] | (1u << y), rule) |
@@ -258,7 +272,7 @@ struct LineRep {
     };
     return Window{shifted(a), shifted(empty)};
   }
-  SP_HD SP_FORCEINLINE void swap() { me ^= 1; }
+  SP_HD SP_FORCEINLINE void swap(const uint64_t (&)[kW]) { me ^= 1; }
 };
 
 // The representation a playout uses here: see BitRep and LineRep.
@@ -286,9 +300,9 @@ SP_HD SP_FORCEINLINE void clear_square(uint64_t (&empty)[W], int sq) {
 // through it, each window of five squares that holds the stone, four stones of mine and one empty
 // square (and under the standard rule no stone of mine just outside, which would make six); that
 // empty square is added to threats. Returns whether the stone itself stands in a winning row.
-template <int N, class Rep, int W>
-SP_HD SP_FORCEINLINE bool add_threats(const Rep& rep, const uint64_t (&empty)[W], WinRule rule,
-                                      int x, int y, uint64_t (&threats)[W]) {
+template <int N, class Rep, class Empty, int W>
+SP_HD SP_FORCEINLINE bool add_threats(const Rep& rep, const Empty& empty, WinRule rule, int x,
+                                      int y, uint64_t (&threats)[W]) {
   const bool exact = rule == WinRule::kStandard;
   bool five = false;
   for (int d = 0; d < kDirections; ++d) {
@@ -311,11 +325,13 @@ SP_HD SP_FORCEINLINE bool add_threats(const Rep& rep, const uint64_t (&empty)[W]
 // side added since can have turned the row into six, which no later move undoes).
 template <int N, class Rep, int W>
 SP_HD SP_FORCEINLINE void keep_wins(uint64_t (&candidates)[W], const Rep& rep, bool of_theirs,
-                                    WinRule rule) {
+                                    WinRule rule, const uint64_t (&empty)[W]) {
+  SP_UNROLL
   for (int w = 0; w < W; ++w)
     for (uint64_t b = candidates[w]; b; b &= b - 1) {
       const int sq = 64 * w + lsb64(b);
-      if (!rep.makes_five(of_theirs, rule, sq % N, sq / N)) candidates[w] &= ~lowest_bit64(b);
+      if (!rep.makes_five(of_theirs, rule, sq % N, sq / N, empty))
+        candidates[w] &= ~lowest_bit64(b);
     }
 }
 
@@ -336,15 +352,16 @@ SP_HD inline PlayoutResult uniform_playout(const State& s, BlockStream& rng) {
   for (;;) {
     if (left == 0) return PlayoutResult{kNoWinner, static_cast<uint16_t>(plies)};
     if ((plies & 3u) == 0) block = rng.next();
-    const int sq = nth_square(empty, bounded(block.v[plies & 3u], left)), x = sq % N, y = sq / N;
+    const int sq = nth_square(empty, bounded(word_of(block, plies & 3u), left)), x = sq % N,
+              y = sq / N;
     clear_square(empty, sq);
     rep.place(x, y);
     --left;
     ++plies;
-    if (rep.makes_five(false, rule, x, y))
+    if (rep.makes_five(false, rule, x, y, empty))
       return PlayoutResult{static_cast<uint8_t>(s.side ^ ((plies - 1) & 1u)),
                            static_cast<uint16_t>(plies)};
-    rep.swap();
+    rep.swap(empty);
   }
 }
 
@@ -364,6 +381,7 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
   uint64_t near1[W] = {}, near2[W] = {}, threats_mine[W] = {}, threats_theirs[W] = {};
   for (int turn = 0; turn < 2; ++turn) {  // the side to move's stones, then the other side's
     const int side = s.side ^ turn;
+    SP_UNROLL
     for (int w = 0; w < W; ++w)
       for (uint64_t stones = s.stones[side][w]; stones; stones &= stones - 1) {
         const int sq = 64 * w + lsb64(stones), x = sq % N, y = sq / N;
@@ -371,7 +389,7 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
         set_area_at<N>(near2, x, y, 2);
         add_threats<N>(rep, empty, rule, x, y, threats_mine);
       }
-    rep.swap();
+    rep.swap(empty);
     swap_boards(threats_mine, threats_theirs);
   }
   uint32_t left = static_cast<uint32_t>(N * N - s.ply), plies = 0;
@@ -379,45 +397,48 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
   for (;;) {
     if (left == 0) return PlayoutResult{kNoWinner, static_cast<uint16_t>(plies)};
     if ((plies & 3u) == 0) block = rng.next();
-    const uint32_t word = block.v[plies & 3u];
-    // Wins first, then blocks: the checked threat squares of each side.
-    uint64_t pick[W];
+    const uint32_t word = word_of(block, plies & 3u);
+    // Wins first, then blocks: the checked threat squares of each side. The set the ply picks
+    // from is never stored (nth_square_of): which one it is, is kind.
     for (int w = 0; w < W; ++w) threats_mine[w] &= empty[w];
-    keep_wins<N>(threats_mine, rep, false, rule);
+    keep_wins<N>(threats_mine, rep, false, rule, empty);
     uint32_t n = static_cast<uint32_t>(count_all(threats_mine));
-    for (int w = 0; w < W; ++w) pick[w] = threats_mine[w];
+    int kind = 4;  // 4 threats_mine, 5 threats_theirs, else the weight class below
     if (n == 0) {
       for (int w = 0; w < W; ++w) threats_theirs[w] &= empty[w];
-      keep_wins<N>(threats_theirs, rep, true, rule);
+      keep_wins<N>(threats_theirs, rep, true, rule, empty);
       n = static_cast<uint32_t>(count_all(threats_theirs));
-      for (int w = 0; w < W; ++w) pick[w] = threats_theirs[w];
+      kind = 5;
     }
     uint32_t k = 0;
     if (n != 0) {
       k = bounded(word, n);
     } else {
-      uint64_t adjacent[W], near[W], far[W];
+      uint32_t na = 0, nn = 0;
       for (int w = 0; w < W; ++w) {
-        adjacent[w] = near1[w] & empty[w];
-        near[w] = near2[w] & ~near1[w] & empty[w];
-        far[w] = empty[w] & ~near2[w];
+        na += static_cast<uint32_t>(count64(near1[w] & empty[w]));
+        nn += static_cast<uint32_t>(count64(near2[w] & ~near1[w] & empty[w]));
       }
-      const uint32_t na = static_cast<uint32_t>(count_all(adjacent));
-      const uint32_t nn = static_cast<uint32_t>(count_all(near));
       const uint32_t wa = p.adjacent_weight * na, wn = p.near_weight * nn;
       const uint32_t total = wa + wn + kWeightOne * (left - na - nn);
       const uint32_t r = bounded(word, total == 0 ? left : total);
       // The class of the square (0 any empty square when no weight is left, 1 adjacent, 2 near,
       // 3 far) and its index there: all squares of a class weigh the same.
-      const int c = total == 0 ? 0 : r < wa ? 1 : r - wa < wn ? 2 : 3;
-      k = c == 0   ? r
-          : c == 1 ? r / p.adjacent_weight
-          : c == 2 ? (r - wa) / p.near_weight
-                   : (r - wa - wn) / kWeightOne;
-      for (int w = 0; w < W; ++w)
-        pick[w] = c == 0 ? empty[w] : c == 1 ? adjacent[w] : c == 2 ? near[w] : far[w];
+      kind = total == 0 ? 0 : r < wa ? 1 : r - wa < wn ? 2 : 3;
+      k = kind == 0   ? r
+          : kind == 1 ? r / p.adjacent_weight
+          : kind == 2 ? (r - wa) / p.near_weight
+                      : (r - wa - wn) / kWeightOne;
     }
-    const int sq = nth_square(pick, k), x = sq % N, y = sq / N;
+    const auto pick = [&](int w) {
+      return kind == 4   ? threats_mine[w]
+             : kind == 5 ? threats_theirs[w]
+             : kind == 0 ? empty[w]
+             : kind == 1 ? near1[w] & empty[w]
+             : kind == 2 ? near2[w] & ~near1[w] & empty[w]
+                         : empty[w] & ~near2[w];
+    };
+    const int sq = nth_square_of<W>(pick, k), x = sq % N, y = sq / N;
     clear_square(empty, sq);
     rep.place(x, y);
     --left;
@@ -427,9 +448,17 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
     if (add_threats<N>(rep, empty, rule, x, y, threats_mine))
       return PlayoutResult{static_cast<uint8_t>(s.side ^ ((plies - 1) & 1u)),
                            static_cast<uint16_t>(plies)};
-    rep.swap();
+    rep.swap(empty);
     swap_boards(threats_mine, threats_theirs);
   }
+}
+
+// The playout's code paths, one kernel each on a GPU (games/common/game.hpp, VariantGame; the
+// kernels' playouts are in compact_playout.hpp): 2 * (board is 20x20) + (policy is weighted).
+inline constexpr int kPlayoutVariants = 4;
+SP_HD SP_FORCEINLINE int playout_variant(const State& s, const Policy& policy) {
+  return 2 * static_cast<int>(s.size == 20) +
+         static_cast<int>(policy.kind == PolicyKind::kWeighted);
 }
 
 // Plays s to the end with the policy. A state that is already over returns its winner and 0 plies.

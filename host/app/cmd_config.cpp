@@ -44,11 +44,24 @@ Runner add_config(CLI::App& app) {
       // What `run` and `match` would refuse, --check refuses too. Concurrency auto is resolved as
       // a run resolves it, on the backend the config names.
       if (c.concurrency == 0) selfplay::make_campaign_backend<G>(c);
+      selfplay::check_run_memory(c);
       const uint64_t machine = usable_memory_bytes();
-      selfplay::check_memory(c, machine);
-      std::printf("ok\nmemory: the engines need %s; this machine has %s\n",
-                  selfplay::estimate_memory(c).summary().c_str(),
+      const selfplay::MemoryEstimate m = selfplay::estimate_run_memory(c);
+      std::printf("ok\nmemory: the engines need %s; this machine has %s\n", m.summary().c_str(),
                   machine ? format_bytes(machine).c_str() : "an unknown amount");
+      // What a GPU needs: for a backend on one, against its device; for the others, what the
+      // same config would need on cuda.
+      config::Config<G> on_gpu = c;
+      on_gpu.backend.name = "cuda";
+      const selfplay::MemoryEstimate g = m.device_bytes ? m : selfplay::estimate_run_memory(on_gpu);
+      uint64_t free_bytes = 0, total_bytes = 0;
+      const bool device = rollout::cuda_device_memory(c.backend.device, &free_bytes, &total_bytes);
+      std::printf("device memory: %s%s (%s); %s\n", m.device_bytes ? "" : "on backend cuda, ",
+                  format_bytes(g.device_bytes).c_str(), g.device_part.c_str(),
+                  device ? ("CUDA device " + std::to_string(c.backend.device) + " has " +
+                            format_bytes(free_bytes) + " free of " + format_bytes(total_bytes))
+                               .c_str()
+                         : "no CUDA device here to check it against");
       return 0;
     });
   };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "host/common/log.hpp"
+#include "host/rollout/backend_memory.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "host/rollout/simd/lane_playouts.hpp"
 
@@ -252,7 +253,7 @@ class CpuBackend final : public Backend<Game> {
   }
 
  private:
-  static constexpr int kSlots = 2;
+  static constexpr int kSlots = kBackendSlots;
   struct Slot {
     std::vector<Leaf<Game>> leaves;
     std::vector<LeafStats> stats;

@@ -5,6 +5,7 @@
 #include "games/games.hpp"
 #include "host/common/log.hpp"
 #include "host/rollout/backend.hpp"
+#include "host/rollout/backend_memory.hpp"
 #include "host/rollout/registry_impl.hpp"
 #if defined(SELFPLAY_HAVE_CUDA)
 #include "cuda/cuda_backend.hpp"
@@ -20,6 +21,16 @@ bool cuda_available(std::string* reason) {
 #else
   if (reason)
     *reason = "this build has no CUDA backend (configured with SELFPLAY_CUDA=OFF or without nvcc)";
+  return false;
+#endif
+}
+
+bool cuda_device_memory(int device, uint64_t* free_bytes, uint64_t* total_bytes) {
+  *free_bytes = *total_bytes = 0;
+#if defined(SELFPLAY_HAVE_CUDA)
+  return cuda::device_memory(device, free_bytes, total_bytes);
+#else
+  (void)device;
   return false;
 #endif
 }

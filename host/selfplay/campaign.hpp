@@ -218,12 +218,35 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
   return rows;
 }
 
+// The engines' memory and the batch buffers of the backend cfg names (backend_options(cfg)), as
+// run and match will allocate them.
+template <HostGame G>
+MemoryEstimate estimate_run_memory(const config::Config<G>& cfg) {
+  MemoryEstimate m = estimate_memory(cfg);
+  add_backend_memory(m, cfg,
+                     rollout::backend_memory<G>(cfg.backend.name, backend_options(cfg),
+                                                rollout::cuda_available()));
+  return m;
+}
+
+// check_memory of estimate_run_memory against this machine's memory and, for a backend that
+// names the GPU (cuda, check), the free memory of its device. auto is not refused: it falls back
+// to the cpu backend when the device cannot hold the buffers.
+template <HostGame G>
+void check_run_memory(const config::Config<G>& cfg) {
+  const MemoryEstimate m = estimate_run_memory(cfg);
+  uint64_t free_bytes = 0, total_bytes = 0;
+  if (m.device_bytes > 0 && cfg.backend.name != "auto")
+    rollout::cuda_device_memory(cfg.backend.device, &free_bytes, &total_bytes);
+  check_memory(cfg, m, usable_memory_bytes(), free_bytes);
+}
+
 // Pieces shared by campaigns, matches and SPSA: the backend named by cfg, sized for its
 // concurrency; the root attributes of its file (config_text: the effective config); a batch as a
 // /perf row. make_campaign_backend resolves campaign.concurrency auto (0) in cfg, once the
 // backend's preferred batch is known (auto_concurrency, capped by the machine's memory; logged,
-// then check_memory), and warns once (unless log::quiet) when the games in flight cannot fill half
-// the batch target (batch_shortfall).
+// then check_run_memory), and warns once (unless log::quiet) when the games in flight cannot fill
+// half the batch target (batch_shortfall).
 template <HostGame G>
 std::unique_ptr<rollout::Backend<G>> make_campaign_backend(config::Config<G>& cfg) {
   auto backend = rollout::make_backend<G>(cfg.backend.name, backend_options(cfg));
@@ -233,7 +256,7 @@ std::unique_ptr<rollout::Backend<G>> make_campaign_backend(config::Config<G>& cf
         auto_concurrency(cfg, target, games_memory_allows(cfg, usable_memory_bytes()));
     log::info(fmt::format("concurrency: auto -> {} games (target {} rollouts per batch)",
                           cfg.concurrency, target));
-    check_memory(cfg);  // the games of auto fit unless one does not
+    check_run_memory(cfg);  // the games of auto fit unless one does not
     const rollout::BackendOptions sized = backend_options(cfg);
     if (sized.max_leaves > backend->info().max_leaves ||
         sized.max_rollouts > backend->info().max_rollouts) {
@@ -298,7 +321,7 @@ template <HostGame G>
 RunResult run_campaign(const config::Config<G>& requested, const RunOptions& options,
                        const std::atomic<bool>& stop) {
   config::Config<G> cfg = requested;  // make_campaign_backend resolves concurrency auto in it
-  check_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
+  check_run_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
   const std::string& path = cfg.output.path;
   // From here on no other writer touches the file: what is read below is what resume() keeps.
   auto [lock, unfinished] = claim_output(path, options.resume, "campaign");

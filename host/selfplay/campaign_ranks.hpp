@@ -95,7 +95,7 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
   config::Config<G> cfg = requested;
   const int rank = dist::rank();
   if (rank != 0) log::set_quiet(true);
-  check_memory(cfg);
+  check_run_memory(cfg);
   const std::string& path = cfg.output.path;
   const std::string identity = run_identity<G>(cfg, false);
   FileLock index_lock;

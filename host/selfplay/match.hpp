@@ -220,7 +220,7 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
   using namespace match_detail;
   using stats::GameResult;
   config::Config<G> cfg = requested;  // make_campaign_backend resolves concurrency auto in it
-  check_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
+  check_run_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;

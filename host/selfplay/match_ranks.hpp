@@ -32,7 +32,7 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
   config::Config<G> cfg = requested;
   const int rank = dist::rank();
   if (rank != 0) log::set_quiet(true);
-  check_memory(cfg);
+  check_run_memory(cfg);
   if (!cfg.paired || cfg.games != 2 * uint64_t{cfg.match.pairs})
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;

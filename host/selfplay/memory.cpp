@@ -1,6 +1,8 @@
 #include "host/selfplay/memory.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "games/common/errors.hpp"
 #include "host/common/system.hpp"
@@ -57,16 +59,54 @@ MemoryEstimate estimate_memory(const config::CampaignConfig& cfg) {
   return m;
 }
 
+namespace {
+
+// "a, b or c" of the keys.
+std::string key_list(const std::vector<std::string>& keys) {
+  std::string out;
+  for (size_t i = 0; i < keys.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == keys.size() ? " or " : ", ") + keys[i];
+  return out;
+}
+
+// The keys that size a backend's batches (host/selfplay/campaign.cpp, backend_options).
+const std::vector<std::string> kBatchKeys = {
+    "campaign.concurrency", "engines.playerN.leaves_per_round", "backend.batch_rollouts"};
+
+}  // namespace
+
+void add_backend_memory(MemoryEstimate& m, const config::CampaignConfig& cfg,
+                        const rollout::BackendMemory& b) {
+  const std::string name = "backend " + cfg.backend.name;
+  if (b.host > 0) {
+    m.parts.push_back(name + " batch buffers " + format_bytes(b.host) +
+                      (b.on_device ? " (pinned)" : ""));
+    m.bytes = plus(m.bytes, b.host);
+  }
+  if (b.on_device) {
+    m.device_bytes = b.device;
+    m.device_part =
+        name + ": " + std::to_string(rollout::kBackendSlots) +
+        " slots of batch buffers (leaves, rollout offsets, statistics) = " + format_bytes(b.device);
+  }
+}
+
+void check_memory(const config::CampaignConfig& cfg, const MemoryEstimate& m,
+                  uint64_t machine_bytes, uint64_t device_free_bytes) {
+  if (machine_bytes != 0 && m.bytes > machine_bytes) {
+    throw InputError(cfg.source_path + ": the engines would need " + m.summary() +
+                     ", more than the " + format_bytes(machine_bytes) +
+                     " of memory of this machine; lower " + key_list(m.keys));
+  }
+  if (device_free_bytes != 0 && m.device_bytes > device_free_bytes)
+    throw InputError(cfg.source_path + ": the GPU would need " + format_bytes(m.device_bytes) +
+                     " (" + m.device_part + "), more than the " + format_bytes(device_free_bytes) +
+                     " free on CUDA device " + std::to_string(cfg.backend.device) + "; lower " +
+                     key_list(kBatchKeys));
+}
+
 void check_memory(const config::CampaignConfig& cfg, uint64_t machine_bytes) {
-  if (machine_bytes == 0) return;
-  const MemoryEstimate m = estimate_memory(cfg);
-  if (m.bytes <= machine_bytes) return;
-  std::string keys;
-  for (size_t i = 0; i < m.keys.size(); ++i)
-    keys += (i == 0 ? "" : i + 1 == m.keys.size() ? " or " : ", ") + m.keys[i];
-  throw InputError(cfg.source_path + ": the engines would need " + m.summary() +
-                   ", more than the " + format_bytes(machine_bytes) +
-                   " of memory of this machine; lower " + keys);
+  check_memory(cfg, estimate_memory(cfg), machine_bytes, 0);
 }
 
 void check_memory(const config::CampaignConfig& cfg) { check_memory(cfg, usable_memory_bytes()); }

@@ -87,7 +87,7 @@ SpsaResult run_spsa(const TuneConfig& config, config::Config<G> cfg, std::FILE* 
   keys.check(config, cfg);
   if (s.threads > 0) cfg.backend.threads = s.threads;
   cfg.games = 2 * s.pairs;  // each iteration plays spsa.pairs pairs (play_pairs sets the same)
-  selfplay::check_memory(cfg);
+  selfplay::check_run_memory(cfg);
   const std::vector<config::KeyInfo> b_keys = keys.keys(cfg, 1);
   for (const SpsaParamConfig& p : s.parameters) {
     if constexpr (requires { GameHost<G>::inert_policy_key(cfg.policies[0], p.name); }) {
