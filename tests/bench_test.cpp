@@ -192,6 +192,27 @@ TEST(Bench, EveryGameHasItsSignaturesPinned) {
   }
 }
 
+// The bit select (games/common/hd.hpp) by PDEP and by popcounts plays the same playouts: every
+// game's scalar path gives its pinned signature either way, and the device line says which ran.
+TEST(Bench, SignaturesDoNotDependOnTheBitSelect) {
+  for (const GamePins& pin : kPins) {
+    for (const char* pdep : {"on", "off"}) {
+      const std::string env = std::string("SELFPLAY_SIMD=scalar SELFPLAY_PDEP=") + pdep + " ";
+      EXPECT_EQ(signature_of("--game " + std::string(pin.game) + " --backend cpu --threads 2", env),
+                pin.playouts)
+          << pin.game << " with PDEP " << pdep;
+    }
+    EXPECT_EQ(search_signature_of("--game " + std::string(pin.game) + " --backend cpu --threads 1",
+                                  "SELFPLAY_PDEP=off "),
+              pin.search)
+        << pin.game;
+  }
+  const test::CommandResult off =
+      test::run_command(std::string("SELFPLAY_PDEP=off '") + SELFPLAY_BINARY +
+                        "' bench --seconds 0 --playouts-only --threads 1 2>&1");
+  EXPECT_NE(off.out.find("bit select popcount halves"), std::string::npos) << off.out;
+}
+
 TEST(Bench, DefaultRunPrintsBothSignaturesOnce) {
   EXPECT_EQ(number_of("--threads 1", "signature"), kSignature);
   EXPECT_EQ(number_of("--threads 1", "search signature"), kSearchSignature);

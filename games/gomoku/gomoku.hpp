@@ -19,10 +19,6 @@
 
 #include "games/common/hd.hpp"
 
-#if !defined(__CUDA_ARCH__) && defined(__BMI2__)
-#include <immintrin.h>
-#endif
-
 namespace sp::gomoku {
 
 inline constexpr int kMaxSize = 20;
@@ -90,13 +86,12 @@ SP_HD SP_FORCEINLINE int nth_set_bit64_by_halves(uint64_t b, int n) {
   return base;
 }
 
-// The same, by PDEP on x86 with BMI2.
+// The same, by PDEP on x86 with BMI2 where the CPU runs it fast (games/common/hd.hpp).
 SP_HD SP_FORCEINLINE int nth_set_bit64(uint64_t b, int n) {
-#if !defined(__CUDA_ARCH__) && defined(__BMI2__)
-  return lsb64(_pdep_u64(uint64_t{1} << n, b));
-#else
-  return nth_set_bit64_by_halves(b, n);
+#if defined(SP_HOST_PDEP)
+  if (cpu::fast_pdep) return lsb64(_pdep_u64(uint64_t{1} << n, b));
 #endif
+  return nth_set_bit64_by_halves(b, n);
 }
 
 // ---- Geometry

@@ -180,7 +180,8 @@ class CpuBackend final : public Backend<Game> {
     info_.name = "cpu";
     info_.playout_path = simd_path_name(path_);
     info_.device = std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + " on " +
-                   cpu_model_name() + ", " + info_.playout_path + " playouts";
+                   cpu_model_name() + ", bit select " + bit_select_name() + ", " +
+                   info_.playout_path + " playouts";
     info_.preferred_rollouts = size_t{4096} * threads;
     info_.max_leaves = options.max_leaves;
     info_.max_rollouts = options.max_rollouts;
