@@ -1,18 +1,20 @@
 // The weighted Gomoku playout as a GPU thread runs it: the same moves as weighted_playout
-// (playout.hpp), from four bitboards instead of seven, because on a GPU every bitboard is W 64-bit
+// (playout.hpp), from three bitboards instead of seven, because on a GPU every bitboard is W 64-bit
 // registers of every thread, and registers decide how many threads an SM holds at once.
 //
 // weighted_playout keeps empty, the mover's stones (and theirs, as BitRep), near1 and near2, and a
 // board of threat squares per side. Here:
-//   mine  the mover's stones;
 //   a     near1: the squares within one square of a stone (every stone's own square included);
 //   b     near2 & empty: the empty squares within two squares of a stone;
-//   u     threat squares of either side: a superset of the empty squares where either side wins.
+//   m     on a stone, whether it is the mover's; on an empty square, whether it is a threat square
+//         of either side (the threat squares form a superset of the empty squares where either
+//         side wins).
 // A square's class is the pair (a, b): (0, 0) far, (0, 1) near, (1, 1) adjacent, (1, 0) a stone
-// (a stone always lies in near1, never in b), so empty = ~a | b and theirs = a & ~b & ~mine.
-// The threat squares of one side are those of u where it wins, found by walking u (a few squares)
-// each ply; a square of u where neither side wins is dropped, which loses nothing: a square becomes
-// a win of a side only by a stone of that side, and add_threats adds it then.
+// (a stone always lies in near1, never in b), so stones = a & ~b, mine = m & stones, theirs =
+// stones & ~m, and the threat squares are m & ~stones; when the turn passes, m ^= stones.
+// The threat squares of one side are those where it wins, found by walking them (a few squares)
+// each ply; a square where neither side wins is dropped, which loses nothing: a square becomes a
+// win of a side only by a stone of that side, and add_threats adds it then.
 //
 // The CPU keeps weighted_playout (LineRep's line words are faster there); a test plays both on the
 // same streams and compares every result.
@@ -42,23 +44,23 @@ SP_HD SP_FORCEINLINE uint64_t board_mask_at(int w) {
 template <int N>
 struct CompactBoards {
   static constexpr int kW = words_of(N);
-  uint64_t mine[kW], a[kW], b[kW];
+  uint64_t m[kW], a[kW], b[kW];
 
+  SP_HD SP_FORCEINLINE uint64_t stones_word(int w) const { return a[w] & ~b[w]; }
   SP_HD SP_FORCEINLINE uint64_t empty_word(int w) const {
-    return (~a[w] | b[w]) & board_mask(N, w);
+    return ~stones_word(w) & board_mask(N, w);
   }
-  SP_HD SP_FORCEINLINE bool is_empty(int sq) const {
-    return !test_at(a, sq) || test_at(b, sq);  // squares off the board are never asked
-  }
-  SP_HD SP_FORCEINLINE bool is_theirs(int sq) const {
-    return test_at(a, sq) && !test_at(b, sq) && !test_at(mine, sq);
-  }
+  SP_HD SP_FORCEINLINE uint64_t threats_word(int w) const { return m[w] & ~stones_word(w); }
+  SP_HD SP_FORCEINLINE bool is_stone(int sq) const { return test_at(a, sq) && !test_at(b, sq); }
+  // Squares off the board are never asked.
+  SP_HD SP_FORCEINLINE bool is_mine(int sq) const { return test_at(m, sq) && is_stone(sq); }
+  SP_HD SP_FORCEINLINE bool is_theirs(int sq) const { return !test_at(m, sq) && is_stone(sq); }
 
-  // (a, b) of s, mine its side to move's stones.
+  // (a, b) of s, m its side to move's stones and no threat square yet.
   SP_HD SP_FORCEINLINE void init(const State& s) {
     SP_UNROLL
     for (int w = 0; w < kW; ++w) {
-      mine[w] = s.side ? s.stones[1][w] : s.stones[0][w];
+      m[w] = s.side ? s.stones[1][w] : s.stones[0][w];
       a[w] = b[w] = 0;
     }
     SP_UNROLL
@@ -74,7 +76,7 @@ struct CompactBoards {
 
   // A stone of mine on the empty square (x, y): b gains the empty squares within two of it (each
   // row segment masked by the empty squares before the stone), loses the stone's own square, and
-  // a gains the squares within one.
+  // a gains the squares within one; m's bit there, a threat square's before, is now the stone's.
   SP_HD SP_FORCEINLINE void place(int x, int y) {
     const int sq = y * N + x;
     const int x0 = x - 2 < 0 ? 0 : x - 2, x1 = x + 2 >= N ? N - 1 : x + 2;
@@ -92,13 +94,12 @@ struct CompactBoards {
     for (int w = 0; w < kW; ++w)
       b[w] &= w == (sq >> 6) ? ~(uint64_t{1} << (sq & 63)) : ~uint64_t{0};
     set_area_at<N>(a, x, y, 1);
-    set_at(mine, sq);
+    set_at(m, sq);
   }
 
   SP_HD SP_FORCEINLINE bool makes_five(bool of_theirs, WinRule rule, int x, int y) const {
     return makes_five_with(
-        [this, of_theirs](int q) { return of_theirs ? is_theirs(q) : test_at(mine, q); }, N, rule,
-        x, y);
+        [this, of_theirs](int q) { return of_theirs ? is_theirs(q) : is_mine(q); }, N, rule, x, y);
   }
 
   // The Window through (x, y) in direction d of mine (of_theirs false) or theirs.
@@ -109,20 +110,22 @@ struct CompactBoards {
       const int cx = x + k * dx, cy = y + k * dy;
       if (!on_board(N, cx, cy)) continue;
       const int q = cy * N + cx;
-      const bool own = of_theirs ? is_theirs(q) : test_at(mine, q);
+      const bool stone = is_stone(q);
+      const bool own = stone && (test_at(m, q) != of_theirs);
       win.own |= static_cast<uint32_t>(own) << (kWindowCentre + k);
-      win.empty |= static_cast<uint32_t>(is_empty(q)) << (kWindowCentre + k);
+      win.empty |= static_cast<uint32_t>(!stone) << (kWindowCentre + k);
     }
     return win;
   }
 
   SP_HD SP_FORCEINLINE void swap() {
     SP_UNROLL
-    for (int w = 0; w < kW; ++w) mine[w] = a[w] & ~b[w] & ~mine[w];
+    for (int w = 0; w < kW; ++w) m[w] ^= stones_word(w);
   }
 };
 
-// The side of CompactBoards that add_threats reads, mine or theirs; add_threats' board of empty
+// The side of CompactBoards that add_threats reads, mine or theirs, and the board it marks threat
+// squares on: m itself (add_threats only marks empty squares). add_threats' board of empty
 // squares, the argument after d, x, y, is not needed.
 template <int N>
 struct CompactSide {
@@ -146,7 +149,6 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
   boards.init(s);
   const WinRule rule = s.rule;
   const int none = 0;  // add_threats' empty-board argument, unused by CompactSide
-  uint64_t u[W] = {};
   for (int turn = 0; turn < 2; ++turn) {  // the side to move's stones, then the other side's
     const int side = s.side ^ turn;
     const CompactSide<N> reader{boards, turn == 1};
@@ -154,7 +156,7 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
     for (int w = 0; w < W; ++w)
       for (uint64_t stones = s.stones[side][w]; stones; stones &= stones - 1) {
         const int sq = 64 * w + lsb64(stones);
-        add_threats<N>(reader, none, rule, sq % N, sq / N, u);
+        add_threats<N>(reader, none, rule, sq % N, sq / N, boards.m);
       }
   }
   uint32_t left = static_cast<uint32_t>(N * N - s.ply), plies = 0;
@@ -163,39 +165,37 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
     if (left == 0) return PlayoutResult{kNoWinner, static_cast<uint16_t>(plies)};
     if ((plies & 3u) == 0) block = rng.next();
     const uint32_t word = word_of(block, plies & 3u);
-    // Wins first, then blocks. The squares of u where the mover wins are counted; when there are
-    // none, those where the opponent wins, and u keeps only those (the others are no win of
-    // either side now).
+    // Wins first, then blocks. The threat squares where the mover wins are counted; when there
+    // are none, those where the opponent wins, and only those stay threat squares (the others are
+    // no win of either side now).
     uint32_t n = 0;
     SP_UNROLL
-    for (int w = 0; w < W; ++w) {
-      u[w] &= boards.empty_word(w);
-      for (uint64_t c = u[w]; c; c &= c - 1) {
+    for (int w = 0; w < W; ++w)
+      for (uint64_t c = boards.threats_word(w); c; c &= c - 1) {
         const int sq = 64 * w + lsb64(c);
         n += boards.makes_five(false, rule, sq % N, sq / N) ? 1u : 0u;
       }
-    }
     bool of_theirs = false;
     if (n == 0) {
       of_theirs = true;
       SP_UNROLL
       for (int w = 0; w < W; ++w)
-        for (uint64_t c = u[w]; c; c &= c - 1) {
+        for (uint64_t c = boards.threats_word(w); c; c &= c - 1) {
           const int sq = 64 * w + lsb64(c);
           if (boards.makes_five(true, rule, sq % N, sq / N))
             ++n;
           else
-            u[w] &= ~lowest_bit64(c);
+            boards.m[w] &= ~lowest_bit64(c);
         }
     }
     int sq = 0;
     if (n != 0) {
-      // The k-th winning square of u, in the order of the squares.
+      // The k-th winning threat square, in the order of the squares.
       uint32_t k = bounded(word, n);
       bool found = false;
       SP_UNROLL
       for (int w = 0; w < W; ++w)
-        for (uint64_t c = u[w]; c && !found; c &= c - 1) {
+        for (uint64_t c = boards.threats_word(w); c && !found; c &= c - 1) {
           const int q = 64 * w + lsb64(c);
           if (!boards.makes_five(of_theirs, rule, q % N, q / N)) continue;
           if (k == 0) {
@@ -223,7 +223,7 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
       sq = nth_square_of<W>(
           [&boards, kind](int w) {
             const uint64_t a = boards.a[w], b = boards.b[w];
-            return kind == 0   ? (~a | b) & board_mask(N, w)
+            return kind == 0   ? boards.empty_word(w)
                    : kind == 1 ? a & b
                    : kind == 2 ? ~a & b
                                : ~a & ~b & board_mask(N, w);
@@ -235,7 +235,7 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
     --left;
     ++plies;
     const CompactSide<N> reader{boards, false};
-    if (add_threats<N>(reader, none, rule, x, y, u))
+    if (add_threats<N>(reader, none, rule, x, y, boards.m))
       return PlayoutResult{static_cast<uint8_t>(s.side ^ ((plies - 1) & 1u)),
                            static_cast<uint16_t>(plies)};
     boards.swap();

@@ -62,8 +62,9 @@ struct GomokuGame {
   }
   // Register hints per variant (games/common/game.hpp, kernel_min_blocks), measured with nvcc 13.0
   // for sm_90: 15x15 uniform drops from 64 to 48 registers with a hint of 1, 20x20 uniform from
-  // 78 to 62 with 4, no spills; the weighted kernels only spill under any hint
-  // (scripts/kernel_resources.sh prints the table).
+  // 78 to 62 with 4, no spills; the weighted kernels only spill under any hint (15x15: 72
+  // registers without, 64 and 28 bytes of spills with 4; scripts/kernel_resources.sh prints the
+  // table).
   static constexpr int kKernelMinBlocks[kPlayoutVariants] = {1, 0, 4, 0};
   template <int V>
   SP_HD static SP_FORCEINLINE Result playout_of(const State& s, const Rules&, const Policy& policy,
