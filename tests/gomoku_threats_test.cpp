@@ -5,10 +5,12 @@
 // threat_nodes finding a long forced win that the plain search does not see.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
 #include "games/common/philox.hpp"
+#include "games/common/stop.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/notation.hpp"
@@ -311,6 +313,162 @@ TEST(GomokuThreats, AlphaBetaWithThreatNodesStopsTheOpponentsWinAtTheHorizon) {
   State b = s;
   apply(b, r.best);
   EXPECT_EQ(forced_win(b, 1u << 20, 64, false, nullptr), 0) << to_string(r.best);
+}
+
+// ---- The clock: the threat searches stop when their StopCheck says so, and alpha-beta with a
+// time limit polls it everywhere (an injected clock decides when time runs out).
+
+// A StopCheck that says stop from its `after`-th question on, counting the questions.
+struct CountingStop {
+  int asked = 0, after = 1;
+  StopCheck check() {
+    return StopCheck{[](void* self) {
+                       CountingStop& c = *static_cast<CountingStop*>(self);
+                       return ++c.asked >= c.after;
+                     },
+                     this};
+  }
+};
+
+// A crowded 15x15 middle game, White to move, where the broad search has much to try.
+State crowded(uint64_t seed) {
+  WordStream rng({seed, 0, 0, kLeafSetup, 0});
+  for (;;) {
+    State s = initial_state(Rules{15, WinRule::kFreestyle});
+    for (int i = 0; i < 40 && !is_over(s); ++i) {
+      const int x = 2 + static_cast<int>(rng.below(11)), y = 2 + static_cast<int>(rng.below(11));
+      if (empty_at(s, y * 15 + x)) apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+    }
+    if (!is_over(s)) return s;
+  }
+}
+
+// Crowded positions with much to search: no forced win for the side to move and at least 20
+// candidate moves (no forced block).
+std::vector<State> open_middle_games(int count) {
+  std::vector<State> out;
+  for (uint64_t seed = 3; static_cast<int>(out.size()) < count && seed < 400; ++seed) {
+    const State s = crowded(seed);
+    MoveList candidates;
+    candidate_moves(s, candidates);
+    if (candidates.size >= 20 && forced_win(s, 1u << 16, 64, true, nullptr) == 0) out.push_back(s);
+  }
+  return out;
+}
+
+TEST(GomokuThreats, TheSearchesStopWhenTheirStopCheckSays) {
+  // A position whose broad search visits many nodes without one; then the same with a stop from
+  // the first question: no win, and about one question's worth of nodes.
+  State busy{};
+  VcfSearch::Result full;
+  for (uint64_t seed = 1; full.nodes < 20 * StopCheck::kStopEvery; ++seed) {
+    ASSERT_LT(seed, 200u) << "no position that keeps the broad search busy";
+    busy = crowded(seed);
+    VctSearch vct;
+    full = vct.solve(busy, 1u << 16, 64);
+  }
+  CountingStop stop;
+  VctSearch vct;
+  const VcfSearch::Result cut = vct.solve(busy, 1u << 16, 64, stop.check());
+  EXPECT_TRUE(cut.stopped);
+  EXPECT_TRUE(cut.exhausted);
+  EXPECT_EQ(cut.plies, 0);
+  EXPECT_GE(stop.asked, 1);
+  EXPECT_LT(cut.nodes, 4 * StopCheck::kStopEvery) << "of " << full.nodes;
+  // VCF alone: asked every kStopEvery positions, stopped at the first question.
+  VcfSearch vcf;
+  CountingStop never;
+  never.after = 1 << 30;
+  const VcfSearch::Result all = vcf.solve(busy, 1u << 20, 64, never.check());
+  EXPECT_EQ(never.asked, static_cast<int>(all.nodes / StopCheck::kStopEvery));
+  EXPECT_FALSE(all.stopped);
+  // Without a StopCheck, and with one that never stops, the same answer (deterministic).
+  VcfSearch again;
+  const VcfSearch::Result plain = again.solve(busy, 1u << 20, 64);
+  EXPECT_EQ(plain.plies, all.plies);
+  EXPECT_EQ(plain.nodes, all.nodes);
+}
+
+// An injected clock: the start of a search reads t0; from the `expire_at`-th read on it reads an
+// hour later. Counts its reads.
+struct FakeClock {
+  int reads = 0, expire_at = 2;
+  search::Deadline::Clock::time_point t0{};
+  search::Deadline::Now now() {
+    return [this] {
+      ++reads;
+      return reads >= expire_at ? t0 + std::chrono::hours(1) : t0;
+    };
+  }
+};
+
+TEST(GomokuThreats, AlphaBetaOnTheClockStopsInsideTheThreatSearches) {
+  const auto zero = [](const State&) { return 0; };
+  search::AlphaBetaOptions o;
+  o.time_ms = 100;
+  o.threat_nodes = 1u << 12;  // a root search of 4M nodes, 128k per reply: seconds without a clock
+  const std::vector<State> positions = open_middle_games(3);
+  ASSERT_EQ(positions.size(), 3u);
+  for (size_t seed = 0; seed < positions.size(); ++seed) {
+    const State& s = positions[seed];
+    MoveList candidates;
+    candidate_moves(s, candidates);
+    const auto is_candidate = [&](Move m) {
+      for (int i = 0; i < candidates.size; ++i)
+        if (candidates.moves[i] == m) return true;
+      return false;
+    };
+    // Time runs out at the first question after the start: the root's threat search stops at
+    // once and no iteration starts; the move is the first candidate in search order.
+    FakeClock clock;
+    search::AlphaBeta<GomokuGame> ab(zero, Rules{}, o);
+    ab.set_clock(clock.now());
+    const auto r = ab.search(s);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(r.depth, 0);
+    EXPECT_LT(r.nodes, 64u);
+    EXPECT_TRUE(is_candidate(r.best)) << to_string(r.best);
+    EXPECT_LE(clock.reads, 4) << "reads after time ran out";
+    // Later and later: the search always stops within a few reads of the clock, and always
+    // returns a candidate (inside the root's replies, the first iteration or a later one).
+    for (int expire : {3, 6, 12, 40, 200}) {
+      FakeClock later;
+      later.expire_at = expire;
+      search::AlphaBeta<GomokuGame> b(zero, Rules{}, o);
+      b.set_clock(later.now());
+      const auto q = b.search(s);
+      // Stopped inside an iteration, or between two (half the time spent), or proven.
+      EXPECT_TRUE(q.stopped || q.depth > 0) << "seed " << seed << " expire " << expire;
+      EXPECT_TRUE(is_candidate(q.best)) << to_string(q.best);
+      EXPECT_LE(later.reads, expire + 3) << "seed " << seed << " expire " << expire;
+      // The clock is read at least every 256 alpha-beta nodes (leaves included).
+      EXPECT_LE(q.nodes, 256u * static_cast<uint64_t>(later.reads + 1))
+          << "seed " << seed << " expire " << expire;
+    }
+  }
+}
+
+// Without threat searches only alpha-beta reads the clock: at least every 256 nodes, leaves
+// included, however the leaves fall between the interior nodes.
+TEST(GomokuThreats, AlphaBetaReadsTheClockEvery256Nodes) {
+  const auto centre = [](const State& t) {  // any evaluation that keeps the search going
+    const int v = test_square(t.stones[t.side], 7 * 15 + 7) ? 10 : 0;
+    return v - static_cast<int>(t.ply % 3);
+  };
+  search::AlphaBetaOptions o;
+  o.time_ms = 1000;
+  const std::vector<State> positions = open_middle_games(2);
+  ASSERT_EQ(positions.size(), 2u);
+  for (size_t seed = 0; seed < positions.size(); ++seed) {
+    const State& s = positions[seed];
+    FakeClock clock;
+    clock.expire_at = 60;
+    search::AlphaBeta<GomokuGame> ab(centre, Rules{}, o);
+    ab.set_clock(clock.now());
+    const auto r = ab.search(s);
+    EXPECT_GT(r.nodes, 5000u) << "seed " << seed;
+    EXPECT_LE(r.nodes, 256u * static_cast<uint64_t>(clock.reads + 1)) << "seed " << seed;
+  }
 }
 
 }  // namespace

@@ -90,10 +90,10 @@ struct GomokuGame {
     gomoku::candidate_moves(s, list);
   }
   // Victory by continuous fours, or by fours and threes (threats.hpp), for alpha-beta's
-  // threat_nodes.
+  // threat_nodes; stop is the move's clock.
   static int forced_win(const State& s, uint32_t node_budget, int max_plies, bool broad,
-                        Move* first) {
-    return gomoku::forced_win(s, node_budget, max_plies, broad, first);
+                        Move* first, StopCheck stop = {}) {
+    return gomoku::forced_win(s, node_budget, max_plies, broad, first, stop);
   }
 };
 

@@ -8,13 +8,15 @@
 // the block or a five of its own; the attacker's block of a defender's five counts only when it
 // is itself a four. A win it reports is a forced win; a position it does not solve within its
 // node budget (or its limit of plies) is reported as none. Deterministic: the same position and
-// budget give the same answer. Host only.
+// budget give the same answer, unless a StopCheck (a move's clock) stops it first: then it reports
+// what it found so far, no win if none. Host only.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "games/common/stop.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/tactics.hpp"
 #include "games/gomoku/zobrist.hpp"
@@ -147,26 +149,30 @@ class VcfSearch {
     int plies = 0;
     Move first{};
     uint32_t nodes = 0;      // attacker positions searched
-    bool exhausted = false;  // stopped by the node budget
-    static Result of(int plies, Move first, uint32_t nodes, bool exhausted) {
+    bool exhausted = false;  // stopped by the node budget or by the StopCheck
+    bool stopped = false;    // stopped by the StopCheck
+    static Result of(int plies, Move first, uint32_t nodes, bool exhausted, bool stopped) {
       Result r;
       r.plies = plies;
       if (plies > 0) r.first = first;
       r.nodes = nodes;
       r.exhausted = exhausted;
+      r.stopped = stopped;
       return r;
     }
   };
 
   // Searches root (game not over) for a VCF of its side to move, visiting at most node_budget
-  // attacker positions and looking for wins of at most max_plies plies (>= 1).
-  Result solve(const State& root, uint32_t node_budget, int max_plies) {
+  // attacker positions and looking for wins of at most max_plies plies (>= 1); stop is asked
+  // every StopCheck::kStopEvery positions.
+  Result solve(const State& root, uint32_t node_budget, int max_plies, StopCheck stop = {}) {
     Result r;
     if (is_over(root) || max_plies < 1) return r;
     s_ = root;
     budget_ = node_budget;
     nodes_ = 0;
-    exhausted_ = false;
+    exhausted_ = stopped_ = false;
+    stop_ = stop;
     const int attacker = root.side;
     // No square of a window with three of the attacker's stones: no five and no four to make.
     uint64_t wins[kWords], any = 0;
@@ -195,7 +201,7 @@ class VcfSearch {
     }
     if (failed_.empty()) failed_.resize(kFailedEntries);
     key_ = zobrist_key(root);
-    return Result::of(node(forced, (max_plies - 1) / 2, 0), first_, nodes_, exhausted_);
+    return Result::of(node(forced, (max_plies - 1) / 2, 0), first_, nodes_, exhausted_, stopped_);
   }
 
  private:
@@ -218,6 +224,10 @@ class VcfSearch {
     if (fours <= 0 || depth >= kMaxFours) return 0;
     if (++nodes_ > budget_) {
       exhausted_ = true;
+      return 0;
+    }
+    if (nodes_ % StopCheck::kStopEvery == 0 && stop_()) {
+      exhausted_ = stopped_ = true;
       return 0;
     }
     Failed& slot = failed_[key_ & (kFailedEntries - 1)];
@@ -278,7 +288,8 @@ class VcfSearch {
   State s_;
   uint64_t key_ = 0;
   uint32_t budget_ = 0, nodes_ = 0;
-  bool exhausted_ = false;
+  bool exhausted_ = false, stopped_ = false;
+  StopCheck stop_;
   Move first_{};
   std::vector<Failed> failed_;
   uint32_t generation_ = 0;
@@ -315,19 +326,22 @@ class VctSearch {
 
   // Searches root (game not over) for a VCT of its side to move, using at most about node_budget
   // nodes (attacker and defender positions, the candidates tried and the VCF searches' nodes)
-  // and wins of at most max_plies plies.
-  Result solve(const State& root, uint32_t node_budget, int max_plies) {
+  // and wins of at most max_plies plies; stop is asked every StopCheck::kStopEvery nodes, and
+  // by every VCF search inside.
+  Result solve(const State& root, uint32_t node_budget, int max_plies, StopCheck stop = {}) {
     Result r;
     if (is_over(root) || max_plies < 1) return r;
     budget_ = node_budget;
     nodes_ = 0;
-    exhausted_ = false;
+    next_poll_ = StopCheck::kStopEvery;
+    exhausted_ = stopped_ = false;
+    stop_ = stop;
     attacker_ = root.side;
     // Deepening by the threes allowed: wins with fewer threes (usually shorter) first.
     int plies = 0;
     for (int threes = 1; threes <= kMaxThrees && plies == 0 && !exhausted_; ++threes)
       plies = attack(root, threes, max_plies, 0);
-    return Result::of(plies, first_, nodes_, exhausted_);
+    return Result::of(plies, first_, nodes_, exhausted_, stopped_);
   }
 
  private:
@@ -337,11 +351,16 @@ class VctSearch {
   bool spend(uint32_t n) {
     nodes_ += n;
     if (nodes_ > budget_) exhausted_ = true;
+    if (nodes_ >= next_poll_) {
+      next_poll_ = nodes_ + StopCheck::kStopEvery;
+      if (stop_()) exhausted_ = stopped_ = true;
+    }
     return exhausted_;
   }
 
   int vcf(const State& s, int max_plies, Move* first) {
-    const Result r = vcf_.solve(s, kVcfNodes, max_plies);
+    const Result r = vcf_.solve(s, kVcfNodes, max_plies, stop_);
+    if (r.stopped) exhausted_ = stopped_ = true;
     spend(r.nodes);
     if (r.plies > 0 && first) *first = r.first;
     return r.plies;
@@ -433,22 +452,23 @@ class VctSearch {
   }
 
   VcfSearch vcf_;
-  uint32_t budget_ = 0, nodes_ = 0;
-  bool exhausted_ = false;
+  uint32_t budget_ = 0, nodes_ = 0, next_poll_ = 0;
+  bool exhausted_ = false, stopped_ = false;
+  StopCheck stop_;
   int attacker_ = 0;
   Move first_{};
 };
 
 // The forced_win hook: the plies of a forced win of s's side to move found within node_budget
-// nodes and max_plies plies, 0 when none was; *first (when not null) gets its first move. Fours
-// only (VCF), or with `broad` fours and threes (VCT). One search object of each kind per thread,
-// so their tables are allocated once.
-inline int forced_win(const State& s, uint32_t node_budget, int max_plies, bool broad,
-                      Move* first) {
+// nodes and max_plies plies (and before stop says so), 0 when none was; *first (when not null)
+// gets its first move. Fours only (VCF), or with `broad` fours and threes (VCT). One search
+// object of each kind per thread, so their tables are allocated once.
+inline int forced_win(const State& s, uint32_t node_budget, int max_plies, bool broad, Move* first,
+                      StopCheck stop = {}) {
   thread_local VcfSearch fours;
   thread_local VctSearch threats;
-  const VcfSearch::Result r =
-      broad ? threats.solve(s, node_budget, max_plies) : fours.solve(s, node_budget, max_plies);
+  const VcfSearch::Result r = broad ? threats.solve(s, node_budget, max_plies, stop)
+                                    : fours.solve(s, node_budget, max_plies, stop);
   if (r.plies > 0 && first) *first = r.first;
   return r.plies;
 }

@@ -33,6 +33,11 @@
 // Determinism: with time_ms == 0 a search is a function of the root and the table contents, which
 // depend only on the searches since the last clear(); killers and history start empty in every
 // search.
+//
+// The clock (time_ms): every part of a search polls it, the threat searches included (through
+// their StopCheck, every few dozen nodes) and the first iteration too. When time runs out before
+// the first iteration has scored every root move, the move is the best root move scored so far,
+// else the first in search order that does not lose to a known forced win.
 #pragma once
 
 #include <algorithm>
@@ -49,6 +54,7 @@
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
 #include "games/common/repetition.hpp"
+#include "games/common/stop.hpp"
 #include "host/search/deadline.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/game_hooks.hpp"
@@ -83,7 +89,8 @@ struct AlphaBetaStats {
   double nodes_per_second = 0;
   int32_t value = 0;     // root value for the side to move
   bool proven = false;   // the value is a game result (|value| >= kProven)
-  bool stopped = false;  // the time limit cut an iteration short (its result is dropped)
+  bool stopped = false;  // the time limit cut an iteration short (its result is dropped; depth 0:
+                         // the first one, and best is the best root move scored before)
   Move best{};
   std::vector<Move> line;  // principal variation, starting with best; may end early at a table hit
 };
@@ -137,6 +144,7 @@ class AlphaBeta {
     std::fill(history_.begin(), history_.end(), 0);
     for (auto& k : killers_) k[0].set = k[1].set = false;
     nodes_ = leaves_ = tt_hits_ = 0;
+    next_poll_ = kPollNodes;
     stop_ = false;
 
     Stats st;
@@ -144,8 +152,9 @@ class AlphaBeta {
     if constexpr (hooks::HasForcedWin<G>) {
       if (opt_.threat_nodes > 0) {
         Move first{};
-        const int plies = G::forced_win(
-            root, opt_.threat_nodes * AlphaBetaOptions::kRootThreatFactor, kMaxDepth, true, &first);
+        const int plies =
+            G::forced_win(root, opt_.threat_nodes * AlphaBetaOptions::kRootThreatFactor, kMaxDepth,
+                          true, &first, clock_stop());
         if (plies > 0) {
           st.depth = plies;
           st.value = kWin - plies;
@@ -158,29 +167,27 @@ class AlphaBeta {
         // The root moves after which the opponent has a forced win: scored, never searched.
         MoveList moves;
         hooks::searched_moves<G>(root, rules_, moves);
-        for (int i = 0; i < moves.size; ++i) {
+        for (int i = 0; i < moves.size && !stop_; ++i) {
           if (opt_.time_ms > 0 && deadline_.half_spent()) break;  // leave the search its time
           State child = root;
           G::apply(child, moves.moves[i]);
           if (G::is_over(child)) continue;
           const int reply =
               G::forced_win(child, opt_.threat_nodes * AlphaBetaOptions::kReplyThreatFactor,
-                            kMaxDepth - 1, true, nullptr);
-          if (reply > 0) root_losses_.push_back(RootLoss{moves.moves[i], reply});
+                            kMaxDepth - 1, true, nullptr, clock_stop());
+          if (reply > 0 && !stop_) root_losses_.push_back(RootLoss{moves.moves[i], reply});
         }
         // When every move loses, search them all: the opponent may not find its win.
         if (static_cast<int>(root_losses_.size()) == moves.size) root_losses_.clear();
       }
     }
     const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;
-    for (int d = 1; d <= max_depth; ++d) {
+    root_scored_ = false;
+    for (int d = 1; d <= max_depth && !stop_; ++d) {
       iteration_ = d;
       depth_limited_ = false;
       const Score v = negamax(root, d, -kInf, kInf, 0);
-      if (stop_) {
-        st.stopped = true;
-        break;
-      }
+      if (stop_) break;
       assert(pv_len_[0] >= 1);
       st.depth = d;
       st.value = v;
@@ -189,6 +196,13 @@ class AlphaBeta {
       st.line.assign(pv_[0], pv_[0] + pv_len_[0]);
       if (st.proven || !depth_limited_) break;  // deeper iterations cannot change anything
       if (deadline_.half_spent()) break;        // the next iteration could not finish
+    }
+    if (stop_) {
+      st.stopped = true;
+      if (st.depth == 0) {
+        st.best = fallback(root);
+        st.line.assign(1, st.best);
+      }
     }
     st.nodes = nodes_;
     st.leaves = leaves_;
@@ -215,8 +229,13 @@ class AlphaBeta {
     opt_.time_ms = ms;
   }
 
+  // The clock the time limit reads (tests inject one; nullptr: steady_clock).
+  void set_clock(Deadline::Now now) { deadline_.set_clock(std::move(now)); }
+
  private:
   static constexpr Score kInf = kWin + 1;
+  // A few ms at most even for wide games with costly evaluations and threat searches (Gomoku).
+  static constexpr uint64_t kPollNodes = 256;
   struct Killer {
     Move move{};
     bool set = false;
@@ -230,11 +249,37 @@ class AlphaBeta {
     return v >= kProven ? v - ply : v <= -kProven ? v + ply : v;
   }
 
+  // Counts a node and polls the clock every kPollNodes nodes. Leaves and terminal children count
+  // nodes without a tick, so the poll is due by a count, not by a multiple of it (a multiple can
+  // be stepped over for thousands of nodes).
   void tick() {
     ++nodes_;
-    // Every 256 nodes: a few ms at most even for wide games with costly evaluations (Gomoku).
-    if (opt_.time_ms == 0 || iteration_ <= 1 || (nodes_ & 255) != 0) return;
+    if (opt_.time_ms == 0 || nodes_ < next_poll_) return;
+    next_poll_ = nodes_ + kPollNodes;
     if (deadline_.expired()) stop_ = true;
+  }
+
+  // The clock as the threat searches ask it: it sets stop_ when time is out. No budget: none.
+  StopCheck clock_stop() {
+    if (opt_.time_ms == 0) return {};
+    return StopCheck{[](void* self) {
+                       AlphaBeta& search = *static_cast<AlphaBeta*>(self);
+                       if (!search.stop_ && search.deadline_.expired()) search.stop_ = true;
+                       return search.stop_;
+                     },
+                     this};
+  }
+
+  // The move of a search stopped before its first iteration scored every root move: the best
+  // root move scored, else the first in search order that no known forced win refutes.
+  Move fallback(const State& root) const {
+    if (root_scored_) return root_best_;
+    MoveList moves;
+    hooks::searched_moves<G>(root, rules_, moves);
+    order(moves, root, nullptr, 0);
+    for (int i = 0; i < moves.size; ++i)
+      if (root_loss(moves.moves[i]) == 0) return moves.moves[i];
+    return moves.moves[0];
   }
 
   // The table's move first, then tactical moves, killers, and the rest by history; ties keep
@@ -285,10 +330,10 @@ class AlphaBeta {
   // The plies of a forced win of the side to move in s, a position at the horizon `ply` plies
   // from the root, found by the game's threat search (0: none, or no such search); short enough
   // that its score stays a proven one.
-  int threat_at_horizon(const State& s, int ply) const {
+  int threat_at_horizon(const State& s, int ply) {
     if constexpr (hooks::HasForcedWin<G>) {
       if (opt_.threat_nodes == 0 || ply >= kMaxDepth) return 0;
-      return G::forced_win(s, opt_.threat_nodes, kMaxDepth - ply, false, nullptr);
+      return G::forced_win(s, opt_.threat_nodes, kMaxDepth - ply, false, nullptr, clock_stop());
     } else {
       (void)s;
       (void)ply;
@@ -390,10 +435,12 @@ class AlphaBeta {
         v = 0;
         pv_len_[ply + 1] = 0;
       } else if (depth == 1) {
-        ++nodes_;
+        tick();  // a leaf costs an evaluation and a threat search: it polls too
+        if (stop_) return 0;
         ++leaves_;
         depth_limited_ = true;
         const int threat = threat_at_horizon(child, ply + 1);
+        if (stop_) return 0;  // the threat search ran out of time: this move is not scored
         v = threat > 0 ? -(kWin - (ply + 1 + threat))
                        : -std::clamp<Score>(evaluate_(child), -kMaxEval, kMaxEval);
         pv_len_[ply + 1] = 0;
@@ -411,6 +458,7 @@ class AlphaBeta {
       if (v <= best) continue;
       best = v;
       best_move = m;
+      if (ply == 0 && iteration_ == 1) root_best_ = m, root_scored_ = true;
       if (v > alpha) {
         alpha = v;
         pv_[ply][0] = m;
@@ -454,9 +502,11 @@ class AlphaBeta {
   int repetition_limit_ = 0;
 
   // Per search.
-  uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0;
+  uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0, next_poll_ = 0;
   int iteration_ = 0;
   bool stop_ = false;
+  Move root_best_{};  // the best root move the first iteration has scored, if root_scored_
+  bool root_scored_ = false;
   bool depth_limited_ = false;  // the iteration met the horizon (or a table value): go deeper
 };
 

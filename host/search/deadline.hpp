@@ -1,19 +1,26 @@
-// Time control of the iterative-deepening searches: a move's wall-clock budget, checked inside an
-// iteration (stop) and between iterations (do not start one that cannot finish). Without a budget
-// nothing here reads the clock into a decision, so fixed-depth searches stay deterministic.
+// Time control of the searches: a move's wall-clock budget, checked inside an iteration (stop) and
+// between iterations (do not start one that cannot finish). Without a budget nothing here reads
+// the clock into a decision, so fixed-depth searches stay deterministic. The clock can be
+// injected (set_clock), so that tests decide when time runs out instead of measuring it.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 namespace sp::search {
 
 class Deadline {
  public:
+  using Clock = std::chrono::steady_clock;
+  // What the deadline reads the time from: steady_clock::now, unless a test gives another.
+  using Now = std::function<Clock::time_point()>;
+
   // Starts the clock; time_ms == 0: no budget.
   void start(uint32_t time_ms) {
     time_ms_ = time_ms;
-    start_ = std::chrono::steady_clock::now();
+    start_ = now();
   }
   // The budget is spent (never without one).
   bool expired() const { return time_ms_ > 0 && elapsed() >= std::chrono::milliseconds(time_ms_); }
@@ -23,13 +30,17 @@ class Deadline {
     return time_ms_ > 0 && elapsed() * 2 >= std::chrono::milliseconds(time_ms_);
   }
   double seconds() const { return std::chrono::duration<double>(elapsed()).count(); }
+  bool has_budget() const { return time_ms_ > 0; }
+
+  // Replaces the clock (nullptr: steady_clock again).
+  void set_clock(Now now) { now_ = std::move(now); }
 
  private:
-  std::chrono::steady_clock::duration elapsed() const {
-    return std::chrono::steady_clock::now() - start_;
-  }
+  Clock::time_point now() const { return now_ ? now_() : Clock::now(); }
+  Clock::duration elapsed() const { return now() - start_; }
   uint32_t time_ms_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  Clock::time_point start_;
+  Now now_;
 };
 
 }  // namespace sp::search

@@ -11,11 +11,14 @@
 //                                                squares near the stones, only the wins or blocks
 //                                                when a side threatens five)
 //   static int forced_win(const State&, uint32_t node_budget, int max_plies, bool broad,
-//                         Move* first)           a forced win of the side to move found by a
+//                         Move* first, StopCheck stop)
+//                                                a forced win of the side to move found by a
 //                                                game-specific threat search within the budget:
 //                                                its length in plies (at most max_plies) and first
 //                                                move, 0 for none; sound (a reported win is
-//                                                forced), deterministic. broad: a slower, wider
+//                                                forced), deterministic unless stop (the move's
+//                                                clock, games/common/stop.hpp, asked every few
+//                                                dozen nodes) ends it. broad: a slower, wider
 //                                                search (Gomoku: fours only, or fours and threes)
 #pragma once
 
@@ -25,6 +28,7 @@
 
 #include "games/common/game.hpp"
 #include "games/common/philox.hpp"
+#include "games/common/stop.hpp"
 
 namespace sp::search::hooks {
 
@@ -49,8 +53,9 @@ concept HasCandidateMoves = requires(const typename G::State& s, const typename 
 };
 
 template <class G>
-concept HasForcedWin = requires(const typename G::State& s, typename G::Move* first) {
-  { G::forced_win(s, uint32_t{1}, 1, true, first) } -> std::convertible_to<int>;
+concept HasForcedWin = requires(const typename G::State& s, typename G::Move* first,
+                                StopCheck stop) {
+  { G::forced_win(s, uint32_t{1}, 1, true, first, stop) } -> std::convertible_to<int>;
 };
 
 // The moves search considers in s: the game's candidate moves, else its legal moves.
