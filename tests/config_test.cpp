@@ -692,9 +692,12 @@ TEST(ConfigCli, CheckShowsTheDeviceMemory) {
   EXPECT_NE(check.output.find("\ndevice memory: "), std::string::npos) << check.output;
   EXPECT_NE(check.output.find("2 slots of batch buffers"), std::string::npos) << check.output;
   std::string reason;
-  if (!sp::rollout::cuda_available(&reason))
+  if (!sp::rollout::cuda_available(&reason)) {
     EXPECT_NE(check.output.find("no CUDA device here to check it against"), std::string::npos)
         << check.output;
+  } else {
+    EXPECT_NE(check.output.find(" free of "), std::string::npos) << check.output;
+  }
 }
 
 TEST(Memory, CheckRunAndMatchRefuseTablesLargerThanTheMachine) {

@@ -11,9 +11,11 @@
 // any pbrain program by changing that line.
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -225,6 +227,33 @@ TEST(PbrainMatch, AnEngineIgnoringEndIsKilledAndNothingIsLeftBehind) {
   ASSERT_EQ(p.games.size(), 2u);
   for (const auto& g : p.games) EXPECT_EQ(g.termination, 0);
   EXPECT_TRUE(children().empty()) << "a child process was left behind";
+}
+
+// A wrapper script's background job is in the engine's process group: it ends with the engine
+// after END, though the engine itself exits as it should (found by a hostile test: such jobs
+// outlived every normal game).
+TEST(PbrainMatch, AWrapperScriptsBackgroundJobEndsWithTheEngine) {
+  test::TempDir tmp;
+  const std::string pids = tmp.file("pids");
+  const std::string wrapper =
+      "sh -c 'sleep 300 & echo $! >> " + pids + "; exec " + fake_command() + "'";
+  const Played p = play(match_text(wrapper, "tolerance_ms: 200", 1), tmp.file("m.h5"));
+  ASSERT_EQ(p.games.size(), 2u);
+  for (const auto& g : p.games) EXPECT_EQ(g.termination, 0) << "the engine played normally";
+  std::ifstream in(pids);
+  int jobs = 0;
+  for (pid_t pid; in >> pid;) {
+    ++jobs;
+    // Killed jobs are reaped by init (their parent exited); give that a moment.
+    bool gone = false;
+    for (int i = 0; i < 200 && !gone; ++i) {
+      gone = ::kill(pid, 0) != 0 && errno == ESRCH;
+      if (!gone) ::usleep(10000);
+    }
+    EXPECT_TRUE(gone) << "background job " << pid << " outlived its engine";
+    if (!gone) ::kill(pid, SIGKILL);
+  }
+  EXPECT_GE(jobs, 2) << "one engine process per game";
 }
 
 TEST(PbrainMatch, TheCliSummaryCountsForfeits) {

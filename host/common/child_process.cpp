@@ -208,6 +208,17 @@ std::string ChildProcess::reap(bool killed, const std::string& why) {
   return ended_;
 }
 
+// Whether the child has exited, without reaping it: while it is a zombie its pid (and so its
+// process group's id) cannot be reused, so the group can still be killed safely.
+bool ChildProcess::exited() const {
+  siginfo_t info{};
+  info.si_pid = 0;
+  while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) < 0) {
+    if (errno != EINTR) return true;  // no such child: nothing left to wait for
+  }
+  return info.si_pid == pid_;
+}
+
 std::string ChildProcess::finish(std::chrono::milliseconds grace) {
   if (reaped_) return ended_;
   close_fd(in_);  // EOF on its stdin: a well-behaved engine exits
@@ -216,15 +227,8 @@ std::string ChildProcess::finish(std::chrono::milliseconds grace) {
   std::string ignored;
   while (read_line(ignored, deadline) == Read::kLine) {
   }
-  int status = 0;
-  pid_t done = ::waitpid(pid_, &status, WNOHANG);
-  if (done == pid_) {
-    reaped_ = true;
-    close_fd(out_);
-    ended_ = status_text(status);
-    return ended_;
-  }
-  if (eof_ && Clock::now() < deadline) {
+  bool done = exited();
+  if (!done && eof_ && Clock::now() < deadline) {
     // It closed its stdout but has not exited yet: wait on a pidfd (no polling loop) for the rest
     // of the grace period.
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
@@ -235,18 +239,14 @@ std::string ChildProcess::finish(std::chrono::milliseconds grace) {
       ::close(pidfd);
     } else {
       // Kernels before 5.3 have no pidfd: look again every 5 ms until the grace period ends.
-      while ((done = ::waitpid(pid_, &status, WNOHANG)) == 0 && Clock::now() < deadline)
-        ::usleep(5000);
+      while (!(done = exited()) && Clock::now() < deadline) ::usleep(5000);
     }
-    if (done != pid_) done = ::waitpid(pid_, &status, WNOHANG);
-    if (done == pid_) {
-      reaped_ = true;
-      close_fd(out_);
-      ended_ = status_text(status);
-      return ended_;
-    }
+    done = exited();
   }
+  // What the child started in its process group (a wrapper script's background jobs) ends with
+  // it: the group is killed whether the child exited by itself or not.
   ::kill(-pid_, SIGKILL);
+  if (done) return reap(false, "");
   ::kill(pid_, SIGKILL);  // in case it left the process group it was started in
   return reap(true, "killed after not exiting within " + std::to_string(grace.count()) + " ms");
 }

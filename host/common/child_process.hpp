@@ -48,14 +48,16 @@ class ChildProcess {
   bool has_buffered_line() const;
 
   // Closes the child's stdin, gives it until `grace` passes to exit by itself, then kills its
-  // process group and reaps it. Returns how it ended: "exited with status 0", "killed by signal 6",
-  // "killed after not exiting within 100 ms". Idempotent: later calls return the same text.
+  // process group (whatever else it started there, even when it exited by itself) and reaps it.
+  // Returns how it ended: "exited with status 0", "killed by signal 6", "killed after not exiting
+  // within 100 ms". Idempotent: later calls return the same text.
   std::string finish(std::chrono::milliseconds grace);
   // Kills the child's process group now and reaps it; returns how it ended.
   std::string kill_now();
 
  private:
   bool fill(Clock::time_point deadline);  // reads what is available into buf_; false: EOF
+  bool exited() const;                    // the child has exited (not yet reaped)
   std::string reap(bool killed, const std::string& why);
 
   pid_t pid_ = -1;
