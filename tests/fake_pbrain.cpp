@@ -10,6 +10,7 @@
 //   --garbage-at K    answers "hello"
 //   --error-at K      answers "ERROR no move"
 //   --chatter         prints MESSAGE and DEBUG lines before every answer
+//   --refuse-start    answers START with "ERROR this engine plays no such board"
 //   --ignore-end      does not exit on END (sleeps until it is killed)
 //   --log FILE        appends every line it reads to FILE
 // It answers START with OK (ERROR for sizes other than 15 and 20), ignores INFO, and answers
@@ -30,7 +31,7 @@ namespace {
 struct Options {
   int exit_at = 0, abort_at = 0, kill_at = 0, late_at = 0, late_ms = 0, occupied_at = 0,
       offboard_at = 0, garbage_at = 0, error_at = 0;
-  bool chatter = false, ignore_end = false;
+  bool chatter = false, ignore_end = false, refuse_start = false;
   std::string log;
 };
 
@@ -93,6 +94,8 @@ int main(int argc, char** argv) {
       o.chatter = true;
     else if (a == "--ignore-end")
       o.ignore_end = true;
+    else if (a == "--refuse-start")
+      o.refuse_start = true;
     else if (a == "--log" && i + 1 < argc)
       o.log = argv[++i];
     else {
@@ -120,6 +123,10 @@ int main(int argc, char** argv) {
       }
     } else if (line.rfind("START ", 0) == 0) {
       size = std::atoi(line.c_str() + 6);
+      if (o.refuse_start) {
+        say("ERROR this engine plays no such board");
+        continue;
+      }
       if (size != 15 && size != 20) {
         say("ERROR unsupported size");
         continue;

@@ -256,6 +256,22 @@ TEST(PbrainMatch, AWrapperScriptsBackgroundJobEndsWithTheEngine) {
   EXPECT_GE(jobs, 2) << "one engine process per game";
 }
 
+// An engine that refuses START (ERROR: it cannot play this board) stops the match before its
+// output exists, with the engine's words in the error; no child is left behind.
+TEST(PbrainMatch, AnEngineRefusingStartLeavesNoFile) {
+  test::TempDir tmp;
+  const std::string out = tmp.file("m.h5");
+  try {
+    play(match_text(fake_command("--refuse-start"), "tolerance_ms: 50", 1), out);
+    ADD_FAILURE() << "the match ran";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("this engine plays no such board"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a file without games was left";
+  EXPECT_TRUE(children().empty()) << "a child process was left behind";
+}
+
 TEST(PbrainMatch, TheCliSummaryCountsForfeits) {
   test::TempDir tmp;
   const std::string config = tmp.file("m.yaml");

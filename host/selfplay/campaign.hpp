@@ -290,11 +290,16 @@ io::FileMeta file_meta(const config::Config<G>& cfg, const rollout::BackendInfo&
 
 // The driver of game_ids (or of the ids a GameFeed and its slot count hand out) with its engines
 // (and their tables) allocated: built before a file is created, so that a config too large for
-// memory leaves no file. Throws std::runtime_error naming campaign.concurrency and tt_size_mb
-// instead of std::bad_alloc.
+// memory leaves no file. External (pbrain) engines are started once and asked START here too, so
+// that one refusing the board (ERROR) leaves no file either. Throws std::runtime_error naming
+// campaign.concurrency and tt_size_mb instead of std::bad_alloc.
 template <HostGame G, class... Games>
 std::unique_ptr<Driver<G>> make_driver(const config::Config<G>& cfg, rollout::Backend<G>& backend,
                                        Games&&... games) {
+  if constexpr (ProtocolGame<G>)
+    for (int p = 0; p < 2; ++p)
+      if (cfg.engines[p].type == config::EngineType::kPbrain)
+        PbrainEngine<G>::probe(pbrain_settings(cfg.engines[p]), GameHost<G>::rules_of(cfg.rules));
   try {
     return std::make_unique<Driver<G>>(cfg, backend, std::forward<Games>(games)...);
   } catch (const std::bad_alloc&) {

@@ -36,11 +36,16 @@ class PbrainEngine final : public search::Engine<G> {
   using typename search::Engine<G>::Leaf;
 
   PbrainEngine(PbrainSettings settings, const typename G::Rules& rules)
-      : client_([&] {
-          settings.board_size = GameHost<G>::pbrain_board_size(rules);
-          settings.rule = GameHost<G>::pbrain_rule_bits(rules);
-          return std::move(settings);
-        }()) {}
+      : client_(for_rules(std::move(settings), rules)) {}
+
+  // Starts the program once, sends START and waits for its answer, then ends it: throws
+  // InputError when it refuses the board (ERROR) and std::runtime_error when it cannot be
+  // started; a crash or a late answer is left to the games (each forfeits).
+  static void probe(PbrainSettings settings, const typename G::Rules& rules) {
+    PbrainClient client(for_rules(std::move(settings), rules));
+    client.start_game();
+    client.end_game();
+  }
 
   std::string describe() const override {
     const PbrainSettings& s = client_.settings();
@@ -111,6 +116,12 @@ class PbrainEngine final : public search::Engine<G> {
   void end_game() override { client_.end_game(); }
 
  private:
+  static PbrainSettings for_rules(PbrainSettings settings, const typename G::Rules& rules) {
+    settings.board_size = GameHost<G>::pbrain_board_size(rules);
+    settings.rule = GameHost<G>::pbrain_rule_bits(rules);
+    return settings;
+  }
+
   // An answer that arrived: the legal move on its square, or an illegal-move forfeit.
   void check_answer() {
     if (client_.phase() != PbrainClient::Phase::kAnswered) return;
