@@ -264,7 +264,9 @@ PlayoutResult playout_with(const State& s, const Policy& p, BlockStream& rng) {
   return s.size == 20 ? run_playout<20, Rep>(s, p, rng) : run_playout<15, Rep>(s, p, rng);
 }
 
-TEST(GomokuRules, LineWordsAndBitboardWalksPlayTheSamePlayouts) {
+// Uniform, weighted, and weighted with odd and with zero weights: what the playout comparisons
+// run on.
+std::vector<Policy> compared_policies() {
   Policy weighted;
   weighted.kind = PolicyKind::kWeighted;
   Policy odd = weighted;
@@ -272,7 +274,11 @@ TEST(GomokuRules, LineWordsAndBitboardWalksPlayTheSamePlayouts) {
   odd.near_weight = 3 * kWeightOne + 17;
   Policy zero = weighted;
   zero.adjacent_weight = zero.near_weight = 0;
-  const Policy policies[] = {Policy{}, weighted, odd, zero};
+  return {Policy{}, weighted, odd, zero};
+}
+
+TEST(GomokuRules, LineWordsAndBitboardWalksPlayTheSamePlayouts) {
+  const std::vector<Policy> policies = compared_policies();
   int index = 0;
   for (const State& s : random_positions(5, 300)) {
     for (const Policy& p : policies) {
@@ -295,14 +301,7 @@ PlayoutResult kernel_playout_of(const State& s, const Policy& p, BlockStream& rn
 // exactly the CPU's playouts, on every variant, rule and weight setting, from positions of all
 // stages (threats of both sides included) and from positions that are over.
 TEST(GomokuRules, KernelPlayoutsEqualTheCpuPlayouts) {
-  Policy weighted;
-  weighted.kind = PolicyKind::kWeighted;
-  Policy odd = weighted;
-  odd.adjacent_weight = 0;
-  odd.near_weight = 3 * kWeightOne + 17;
-  Policy zero = weighted;
-  zero.adjacent_weight = zero.near_weight = 0;
-  const Policy policies[] = {Policy{}, weighted, odd, zero};
+  const std::vector<Policy> policies = compared_policies();
   int variants[kPlayoutVariants] = {}, index = 0, wins = 0;
   for (const State& s : random_positions(7, 400)) {
     for (const Policy& p : policies) {
@@ -332,7 +331,7 @@ TEST(GomokuRules, KernelPlayoutsEqualTheCpuPlayouts) {
   }
   ASSERT_TRUE(is_over(over));
   BlockStream rng({1, 2, 3, 4, 5});
-  const PlayoutResult done = kernel_playout_of<1>(over, weighted, rng);
+  const PlayoutResult done = kernel_playout_of<1>(over, policies[1], rng);
   EXPECT_EQ(done.winner, 0);
   EXPECT_EQ(done.plies, 0);
 }
