@@ -211,15 +211,8 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
         na += static_cast<uint32_t>(count64(boards.a[w] & boards.b[w]));
         nn += static_cast<uint32_t>(count64(~boards.a[w] & boards.b[w]));
       }
-      const uint32_t wa = p.adjacent_weight * na, wn = p.near_weight * nn;
-      const uint32_t total = wa + wn + kWeightOne * (left - na - nn);
-      const uint32_t r = bounded(word, total == 0 ? left : total);
-      // As weighted_playout: 0 any empty square when no weight is left, 1 adjacent, 2 near, 3 far.
-      const int kind = total == 0 ? 0 : r < wa ? 1 : r - wa < wn ? 2 : 3;
-      const uint32_t k = kind == 0   ? r
-                         : kind == 1 ? r / p.adjacent_weight
-                         : kind == 2 ? (r - wa) / p.near_weight
-                                     : (r - wa - wn) / kWeightOne;
+      const WeightClass c = weight_class(p, na, nn, left, word);
+      const int kind = c.kind;
       sq = nth_square_of<W>(
           [&boards, kind](int w) {
             const uint64_t a = boards.a[w], b = boards.b[w];
@@ -228,7 +221,7 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
                    : kind == 2 ? ~a & b
                                : ~a & ~b & board_mask(N, w);
           },
-          k);
+          c.index);
     }
     const int x = sq % N, y = sq / N;
     boards.place(x, y);

@@ -335,6 +335,28 @@ SP_HD SP_FORCEINLINE void keep_wins(uint64_t (&candidates)[W], const Rep& rep, b
     }
 }
 
+// The weighted ply's choice when no side has a win to take or block: of the `left` empty squares,
+// na are adjacent to a stone and nn near one (the rest far); word picks a square with probability
+// proportional to its class's weight. kind: 0 any empty square (no weight left), 1 adjacent,
+// 2 near, 3 far; index: the square's index within that class (all squares of a class weigh the
+// same). The one rule of every weighted playout (weighted_playout, compact_weighted_playout).
+struct WeightClass {
+  int kind;
+  uint32_t index;
+};
+SP_HD SP_FORCEINLINE WeightClass weight_class(const Policy& p, uint32_t na, uint32_t nn,
+                                              uint32_t left, uint32_t word) {
+  const uint32_t wa = p.adjacent_weight * na, wn = p.near_weight * nn;
+  const uint32_t total = wa + wn + kWeightOne * (left - na - nn);
+  const uint32_t r = bounded(word, total == 0 ? left : total);
+  const int kind = total == 0 ? 0 : r < wa ? 1 : r - wa < wn ? 2 : 3;
+  const uint32_t index = kind == 0   ? r
+                         : kind == 1 ? r / p.adjacent_weight
+                         : kind == 2 ? (r - wa) / p.near_weight
+                                     : (r - wa - wn) / kWeightOne;
+  return WeightClass{kind, index};
+}
+
 }  // namespace playout_detail
 
 // Uniform random moves to the end, on a board of size N, the stones kept as Rep.
@@ -419,16 +441,9 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
         na += static_cast<uint32_t>(count64(near1[w] & empty[w]));
         nn += static_cast<uint32_t>(count64(near2[w] & ~near1[w] & empty[w]));
       }
-      const uint32_t wa = p.adjacent_weight * na, wn = p.near_weight * nn;
-      const uint32_t total = wa + wn + kWeightOne * (left - na - nn);
-      const uint32_t r = bounded(word, total == 0 ? left : total);
-      // The class of the square (0 any empty square when no weight is left, 1 adjacent, 2 near,
-      // 3 far) and its index there: all squares of a class weigh the same.
-      kind = total == 0 ? 0 : r < wa ? 1 : r - wa < wn ? 2 : 3;
-      k = kind == 0   ? r
-          : kind == 1 ? r / p.adjacent_weight
-          : kind == 2 ? (r - wa) / p.near_weight
-                      : (r - wa - wn) / kWeightOne;
+      const WeightClass c = weight_class(p, na, nn, left, word);
+      kind = c.kind;
+      k = c.index;
     }
     const auto pick = [&](int w) {
       return kind == 4   ? threats_mine[w]
