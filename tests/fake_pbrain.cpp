@@ -13,6 +13,8 @@
 //   --refuse-start    answers START with "ERROR this engine plays no such board"
 //   --ignore-end      does not exit on END (sleeps until it is killed)
 //   --log FILE        appends every line it reads to FILE
+//   --start-late MS   sleeps MS milliseconds before it answers START
+//   --events FILE     appends "<pid> START" when it reads START and "<pid> OK" as it answers
 // It answers START with OK (ERROR for sizes other than 15 and 20), ignores INFO, and answers
 // ABOUT. Each game runs in a fresh process, so the counts restart with every game.
 #include <signal.h>
@@ -30,9 +32,9 @@ namespace {
 
 struct Options {
   int exit_at = 0, abort_at = 0, kill_at = 0, late_at = 0, late_ms = 0, occupied_at = 0,
-      offboard_at = 0, garbage_at = 0, error_at = 0;
+      offboard_at = 0, garbage_at = 0, error_at = 0, start_late_ms = 0;
   bool chatter = false, ignore_end = false, refuse_start = false;
-  std::string log;
+  std::string log, events;
 };
 
 int size = 0;
@@ -98,13 +100,21 @@ int main(int argc, char** argv) {
       o.refuse_start = true;
     else if (a == "--log" && i + 1 < argc)
       o.log = argv[++i];
+    else if (a == "--start-late")
+      o.start_late_ms = next();
+    else if (a == "--events" && i + 1 < argc)
+      o.events = argv[++i];
     else {
       std::cerr << "fake_pbrain: unknown argument " << a << '\n';
       return 2;
     }
   }
-  std::ofstream log;
+  std::ofstream log, events;
   if (!o.log.empty()) log.open(o.log, std::ios::app);
+  if (!o.events.empty()) events.open(o.events, std::ios::app);
+  const auto event = [&](const char* what) {
+    if (events.is_open()) events << ::getpid() << ' ' << what << '\n' << std::flush;
+  };
   int moves = 0;
   bool in_board = false;
   for (std::string line; std::getline(std::cin, line);) {
@@ -123,6 +133,8 @@ int main(int argc, char** argv) {
       }
     } else if (line.rfind("START ", 0) == 0) {
       size = std::atoi(line.c_str() + 6);
+      event("START");
+      if (o.start_late_ms) ::usleep(static_cast<useconds_t>(o.start_late_ms) * 1000);
       if (o.refuse_start) {
         say("ERROR this engine plays no such board");
         continue;
@@ -132,6 +144,7 @@ int main(int argc, char** argv) {
         continue;
       }
       board.assign(size * size, 0);
+      event("OK");
       say("OK");
     } else if (line.rfind("INFO ", 0) == 0) {
     } else if (line == "BEGIN") {

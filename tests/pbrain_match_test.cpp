@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,28 @@ TEST(PbrainMatch, BoardSetsUpAGameFromAnOpening) {
   const std::string line = std::to_string(black.x) + "," + std::to_string(black.y) + ",2\n";
   EXPECT_NE(sent.find("BOARD\n"), std::string::npos) << sent;
   EXPECT_NE(sent.find(line), std::string::npos) << line << sent;
+  // The stones come in an order of play, alternately from Black (managers send BOARD in move
+  // order; engines such as PentaZen ignore f and colour the stones alternately from Black): as
+  // White to move after Black, White, Black, the engine reads f = 2, 1, 2 (found by a sparring
+  // match: board order gave it another position).
+  // Both games log to one file: each BOARD block is checked (Black's stones first: f = 2, 1, 2
+  // for the engine as White with 3 stones, 1, 2, 1, 2 as Black with 4).
+  int blocks = 0;
+  for (size_t board = sent.find("BOARD\n"); board != std::string::npos;
+       board = sent.find("BOARD\n", board + 1)) {
+    const size_t done = sent.find("DONE\n", board);
+    ASSERT_NE(done, std::string::npos);
+    std::vector<int> fields;
+    std::istringstream stones(sent.substr(board + 6, done - board - 6));
+    for (std::string stone; std::getline(stones, stone);)
+      fields.push_back(stone.empty() ? 0 : stone.back() - '0');
+    std::vector<int> expected;
+    for (size_t i = 0; i < fields.size(); ++i)
+      expected.push_back((i % 2 == 0) == (fields.size() % 2 == 0) ? 1 : 2);
+    EXPECT_EQ(fields, expected) << sent;
+    ++blocks;
+  }
+  EXPECT_EQ(blocks, 2) << "one BOARD per game";
   EXPECT_NE(verify(tmp.file("m.h5")).find("0: verified 2 games"), std::string::npos)
       << verify(tmp.file("m.h5"));
 }
@@ -270,6 +293,28 @@ TEST(PbrainMatch, AnEngineRefusingStartLeavesNoFile) {
   }
   EXPECT_FALSE(std::filesystem::exists(out)) << "a file without games was left";
   EXPECT_TRUE(children().empty()) << "a child process was left behind";
+}
+
+// START handshakes run side by side and never block the driver (found by a hostile test: each
+// slot waited for its engine's OK in turn, so an engine slow to start cost its time once per
+// slot). The engine answers START after 800 ms; both games' engines must have read START before
+// either answers it (the first pair of events is the probe before the match). And the wait for
+// START is not the move's time: the first answers, 800 ms after the game began, are on time
+// at 100 ms a move.
+TEST(PbrainMatch, StartHandshakesRunSideBySide) {
+  test::TempDir tmp;
+  const std::string events = tmp.file("events");
+  const Played p = play(match_text(fake_command("--start-late 800 --events " + events),
+                                   "timeout_turn_ms: 100, tolerance_ms: 100", 1),
+                        tmp.file("m.h5"));
+  ASSERT_EQ(p.games.size(), 2u);
+  for (const auto& g : p.games)
+    EXPECT_EQ(g.termination, 0) << "START's wait counted as move time: " << g.game_id;
+  std::ifstream in(events);
+  std::vector<std::string> seen;
+  for (std::string pid, what; in >> pid >> what;) seen.push_back(what);
+  const std::vector<std::string> expected = {"START", "OK", "START", "START", "OK", "OK"};
+  EXPECT_EQ(seen, expected) << "the probe, then both games' handshakes at once";
 }
 
 TEST(PbrainMatch, TheCliSummaryCountsForfeits) {

@@ -469,7 +469,7 @@ TEST(Pbrain, AnExternalEngineAsOurEngineIsRefused) {
     Session s("game: gomoku\nengines:\n  player0: {type: pbrain, command: /bin/cat}\n");
     FAIL() << "a pbrain engine behind selfplay pbrain was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("engines.player0 is itself a pbrain engine"),
+    EXPECT_NE(std::string(e.what()).find("engines.player0 is itself an external program"),
               std::string::npos)
         << e.what();
   }

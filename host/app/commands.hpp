@@ -35,6 +35,8 @@ Runner add_pbrain(CLI::App& app);
 // The config `selfplay pbrain` plays without --config: $SELFPLAY_PBRAIN_CONFIG, else the source
 // tree's configs/gomoku/pbrain.yaml; throws InputError when neither is there.
 std::string default_pbrain_config();
+// selfplay's engine protocol (docs/engine-protocol.md) on stdin/stdout: checkers, Gomoku.
+Runner add_engine(CLI::App& app);
 Runner add_tune(CLI::App& app);    // evaluation weights from campaign positions (Texel)
 Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or match file
 Runner add_export(CLI::App& app);  // the games of a campaign or match file as text

@@ -96,6 +96,10 @@ int run_command(int argc, char** argv) {
   add("play", "Play a game against an engine in the terminal", &sp::app::add_play);
   add("pbrain", "Play Gomoku as a Gomocup engine: the pbrain protocol on stdin and stdout",
       &sp::app::add_pbrain);
+  add("engine",
+      "Play as an engine speaking selfplay's engine protocol on stdin and stdout (checkers, "
+      "Gomoku; docs/engine-protocol.md)",
+      &sp::app::add_engine);
   add("tune", "Tune evaluation weights on the positions of campaign HDF5 files (Texel)",
       &sp::app::add_tune);
   add("verify", "Replay every game of a campaign or match file; report the first bad rows",

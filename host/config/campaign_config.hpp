@@ -17,8 +17,13 @@
 namespace sp::config {
 
 // expectimax: games with chance; alphabeta: games without; pbrain: an external program speaking
-// the Gomocup protocol, in games that have it (ProtocolGame).
-enum class EngineType { kMcts, kFlat, kRandom, kExpectimax, kAlphaBeta, kPbrain };
+// the Gomocup protocol, in games that have it (ProtocolGame); external: an external program
+// speaking selfplay's engine protocol (docs/engine-protocol.md), in games without chance.
+enum class EngineType { kMcts, kFlat, kRandom, kExpectimax, kAlphaBeta, kPbrain, kExternal };
+// An engine that is another program (pbrain, external): one process per game, its own clock.
+inline bool is_external(EngineType t) {
+  return t == EngineType::kPbrain || t == EngineType::kExternal;
+}
 enum class ChanceMode { kSample, kRoundRobin };
 
 struct EngineConfig {

@@ -69,6 +69,7 @@ Section<EngineConfig> engine_type_key(bool chance_game) {
   types.emplace_back(chance_game ? "expectimax" : "alphabeta",
                      chance_game ? EngineType::kExpectimax : EngineType::kAlphaBeta);
   types.emplace_back("pbrain", EngineType::kPbrain);
+  if (!chance_game) types.emplace_back("external", EngineType::kExternal);
   s.choice(
       "type", &EngineConfig::type, EngineType::kMcts, types,
       std::string("mcts: UCT tree search; flat: playouts from the root moves only; random: "
@@ -76,7 +77,10 @@ Section<EngineConfig> engine_type_key(bool chance_game) {
           (chance_game ? "expectimax: depth-limited expectiminimax over the weights' evaluation"
                        : "alphabeta: negamax alpha-beta (PVS, transposition table) over the "
                          "weights' evaluation") +
-          "; pbrain: an external program speaking the Gomocup protocol (games that have it)");
+          "; pbrain: an external program speaking the Gomocup protocol (games that have it)" +
+          (chance_game ? std::string()
+                       : std::string("; external: an external program speaking selfplay's engine "
+                                     "protocol (docs/engine-protocol.md)")));
   return s;
 }
 
@@ -242,7 +246,8 @@ Section<EngineConfig> engine_threat_keys() {
 
 Section<EngineConfig> engine_pbrain_keys() {
   Section<EngineConfig> s;
-  s.only_if([](const EngineConfig& e) { return e.type == EngineType::kPbrain; }, "for type pbrain");
+  s.only_if([](const EngineConfig& e) { return is_external(e.type); },
+            "for type pbrain and external");
   s.node(
       "command", &EngineConfig::command, std::vector<std::string>{},
       "program and arguments, split like a shell line (quotes, backslashes; no variables)",
@@ -259,22 +264,24 @@ Section<EngineConfig> engine_pbrain_keys() {
         return words;
       },
       [](const std::vector<std::string>& words) { return detail::quote(command_text(words)); },
-      "pbrain: the engine's command line; a program path with '/' is relative to this file's "
-      "directory, a bare name is looked up on PATH; one process per game and engine");
+      "pbrain, external: the engine's command line; a program path with '/' is relative to this "
+      "file's directory, a bare name is looked up on PATH; one process per game and engine");
   s.integer("timeout_turn_ms", &EngineConfig::timeout_turn_ms, 5000, 1, 3'600'000,
-            "pbrain: time per move in ms (INFO timeout_turn)");
+            "pbrain, external: time per move in ms (INFO timeout_turn)");
   s.integer("timeout_match_ms", &EngineConfig::timeout_match_ms, 0, 0, 1'000'000'000,
-            "pbrain: time for all its moves of a game in ms, 0 = none (INFO timeout_match; "
-            "INFO time_left before each move)");
+            "pbrain, external: time for all its moves of a game in ms, 0 = none (INFO "
+            "timeout_match; INFO time_left before each move)");
   s.integer("tolerance_ms", &EngineConfig::tolerance_ms, 1000, 0, 600'000,
-            "pbrain: an answer this late past a limit still counts; also how long the program "
-            "may take to exit after END before it is killed");
+            "pbrain, external: an answer this late past a limit still counts; also how long the "
+            "program may take to exit after END before it is killed");
   s.only_if({}, "");
   s.check([](const EngineConfig& e, const Document& doc, const std::string& path) {
-    if (e.type == EngineType::kPbrain && e.command.empty())
+    if (is_external(e.type) && e.command.empty())
       doc.fail_key(path + ".command",
-                   "required for type pbrain: the engine's command line, e.g. "
-                   "\"engines/pbrain-foo\" (relative to the config file's directory)");
+                   std::string("required for type ") +
+                       (e.type == EngineType::kPbrain ? "pbrain" : "external") +
+                       ": the engine's command line, e.g. \"engines/foo\" (relative to the "
+                       "config file's directory)");
   });
   return s;
 }

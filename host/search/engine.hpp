@@ -55,6 +55,9 @@ class Engine {
   virtual std::string describe() const = 0;
   // A new game starts: forget trees of the previous one.
   virtual void new_game() = 0;
+  // After new_game(), where the driver knows it: the position the game starts from (an external
+  // program is sent the start and the moves since).
+  virtual void game_started(const State& /*start*/) {}
   // Starts deciding a move at root (chance outcome known, game not over).
   virtual void begin(const State& root, const SearchIds& ids) = 0;
   // Appends the leaves this engine wants evaluated now (possibly none).

@@ -117,9 +117,9 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
   if (match && tree["match"]) tree["match"].remove("pairs");
   for (int p = 0; p < 2; ++p) {
     YAML::Node engine = tree["engines"]["player" + std::to_string(p)];
-    // The pbrain keys came later than the files of other engines: leaving them out keeps those
-    // files' identities what they were.
-    if (cfg.engines[p].type != config::EngineType::kPbrain)
+    // The external engines' keys came later than the files of other engines: leaving them out
+    // keeps those files' identities what they were.
+    if (!config::is_external(cfg.engines[p].type))
       for (const char* key : {"command", "timeout_turn_ms", "timeout_match_ms", "tolerance_ms"})
         engine.remove(key);
     // Likewise threat_nodes (Gomoku's alpha-beta) while it is off, as every earlier file had it.
@@ -290,16 +290,20 @@ io::FileMeta file_meta(const config::Config<G>& cfg, const rollout::BackendInfo&
 
 // The driver of game_ids (or of the ids a GameFeed and its slot count hand out) with its engines
 // (and their tables) allocated: built before a file is created, so that a config too large for
-// memory leaves no file. External (pbrain) engines are started once and asked START here too, so
-// that one refusing the board (ERROR) leaves no file either. Throws std::runtime_error naming
-// campaign.concurrency and tt_size_mb instead of std::bad_alloc.
+// memory leaves no file. External engines (pbrain, external) are started once and asked START here
+// too, so that one refusing the board or the game (ERROR) leaves no file either. Throws
+// std::runtime_error naming campaign.concurrency and tt_size_mb instead of std::bad_alloc.
 template <HostGame G, class... Games>
 std::unique_ptr<Driver<G>> make_driver(const config::Config<G>& cfg, rollout::Backend<G>& backend,
                                        Games&&... games) {
-  if constexpr (ProtocolGame<G>)
-    for (int p = 0; p < 2; ++p)
+  for (int p = 0; p < 2; ++p) {
+    if constexpr (ProtocolGame<G>)
       if (cfg.engines[p].type == config::EngineType::kPbrain)
-        PbrainEngine<G>::probe(pbrain_settings(cfg.engines[p]), GameHost<G>::rules_of(cfg.rules));
+        PbrainEngine<G>::probe(client_settings(cfg.engines[p]), GameHost<G>::rules_of(cfg.rules));
+    if constexpr (LineProtocolGame<G>)
+      if (cfg.engines[p].type == config::EngineType::kExternal)
+        ExternalEngine<G>::probe(client_settings(cfg.engines[p]));
+  }
   try {
     return std::make_unique<Driver<G>>(cfg, backend, std::forward<Games>(games)...);
   } catch (const std::bad_alloc&) {

@@ -38,8 +38,7 @@ uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendI
 uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most) {
   // External engines think in processes of their own, one per game in flight: no more games at
   // once than the run's threads, so that they do not share cores and miss their times.
-  if (cfg.engines[0].type == config::EngineType::kPbrain ||
-      cfg.engines[1].type == config::EngineType::kPbrain) {
+  if (config::is_external(cfg.engines[0].type) || config::is_external(cfg.engines[1].type)) {
     int cores = cfg.backend.threads;
     if (cores <= 0) {
       cpu_set_t set;

@@ -29,6 +29,7 @@
 #include "host/search/alphabeta.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/expectimax.hpp"
+#include "host/selfplay/external_engine.hpp"
 #include "host/selfplay/pbrain_engine.hpp"
 
 namespace sp::selfplay {
@@ -122,9 +123,14 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
       return std::make_unique<search::RandomEngine<G>>(rules);
     case config::EngineType::kPbrain:
       if constexpr (ProtocolGame<G>)
-        return std::make_unique<PbrainEngine<G>>(pbrain_settings(cfg), rules);
+        return std::make_unique<PbrainEngine<G>>(client_settings(cfg), rules);
       throw InputError(std::string("pbrain engines speak the Gomocup protocol, which ") + G::kName +
                        " does not have");
+    case config::EngineType::kExternal:
+      if constexpr (LineProtocolGame<G>)
+        return std::make_unique<ExternalEngine<G>>(client_settings(cfg), rules);
+      throw InputError(std::string("external engines play games without chance, which ") +
+                       G::kName + " is not");
     case config::EngineType::kExpectimax:
       if constexpr (ChanceGame<G>) {
         if (!cfg.evaluation) throw InputError("an expectimax engine needs weights");
@@ -312,7 +318,10 @@ class Driver {
     slot.history.reset(slot.state);
     for (int p = 0; p < 2; ++p) slot.game.engine_of_player[p] = engine_for_player(cfg_, id, p);
     slot.game_start = Clock::now();
-    for (auto& e : slot.engines) e->new_game();
+    for (auto& e : slot.engines) {
+      e->new_game();
+      e->game_started(slot.state);
+    }
   }
 
   // Steps one slot as far as it goes without rollouts: absorbs the statistics of its last batch,

@@ -152,11 +152,10 @@ class HumanGame {
     cfg_.paired = false;  // game counter g draws the opening and chance of stream g
     // Terminal play waits for each engine move in place; an external program would need the
     // driver's polling and forfeits.
-    if (cfg_.engines[0].type == config::EngineType::kPbrain)
+    if (config::is_external(cfg_.engines[0].type))
       throw InputError(
-          "selfplay play: engines.player0 is a pbrain engine; play against an "
-          "external engine with a Gomocup manager, or pit it against ours with "
-          "selfplay match");
+          "selfplay play: engines.player0 is an external program (type pbrain or external); "
+          "play against it with its own manager, or pit it against ours with selfplay match");
     engine_ = make_engine<G>(cfg_.engines[0], rules_, 0);
     params_.seed = cfg_.seed;
     params_.rules = rules_;

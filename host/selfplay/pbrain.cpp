@@ -44,7 +44,8 @@ config::EngineConfig memory_capped_engine(config::EngineConfig engine, uint64_t 
       break;
     case config::EngineType::kFlat:
     case config::EngineType::kRandom:
-    case config::EngineType::kPbrain:  // refused by PbrainSession
+    case config::EngineType::kPbrain:  // refused by the protocol sessions
+    case config::EngineType::kExternal:
       break;
   }
   return engine;

@@ -109,9 +109,9 @@ class PbrainSession {
         out_(out),
         log_(log) {
     // Our engine answers in place; an external program behind it would need the driver's polling.
-    if (cfg_.engines[0].type == config::EngineType::kPbrain)
+    if (config::is_external(cfg_.engines[0].type))
       throw InputError(
-          "selfplay pbrain: engines.player0 is itself a pbrain engine; give a config whose "
+          "selfplay pbrain: engines.player0 is itself an external program; give a config whose "
           "engines.player0 is one of ours (alphabeta, mcts, flat, random)");
     params_.seed = cfg_.seed;
     params_.policies[0] = cfg_.policies[0];

@@ -6,6 +6,7 @@
 // runs in a fresh process, so a crashed engine plays the next game again.
 #pragma once
 
+#include <charconv>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,19 +15,41 @@
 #include "host/config/campaign_config.hpp"
 #include "host/config/campaign_schema.hpp"
 #include "host/search/engine.hpp"
-#include "host/selfplay/pbrain_client.hpp"
+#include "host/selfplay/engine_client.hpp"
 
 namespace sp::selfplay {
 
-// The client settings of a pbrain engine config (board size and rule come from the game).
-inline PbrainSettings pbrain_settings(const config::EngineConfig& cfg) {
-  PbrainSettings s;
+// The client settings of an external engine config (`type: pbrain` or `external`): the program
+// and its clock; the protocol's START and INFO lines are the engine's.
+inline ClientSettings client_settings(const config::EngineConfig& cfg) {
+  ClientSettings s;
   s.command = cfg.command;
   s.timeout_turn_ms = cfg.timeout_turn_ms;
   s.timeout_match_ms = cfg.timeout_match_ms;
   s.tolerance_ms = cfg.tolerance_ms;
   return s;
 }
+
+namespace pbrain_detail {
+
+// "x,y" with optional blanks around the numbers; nullopt otherwise.
+inline std::optional<std::pair<int, int>> parse_square(std::string_view text) {
+  const size_t comma = text.find(',');
+  if (comma == std::string_view::npos) return std::nullopt;
+  const auto number = [](std::string_view t) -> std::optional<int> {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    int v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc{} || end != t.data() + t.size()) return std::nullopt;
+    return v;
+  };
+  const auto x = number(text.substr(0, comma)), y = number(text.substr(comma + 1));
+  if (!x || !y) return std::nullopt;
+  return std::pair{*x, *y};
+}
+
+}  // namespace pbrain_detail
 
 template <ProtocolGame G>
 class PbrainEngine final : public search::Engine<G> {
@@ -35,20 +58,21 @@ class PbrainEngine final : public search::Engine<G> {
   using typename search::Engine<G>::Move;
   using typename search::Engine<G>::Leaf;
 
-  PbrainEngine(PbrainSettings settings, const typename G::Rules& rules)
+  PbrainEngine(ClientSettings settings, const typename G::Rules& rules)
       : client_(for_rules(std::move(settings), rules)) {}
 
   // Starts the program once, sends START and waits for its answer, then ends it: throws
   // InputError when it refuses the board (ERROR) and std::runtime_error when it cannot be
   // started; a crash or a late answer is left to the games (each forfeits).
-  static void probe(PbrainSettings settings, const typename G::Rules& rules) {
-    PbrainClient client(for_rules(std::move(settings), rules));
+  static void probe(ClientSettings settings, const typename G::Rules& rules) {
+    EngineClient client(for_rules(std::move(settings), rules));
     client.start_game();
+    client.wait_started();
     client.end_game();
   }
 
   std::string describe() const override {
-    const PbrainSettings& s = client_.settings();
+    const ClientSettings& s = client_.settings();
     std::string out = "pbrain(" + config::command_text(s.command) + ", " +
                       std::to_string(s.timeout_turn_ms) + " ms/move";
     if (s.timeout_match_ms) out += ", " + std::to_string(s.timeout_match_ms) + " ms/game";
@@ -59,10 +83,19 @@ class PbrainEngine final : public search::Engine<G> {
     synced_ = false;
     own_move_ = false;
     unseen_.clear();
+    stones_.clear();
+  }
+  void game_started(const State& start) override {
+    stones_ = alternating(GameHost<G>::pbrain_stones(start));
   }
   void begin(const State& root, const search::SearchIds&) override {
     std::vector<std::string> lines;
-    const std::vector<PbrainStone> stones = GameHost<G>::pbrain_stones(root);
+    // The stones in the order they were played: the start's alternately from the first player's
+    // (managers send BOARD in move order, and engines such as PentaZen ignore the colour field
+    // and take the stones alternately from Black), then the moves since. Without the start (a
+    // driver that does not tell it) the root's stones alternately.
+    std::vector<PbrainStone> stones = GameHost<G>::pbrain_stones(root);
+    stones = stones.size() == stones_.size() ? stones_ : alternating(std::move(stones));
     // TURN when it knows the position but the opponent's move, as after its own last move, or
     // when that move is the only stone (the second player's first move of an empty-board game).
     if (unseen_.size() == 1 && (synced_ || stones.size() == 1)) {
@@ -93,15 +126,17 @@ class PbrainEngine final : public search::Engine<G> {
   }
   void absorb(std::span<const rollout::LeafStats>) override {}
   bool decided() const override {
-    return client_.phase() == PbrainClient::Phase::kAnswered ||
-           client_.phase() == PbrainClient::Phase::kForfeit;
+    return client_.phase() == EngineClient::Phase::kAnswered ||
+           client_.phase() == EngineClient::Phase::kForfeit;
   }
   Move decision(search::MoveStats* stats) override {
     if (stats) *stats = search::MoveStats{};
     own_move_ = true;
     return move_;
   }
-  void observe(Move move, const State&) override {
+  void observe(Move move, const State& next_root) override {
+    const auto [x, y] = GameHost<G>::pbrain_xy(move);
+    stones_.push_back({x, y, 1 - G::side_to_move(next_root)});
     if (own_move_) {
       own_move_ = false;
       return;
@@ -110,22 +145,51 @@ class PbrainEngine final : public search::Engine<G> {
   }
   std::optional<search::ExternalWait> waiting() const override { return client_.waiting(); }
   std::optional<search::Forfeit> forfeit() const override {
-    if (client_.phase() != PbrainClient::Phase::kForfeit) return std::nullopt;
+    if (client_.phase() != EngineClient::Phase::kForfeit) return std::nullopt;
     return client_.forfeit();
   }
   void end_game() override { client_.end_game(); }
 
  private:
-  static PbrainSettings for_rules(PbrainSettings settings, const typename G::Rules& rules) {
-    settings.board_size = GameHost<G>::pbrain_board_size(rules);
-    settings.rule = GameHost<G>::pbrain_rule_bits(rules);
+  static ClientSettings for_rules(ClientSettings settings, const typename G::Rules& rules) {
+    settings.protocol = "pbrain";
+    settings.start = "START " + std::to_string(GameHost<G>::pbrain_board_size(rules));
+    settings.info = {
+        "INFO timeout_turn " + std::to_string(settings.timeout_turn_ms),
+        "INFO timeout_match " + std::to_string(settings.timeout_match_ms),
+        "INFO max_memory 0",
+        "INFO game_type 1",
+        "INFO rule " + std::to_string(GameHost<G>::pbrain_rule_bits(rules)),
+    };
     return settings;
+  }
+
+  // The stones of one position in an order of play: alternately from the side with more stones
+  // (player 0 when both have as many), each side's in board order.
+  static std::vector<PbrainStone> alternating(std::vector<PbrainStone> stones) {
+    std::vector<PbrainStone> side[2];
+    for (const PbrainStone& st : stones) side[st.player == 1].push_back(st);
+    int p = side[1].size() > side[0].size() ? 1 : 0;
+    std::vector<PbrainStone> out;
+    size_t next[2] = {0, 0};
+    // Counts that differ by more than one (not a position of play) end with the rest in board
+    // order.
+    while (next[0] < side[0].size() || next[1] < side[1].size()) {
+      if (next[p] < side[p].size()) out.push_back(side[p][next[p]++]);
+      p = 1 - p;
+    }
+    return out;
   }
 
   // An answer that arrived: the legal move on its square, or an illegal-move forfeit.
   void check_answer() {
-    if (client_.phase() != PbrainClient::Phase::kAnswered) return;
-    const auto [x, y] = *client_.answer();
+    if (client_.phase() != EngineClient::Phase::kAnswered) return;
+    const std::optional<std::pair<int, int>> square =
+        pbrain_detail::parse_square(client_.answer_text());
+    if (!square)
+      return client_.reject("answered '" + excerpt(client_.answer_text()) +
+                            "', which is not a move x,y");
+    const auto [x, y] = *square;
     try {
       move_ = GameHost<G>::pbrain_move(root_, x, y);
     } catch (const InputError& e) {  // off the board or an occupied square
@@ -133,10 +197,11 @@ class PbrainEngine final : public search::Engine<G> {
     }
   }
 
-  PbrainClient client_;
-  bool synced_ = false;       // the program knows the position up to its own last move
-  bool own_move_ = false;     // the next observe() is the move it chose
-  std::vector<Move> unseen_;  // moves played since its last request
+  EngineClient client_;
+  bool synced_ = false;              // the program knows the position up to its own last move
+  bool own_move_ = false;            // the next observe() is the move it chose
+  std::vector<Move> unseen_;         // moves played since its last request
+  std::vector<PbrainStone> stones_;  // the game's stones in the order of play
   State root_{};
   Move move_{};
 };
