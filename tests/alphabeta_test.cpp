@@ -2,13 +2,15 @@
 // brute-force negamax at the same depth, and the move chosen achieves it, with the table, PVS and
 // move ordering each on and off, with and without the game's search hooks; full-depth searches
 // solve every position even with a table kept across searches; as an engine it never loses to
-// random moves and draws against itself.
+// random moves and draws against itself. Quiescence (the is_quiet hook) equals a brute force that
+// searches past the horizon until a quiet position, on tic-tac-toe and on checkers' captures.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "games/checkers/game.hpp"
 #include "games/common/philox.hpp"
 #include "host/search/alphabeta.hpp"
 #include "tests/engine_loop.hpp"
@@ -332,6 +334,101 @@ TEST(AlphaBeta, SearchesTheGamesCandidateMovesOnly) {
   engine.begin(one, SearchIds{});
   EXPECT_EQ(ttt::to_string(engine.decision(nullptr)), "a1");
   EXPECT_EQ(engine.last_stats().depth, 0) << "forced: no search";
+}
+
+// Tic-tac-toe with quiet positions: not quiet while the side to move can complete a line.
+struct QuietTicTacToe : TicTacToe {
+  static constexpr const char* kName = "tictactoe-quiet";
+  static bool is_quiet(const State& s) {
+    const uint32_t mine = s.occ[s.side], empty = ttt::empty_squares(s);
+    for (uint32_t line : ttt::kLines)
+      if (count(mine & line) == 2 && (empty & line)) return false;
+    return true;
+  }
+};
+static_assert(hooks::HasQuiet<QuietTicTacToe> && !hooks::HasQuiet<TicTacToe>);
+
+// A brute-force negamax with quiescence: at the horizon a position that is not quiet is searched
+// one more ply, until a quiet one.
+template <class G, class Evaluate>
+int32_t quiescent_brute_force(const typename G::State& s, int depth, int ply,
+                              const Evaluate& evaluate) {
+  constexpr int32_t kW = AlphaBeta<G>::kWin;
+  if (depth == 0) {
+    if (G::is_quiet(s) || ply >= AlphaBeta<G>::kMaxDepth) return evaluate(s);
+    depth = 1;
+  }
+  typename G::MoveList moves;
+  G::generate_moves(s, typename G::Rules{}, moves);
+  int32_t best = -kW - 1;
+  for (int i = 0; i < moves.size; ++i) {
+    typename G::State child = s;
+    G::apply(child, moves.moves[i]);
+    int32_t v;
+    if (G::is_over(child)) {
+      const int w = G::winner(child);
+      v = w == G::side_to_move(s) ? kW - (ply + 1) : (w == 0 || w == 1) ? -(kW - (ply + 1)) : 0;
+    } else {
+      v = -quiescent_brute_force<G>(child, depth - 1, ply + 1, evaluate);
+    }
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+TEST(AlphaBeta, QuiescenceSearchesPastTheHorizonUntilAQuietPosition) {
+  int differ = 0;
+  for (const ttt::State& s : random_positions(80, 13)) {
+    const int empties = count(ttt::empty_squares(s));
+    for (int depth = 1; depth <= std::min(empties, 3); ++depth) {
+      for (const bool tt : {false, true}) {
+        AlphaBetaOptions o = options(depth, tt, true, true);
+        AlphaBeta<QuietTicTacToe> search(evaluate, {}, o);
+        const Score want = quiescent_brute_force<QuietTicTacToe>(s, depth, 0, evaluate);
+        ASSERT_EQ(search.search(s).value, want) << ttt::to_string(s) << " depth " << depth;
+        o.quiescence = false;
+        AlphaBeta<QuietTicTacToe> plain(evaluate, {}, o);
+        const Score flat = plain.search(s).value;
+        ASSERT_EQ(flat, brute_force(s, depth, 0)) << "quiescence off is the plain search";
+        differ += flat != want;
+      }
+    }
+  }
+  EXPECT_GT(differ, 20) << "the extension changed some values";
+}
+
+// Checkers: captures are forced, a position is quiet when there is none. Over positions of random
+// games, alpha-beta with quiescence (table on and off) scores what the brute force scores, with
+// material as the evaluation.
+TEST(AlphaBeta, CheckersQuiescencePlaysOutTheCaptures) {
+  using G = CheckersGame;
+  const auto material = [](const checkers::State& s) -> int32_t {
+    const int me = s.side;
+    const uint32_t mine = s.pieces[me], theirs = s.pieces[me ^ 1];
+    return 100 * (count(mine) - count(theirs)) +
+           200 * (count(mine & s.kings) - count(theirs & s.kings));
+  };
+  int noisy = 0, tested = 0;
+  for (uint32_t game = 0; tested < 60; ++game) {
+    WordStream rng({7, game, 0, kLeafSetup, 0});
+    checkers::State s = checkers::initial_state();
+    const int plies = 4 + static_cast<int>(rng.below(30));
+    for (int p = 0; p < plies && !G::is_over(s); ++p) {
+      checkers::MoveList moves;
+      G::generate_moves(s, {}, moves);
+      G::apply(s, moves.moves[rng.below(static_cast<uint32_t>(moves.size))]);
+    }
+    if (G::is_over(s)) continue;
+    ++tested;
+    noisy += !G::is_quiet(s);
+    for (int depth = 1; depth <= 2; ++depth)
+      for (const bool tt : {false, true}) {
+        AlphaBeta<G> search(material, {}, options(depth, tt, true, true));
+        ASSERT_EQ(search.search(s).value, quiescent_brute_force<G>(s, depth, 0, material))
+            << "game " << game << " depth " << depth;
+      }
+  }
+  EXPECT_GT(noisy, 5) << "some positions start with a capture";
 }
 
 }  // namespace

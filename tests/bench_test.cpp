@@ -174,7 +174,7 @@ struct GamePins {
 };
 constexpr GamePins kPins[] = {
     {"ewn", kSignature, kSearchSignature},
-    {"checkers", "4638732", "114648"},
+    {"checkers", "4638732", "129670"},  // search: quiescence (issue 27)
     {"gomoku", "7150806", "121596"},
 };
 

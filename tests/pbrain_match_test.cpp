@@ -144,6 +144,8 @@ TEST(PbrainMatch, BoardSetsUpAGameFromAnOpening) {
   const std::string log = tmp.file("protocol.log");
   std::string text = match_text(fake_command("--log " + log), "", 1);
   text.replace(text.find("opening: empty"), 14, "opening: random, opening_moves: 3");
+  // One game at a time: both games' engines append to the one log.
+  text.replace(text.find("concurrency: 4"), 14, "concurrency: 1");
   const Played p = play(text, tmp.file("m.h5"));
   ASSERT_EQ(p.games.size(), 2u);
   const std::string sent = test::read_text(log);
@@ -162,7 +164,7 @@ TEST(PbrainMatch, BoardSetsUpAGameFromAnOpening) {
   // order; engines such as PentaZen ignore f and colour the stones alternately from Black): as
   // White to move after Black, White, Black, the engine reads f = 2, 1, 2 (found by a sparring
   // match: board order gave it another position).
-  // Both games log to one file: each BOARD block is checked (Black's stones first: f = 2, 1, 2
+  // Each game's BOARD block is checked (Black's stones first: f = 2, 1, 2
   // for the engine as White with 3 stones, 1, 2, 1, 2 as Black with 4).
   int blocks = 0;
   for (size_t board = sent.find("BOARD\n"); board != std::string::npos;

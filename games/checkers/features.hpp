@@ -1,7 +1,10 @@
 // Checkers evaluation features, from the side to move's view ("own" = side to move): the terms of
-// a classic hand-tuned evaluation (material, centre, back-row guard, mobility). The same vector is
-// written to /positions for tuning and scored by the linear evaluations of the engines, so names
-// and order are part of the HDF5 format: append new features at the end. Host only.
+// a classic hand-tuned evaluation (material, centre, back-row guard, mobility), then those checkers
+// programs add (tempo, runaway men, king mobility, trapped kings) and two for the endgame, which
+// reward the side ahead for trading down and for bringing its kings to the opponent's pieces. The
+// same vector is written to /positions for tuning and scored by the linear evaluations of the
+// engines, so names and order are part of the HDF5 format: append new features at the end. Host
+// only.
 #pragma once
 
 #include <array>
@@ -11,7 +14,7 @@
 
 namespace sp::checkers {
 
-inline constexpr int kNumFeatures = 10;
+inline constexpr int kNumFeatures = 22;
 
 // Names in vector order.
 inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
@@ -25,6 +28,19 @@ inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
     "opp_back_row",
     "own_mobility",  // legal moves (each jump path one move)
     "opp_mobility",  // the opponent's legal moves, were it to move
+    "own_tempo",     // rows the men have advanced from their own back row, summed
+    "opp_tempo",
+    "own_runaways",  // men with no piece in their forward cone: nothing can stop them crowning
+    "opp_runaways",
+    "own_king_mobility",  // empty squares next to the kings (king steps)
+    "opp_king_mobility",
+    "own_trapped_kings",  // kings without a step or a capture
+    "opp_trapped_kings",
+    "own_lead_trades",  // ahead in pieces: the lead times the pieces already off the board
+    "opp_lead_trades",
+    "own_king_chase",  // ahead in pieces: per king, 7 less its distance to the nearest opponent
+                       // piece
+    "opp_king_chase",
 };
 
 // The largest value of each feature (every feature is non-negative).
@@ -35,11 +51,45 @@ inline constexpr std::array<double, kNumFeatures> kFeatureMax = {
     8, 8,                            // centre
     4, 4,                            // back row
     kMaxMoves, kMaxMoves,            // mobility
+    72, 72,                          // tempo: 12 men 6 rows ahead
+    kPiecesPerSide, kPiecesPerSide,  // runaways
+    48, 48,                          // king mobility: 12 kings, 4 steps
+    kPiecesPerSide, kPiecesPerSide,  // trapped kings
+    276, 276,                        // lead trades: 12 ahead times 23 off
+    84, 84,                          // king chase: 12 kings, 7
 };
 // clang-format on
 
 // PDN squares 10, 11, 14, 15, 18, 19, 22, 23: the dark squares of files c-f on rows 2-5.
 inline constexpr uint32_t kCentre = 0x00666600u;
+
+// The squares in the forward cone of a man of `side` on sq: every square it could reach moving
+// forward, up to its crown row.
+constexpr uint32_t forward_cone(int side, int sq) {
+  uint32_t cone = 0;
+  const int step = side == 0 ? 1 : -1;
+  for (int r = row_of(sq) + step, k = 1; r >= 0 && r < 8; r += step, ++k)
+    for (int f = file_of(sq) - k; f <= file_of(sq) + k; ++f)
+      if (square_at(r, f) >= 0) cone |= 1u << square_at(r, f);
+  return cone;
+}
+struct ForwardCones {
+  uint32_t of[2][kSquares];
+};
+constexpr ForwardCones make_forward_cones() {
+  ForwardCones c{};
+  for (int side = 0; side < 2; ++side)
+    for (int sq = 0; sq < kSquares; ++sq) c.of[side][sq] = forward_cone(side, sq);
+  return c;
+}
+inline constexpr ForwardCones kForwardCones = make_forward_cones();
+
+// The king distance (diagonal steps on an empty board, Chebyshev) between two squares.
+constexpr int square_distance(int a, int b) {
+  const int dr = row_of(a) > row_of(b) ? row_of(a) - row_of(b) : row_of(b) - row_of(a);
+  const int df = file_of(a) > file_of(b) ? file_of(a) - file_of(b) : file_of(b) - file_of(a);
+  return dr > df ? dr : df;
+}
 
 // Fills out[0..kNumFeatures). The draw counters do not enter.
 inline void extract_features(const State& s, float* out) {
@@ -53,6 +103,48 @@ inline void extract_features(const State& s, float* out) {
     out[4 + view] = static_cast<float>(count(pieces & kCentre));
     out[6 + view] = static_cast<float>(count(men & back_row(side)));
     out[8 + view] = static_cast<float>(count_moves(view == 0 ? s : other));
+  }
+  const uint32_t empty = empty_squares(s), occupied_squares = ~empty;
+  const int total = count(occupied_squares);
+  for (int view = 0; view < 2; ++view) {
+    const int side = view == 0 ? s.side : s.side ^ 1;
+    const uint32_t pieces = s.pieces[side], men = pieces & ~s.kings, kings = pieces & s.kings;
+    const uint32_t theirs = s.pieces[side ^ 1];
+    int tempo = 0, runaways = 0;
+    for (uint32_t m = men; m;) {
+      const int sq = pop_lsb(m);
+      tempo += side == 0 ? row_of(sq) : 7 - row_of(sq);
+      runaways += (kForwardCones.of[side][sq] & occupied_squares) == 0;
+    }
+    int king_steps = 0, trapped = 0, chase = 0;
+    const int lead = count(pieces) - count(theirs);
+    for (uint32_t k = kings; k;) {
+      const int sq = pop_lsb(k);
+      const uint32_t bit = 1u << sq;
+      int steps = 0;
+      bool jumps = false;
+      for (int d = 0; d < kDirections; ++d) {
+        const uint32_t next = shift(bit, d);
+        steps += (next & empty) != 0;
+        jumps = jumps || ((next & theirs) && (shift(next, d) & empty));
+      }
+      king_steps += steps;
+      trapped += steps == 0 && !jumps;
+      if (lead > 0 && theirs) {
+        int nearest = 7;
+        for (uint32_t t = theirs; t;) {
+          const int d = square_distance(sq, pop_lsb(t));
+          nearest = d < nearest ? d : nearest;
+        }
+        chase += 7 - nearest;
+      }
+    }
+    out[10 + view] = static_cast<float>(tempo);
+    out[12 + view] = static_cast<float>(runaways);
+    out[14 + view] = static_cast<float>(king_steps);
+    out[16 + view] = static_cast<float>(trapped);
+    out[18 + view] = static_cast<float>(lead > 0 ? lead * (2 * kPiecesPerSide - total) : 0);
+    out[20 + view] = static_cast<float>(chase);
   }
 }
 

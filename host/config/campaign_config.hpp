@@ -50,6 +50,7 @@ struct EngineConfig {
   uint32_t tt_size_mb = 4;      // expectimax, alphabeta: transposition table per engine instance
   bool star1 = true;            // expectimax: Star1 pruning at chance nodes
   uint32_t threat_nodes = 0;    // alphabeta (games with a threat search): per horizon position
+  bool quiescence = true;       // alphabeta (games with the is_quiet hook: checkers)
   // pbrain: the program and its arguments (key `command`, split like a shell line; a program
   // path with '/' made absolute from the config file's directory), and its time controls.
   std::vector<std::string> command;

@@ -244,6 +244,17 @@ Section<EngineConfig> engine_threat_keys() {
   return s;
 }
 
+Section<EngineConfig> engine_quiescence_keys() {
+  Section<EngineConfig> s;
+  s.only_if([](const EngineConfig& e) { return e.type == EngineType::kAlphaBeta; },
+            "for type alphabeta");
+  s.boolean("quiescence", &EngineConfig::quiescence, true,
+            "alphabeta: a horizon position that is not quiet (checkers: the side to move has a "
+            "capture, which is forced) is searched a ply further, until a quiet one; false = "
+            "score the horizon as it is (the engine of files written before the key existed)");
+  return s;
+}
+
 Section<EngineConfig> engine_pbrain_keys() {
   Section<EngineConfig> s;
   s.only_if([](const EngineConfig& e) { return is_external(e.type); },

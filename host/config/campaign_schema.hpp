@@ -29,6 +29,8 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
 // The key of type alphabeta in games whose search has a threat search (the forced_win hook of
 // host/search/game_hooks.hpp): threat_nodes.
 Section<EngineConfig> engine_threat_keys();
+// The key of type alphabeta in games with quiet positions (the is_quiet hook): quiescence.
+Section<EngineConfig> engine_quiescence_keys();
 // The keys of type pbrain (an external Gomocup engine): command and its time controls. Games
 // without the protocol get no such engine (game_schema.hpp refuses the type).
 Section<EngineConfig> engine_pbrain_keys();

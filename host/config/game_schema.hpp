@@ -54,6 +54,7 @@ Section<Config<G>> engine_section(int p) {
   if constexpr (requires { GameHost<G>::kWeightsExample; }) example = GameHost<G>::kWeightsExample;
   s.include(engine, engine_eval_keys(chance, weights_loader<G>(), example));
   if constexpr (search::hooks::HasForcedWin<G>) s.include(engine, engine_threat_keys());
+  if constexpr (search::hooks::HasQuiet<G>) s.include(engine, engine_quiescence_keys());
   s.include(engine, engine_pbrain_keys());
   if constexpr (!ProtocolGame<G>)
     s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {

@@ -10,7 +10,9 @@
 //
 // Hooks a game may offer (game_hooks.hpp): hash (the table's key), is_tactical (ordered right
 // after the table's move), move_index (history ordering), candidate_moves (the moves searched,
-// instead of every legal move) and forced_win (a threat search). With threat_nodes set:
+// instead of every legal move), is_quiet (quiescence: a horizon position that is not quiet is
+// searched a ply further, checkers' forced captures) and forced_win (a threat search). With
+// threat_nodes set:
 //   - the root is first searched (broad) for a forced win, which is played at once;
 //   - each root move is searched (broad) for a forced win of the reply; such a move scores as the
 //     loss it is, without a search (unless every move loses: then all are searched);
@@ -70,6 +72,10 @@ struct AlphaBetaOptions {
   bool use_pvs = true;  // null-window searches after the first move (principal variation search)
   bool use_killers = true;  // two killer moves per ply
   bool use_history = true;  // history ordering (games with the move_index hook)
+  // Games with the is_quiet hook: a horizon position that is not quiet is searched one ply
+  // further, and so on until a quiet one (or kMaxDepth plies from the root): checkers' capture
+  // sequences, all forced, are played out before the evaluation scores the position.
+  bool quiescence = true;
   // Games with the forced_win hook: nodes of the threat search at each horizon position, 0 = off;
   // the root's search gets kRootThreatFactor times as many, each root move's reply
   // kReplyThreatFactor times.
@@ -385,6 +391,15 @@ class AlphaBeta {
     return false;
   }
 
+  // Whether the horizon position s, ply plies from the root, is searched a ply further instead of
+  // scored (quiescence).
+  bool extends(const State& s, int ply) const {
+    if constexpr (hooks::HasQuiet<G>)
+      return opt_.quiescence && ply < kMaxDepth && !G::is_quiet(s);
+    else
+      return false;
+  }
+
   Score negamax(const State& s, int depth, Score alpha, Score beta, int ply) {
     assert(depth >= 1 && !G::is_over(s));
     tick();
@@ -434,7 +449,7 @@ class AlphaBeta {
         ++nodes_;
         v = 0;
         pv_len_[ply + 1] = 0;
-      } else if (depth == 1) {
+      } else if (depth == 1 && !extends(child, ply + 1)) {
         tick();  // a leaf costs an evaluation and a threat search: it polls too
         if (stop_) return 0;
         ++leaves_;
@@ -445,13 +460,13 @@ class AlphaBeta {
                        : -std::clamp<Score>(evaluate_(child), -kMaxEval, kMaxEval);
         pv_len_[ply + 1] = 0;
       } else {
-        assert(G::side_to_move(child) != mover);  // negamax: the turn passes with every move
+        assert(G::side_to_move(child) != mover);     // negamax: the turn passes with every move
+        const int next = depth > 1 ? depth - 1 : 1;  // 1: a quiescence ply past the horizon
         if (i == 0 || !opt_.use_pvs) {
-          v = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+          v = -negamax(child, next, -beta, -alpha, ply + 1);
         } else {
-          v = -negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
-          if (v > alpha && v < beta && !stop_)
-            v = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+          v = -negamax(child, next, -alpha - 1, -alpha, ply + 1);
+          if (v > alpha && v < beta && !stop_) v = -negamax(child, next, -beta, -alpha, ply + 1);
         }
         if (stop_) return 0;
       }
@@ -538,6 +553,8 @@ class AlphaBetaEngine final : public Engine<G> {
     if (o.use_killers) out += ", killers";
     if (o.use_history) out += ", history";
     if (o.threat_nodes > 0) out += ", threats " + std::to_string(o.threat_nodes) + " nodes";
+    if constexpr (hooks::HasQuiet<G>)
+      if (o.quiescence) out += ", quiescence";
     return out + ")";
   }
   void new_game() override {

@@ -3,6 +3,10 @@
 //   static bool is_tactical(const State&, Move)  captures or threats, ordered early by alpha-beta
 //   static int move_index(Move), kMoveIndices    history index in [0, kMoveIndices) (else no
 //                                                history ordering)
+//   static bool is_quiet(const State&)           a horizon position alpha-beta may score (else it
+//                                                searches one ply further: checkers, where
+//                                                captures are forced, is quiet when the side to
+//                                                move has no capture)
 //   static void candidate_moves(const State&, const Rules&, MoveList&)
 //                                                the moves alpha-beta searches and the children
 //                                                an MCTS node gets (else every legal move): a
@@ -44,6 +48,11 @@ template <class G>
 concept HasMoveIndex = requires(typename G::Move m) {
   { G::move_index(m) } -> std::convertible_to<int>;
   { G::kMoveIndices } -> std::convertible_to<int>;
+};
+
+template <class G>
+concept HasQuiet = requires(const typename G::State& s) {
+  { G::is_quiet(s) } -> std::convertible_to<bool>;
 };
 
 template <class G>

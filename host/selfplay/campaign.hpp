@@ -124,6 +124,9 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
         engine.remove(key);
     // Likewise threat_nodes (Gomoku's alpha-beta) while it is off, as every earlier file had it.
     if (cfg.engines[p].threat_nodes == 0) engine.remove("threat_nodes");
+    // quiescence (checkers' alpha-beta) came later too: files written before it searched without
+    // it, so only `quiescence: false` resumes them.
+    if (!cfg.engines[p].quiescence) engine.remove("quiescence");
     YAML::Node values;  // null: no weights
     if constexpr (FeatureGame<G>)
       if (const auto& weights = cfg.engines[p].evaluation)

@@ -150,6 +150,7 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
         options.time_ms = cfg.time_ms;
         options.tt_size_mb = cfg.tt_size_mb;
         options.threat_nodes = cfg.threat_nodes;
+        options.quiescence = cfg.quiescence;
         using Search = search::AlphaBeta<G>;
         typename Search::Evaluator evaluate = [](const typename G::State&) { return 0; };
         std::string name = "no evaluation";

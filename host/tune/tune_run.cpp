@@ -129,8 +129,11 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
   for (size_t i = 0; i < r.feature_names.size(); ++i) {
     const std::string line =
         "  " + r.feature_names[i] + ": " + config::detail::format_real(r.result.weights[i]);
-    out += fmt::format("{:<40}# {} {}\n", line, r.tuned[i] ? "initial" : "fixed at",
-                       config::detail::format_real(initial.w[i]));
+    // At least one blank before the comment: YAML reads "1.5# x" as one scalar (found with
+    // checkers' longer feature names).
+    out +=
+        fmt::format("{:<40}{}# {} {}\n", line, line.size() >= 40 ? " " : "",
+                    r.tuned[i] ? "initial" : "fixed at", config::detail::format_real(initial.w[i]));
   }
   return out;
 }
