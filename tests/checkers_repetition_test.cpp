@@ -169,6 +169,44 @@ TEST(CheckersRepetition, CampaignGamesEndByRepetitionAndVerify) {
   }
 }
 
+// A won king ending converted (issue 27): two kings against one in the double corner, Black to
+// move. Alpha-beta at depth 10 over strong.yaml (lead trades, king chase, quiescence) wins it well
+// inside the 40-move rule; over classic.yaml without quiescence, the engine of before, it shuffles
+// until the repetition draw.
+TEST(CheckersEndgame, TheStrongEvaluationConvertsTwoKingsAgainstOne) {
+  test::TempDir tmp;
+  const auto play = [&](const std::string& engine, const std::string& name) {
+    std::string text = R"(game: checkers
+rules: {max_plies: 400, quiet_plies: 80, repetition: 3, start: "B:WK28:BK14,K15"}
+campaign: {games: 1, concurrency: 1, seed: 5}
+engines:
+  player0: ENGINE
+  player1: ENGINE
+backend: {name: cpu, threads: 1}
+output: {positions_per_game: 0, flush_seconds: 0.05}
+)";
+    for (size_t at; (at = text.find("ENGINE")) != std::string::npos;) text.replace(at, 6, engine);
+    auto cfg = config::load_campaign_config_text<CheckersGame>(text, name + ".yaml");
+    cfg.output.path = tmp.file(name + ".h5");
+    std::atomic<bool> stop{false};
+    selfplay::run_campaign<CheckersGame>(cfg, {}, stop);
+    const auto games = io::CampaignReader(cfg.output.path).games();
+    EXPECT_EQ(games.size(), 1u);
+    return games.empty() ? io::GameRow{} : games[0];
+  };
+  const io::GameRow strong =
+      play("{type: alphabeta, depth: 10, weights: " +
+               test::source_path("configs/checkers/weights/strong.yaml") + "}",
+           "strong");
+  EXPECT_EQ(strong.winner, 0) << strong.record;
+  EXPECT_LT(strong.plies, 40u) << strong.record;
+  const io::GameRow classic =
+      play("{type: alphabeta, depth: 10, quiescence: false, weights: " +
+               test::source_path("configs/checkers/weights/classic.yaml") + "}",
+           "classic");
+  EXPECT_EQ(classic.winner, -1) << "the engine of before draws it: " << classic.record;
+}
+
 TEST(CheckersRepetition, TheKeyIsRangeChecked) {
   for (const auto& [value, want] :
        std::vector<std::pair<std::string, std::string>>{{"1", "1 would draw every game"},
