@@ -175,7 +175,7 @@ struct GamePins {
 constexpr GamePins kPins[] = {
     {"ewn", kSignature, kSearchSignature},
     {"checkers", "4638732", "129670"},  // search: quiescence (issue 27)
-    {"gomoku", "7150806", "115518"},    // search: candidates meet a double threat (issue 27)
+    {"gomoku", "7150806", "121596"},
 };
 
 TEST(Bench, EveryGameHasItsSignaturesPinned) {

@@ -63,39 +63,23 @@ fi
 # problems (README.md, "Quirks"): MESSAGE lines printed the search depth (an int8_t enum) as a raw
 # byte, so depth 10 or 13 split the line at a '\n' or '\r' and the manager read the rest as a
 # malformed move; and BOARD ignored the x,y,f colour field, giving the stones alternate colours in
-# the order sent.
+# the order sent. The patch has no context lines (the pinned commit's line numbers place it), so
+# that no more of PentaZen's code stands here than the two lines it replaces.
 cd "$build"
 if [[ "$fixes" == 1 ]]; then
   patch --quiet --batch --forward -p1 <<'PATCH'
-diff -ru a/src/protocol.cpp b/src/protocol.cpp
 --- a/src/protocol.cpp
 +++ b/src/protocol.cpp
-@@ -14,6 +14,7 @@
- #include "tt.h"
- 
- #include <sstream>
+@@ -16,0 +17 @@
 +#include <vector>
- 
- namespace {
- 
-@@ -66,6 +67,7 @@
-             std::cin >> sub_cmd;
-             to_upper(sub_cmd);
- 
+@@ -68,0 +70 @@
 +            std::vector<Move> stones[2]; // own (field 1), opponent's (field 2)
-             while (sub_cmd != "DONE") {
-                 ss.clear();
-                 ss << sub_cmd;
-@@ -74,10 +76,25 @@
-                     sync_cout << "ERROR invalid move" << sync_endl;
-                     goto top;
-                 }
+@@ -77 +79,2 @@
 -                Threads.do_move(move);
 +                if (num == 1 || num == 2)
 +                    stones[num - 1].push_back(move);
-                 std::cin >> sub_cmd;
-                 to_upper(sub_cmd);
-             }
+@@ -79,0 +83,14 @@
++            }
 +            // The engine is to move: it is Black when both have as many stones. Replay the
 +            // stones alternately from Black, as do_move() gives them alternate colours.
 +            const size_t own = stones[0].size(), opp = stones[1].size();
@@ -109,22 +93,11 @@ diff -ru a/src/protocol.cpp b/src/protocol.cpp
 +                Threads.do_move(black[i]);
 +                if (i < white.size())
 +                    Threads.do_move(white[i]);
-+            }
-             if (cmd == "BOARD")
-                 Threads.think_and_move();
-         }
-diff -ru a/src/search.cpp b/src/search.cpp
 --- a/src/search.cpp
 +++ b/src/search.cpp
-@@ -127,7 +127,7 @@
-     uint64_t nodeCnt = Threads.get_node_cnt() + 1; // add one to ensure positive
- 
-     sync_cout << "MESSAGE"
+@@ -130 +130 @@
 -              << " dep " << rem.depth << "-" << std::max(rem.depth, plyMax);
 +              << " dep " << int(rem.depth) << "-" << int(std::max(rem.depth, plyMax));
- 
-     rem.score > SCORE_WIN_THRESHOLD ? std::cout << " ev "
-                                                 << "+v" << SCORE_WIN - rem.score :
 PATCH
 fi
 

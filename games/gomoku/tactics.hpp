@@ -1,5 +1,5 @@
 // What host search needs to know about threats: the squares where a side would make a winning
-// row and the moves to order first (is_tactical).
+// row, the moves worth searching (candidate_moves) and the moves to order first (is_tactical).
 // Host only.
 #pragma once
 
@@ -39,8 +39,30 @@ inline void winning_squares(const State& s, int side, uint64_t (&out)[kWords]) {
   }
 }
 
-// The moves alpha-beta and MCTS search (candidate_moves) are in threats.hpp: they need its
-// threat squares.
+// The moves alpha-beta searches, in row-major order. The side to move's winning moves when it has
+// any; else the squares where the opponent would win (any other move loses at once, so nothing is
+// lost by searching only these); else every empty square within two squares of a stone, or the
+// centre of an empty board. A subset of the legal moves, never empty for a game that is not over.
+inline void candidate_moves(const State& s, MoveList& list) {
+  list.size = 0;
+  uint64_t squares[kWords];
+  winning_squares(s, s.side, squares);
+  bool any = false;
+  for (uint64_t w : squares) any = any || w;
+  if (!any) {
+    winning_squares(s, s.side ^ 1, squares);
+    for (uint64_t w : squares) any = any || w;
+  }
+  if (!any) {
+    if (s.ply == 0) {
+      list.push(Move{static_cast<uint8_t>(s.size / 2), static_cast<uint8_t>(s.size / 2)});
+      return;
+    }
+    squares_near(s, 3u, 2, squares);
+  }
+  for (int w = 0; w < kWords; ++w)
+    for (uint64_t b = squares[w]; b; b &= b - 1) list.push(move_at(s.size, 64 * w + lsb64(b)));
+}
 
 // Whether m (legal in s) makes a four or a five for the side to move, or takes a square where the
 // opponent would make one: some window of five squares through it on one of its lines, free of the

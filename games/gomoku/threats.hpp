@@ -313,42 +313,6 @@ inline bool has_double_threat(const State& s, int side) {
   return false;
 }
 
-// The moves alpha-beta and MCTS search, in row-major order. The side to move's winning moves when
-// it has any; else the squares where the opponent would win (any other move loses at once, so
-// nothing is lost by searching only these); else, when the opponent has a move that makes two
-// winning squares at once (an open three, or a three and a four to be: has_double_threat), the
-// moves that can meet it: the side to move's fours (forcing) and the squares of the opponent's
-// windows of three (the blocks; any other stone leaves the threat, the defender's answers of
-// VctSearch); else every empty square within two squares of a stone, or the centre of an empty
-// board. A subset of the legal moves, never empty for a game that is not over.
-inline void candidate_moves(const State& s, MoveList& list) {
-  list.size = 0;
-  uint64_t squares[kWords];
-  winning_squares(s, s.side, squares);
-  bool any = false;
-  for (uint64_t w : squares) any = any || w;
-  if (!any) {
-    winning_squares(s, s.side ^ 1, squares);
-    for (uint64_t w : squares) any = any || w;
-  }
-  if (!any && has_double_threat(s, s.side ^ 1)) {
-    uint64_t fours[kWords];
-    four_squares(s, s.side, fours);
-    window_squares(s, s.side ^ 1, 3, squares);
-    for (int w = 0; w < kWords; ++w) squares[w] |= fours[w];
-    any = true;
-  }
-  if (!any) {
-    if (s.ply == 0) {
-      list.push(Move{static_cast<uint8_t>(s.size / 2), static_cast<uint8_t>(s.size / 2)});
-      return;
-    }
-    squares_near(s, 3u, 2, squares);
-  }
-  for (int w = 0; w < kWords; ++w)
-    for (uint64_t b = squares[w]; b; b &= b - 1) list.push(move_at(s.size, 64 * w + lsb64(b)));
-}
-
 // Victory by continuous threats (VCT): a forced win of the side to move by fours and threes. A
 // three here is a move after which the attacker has a double threat to make (has_double_threat)
 // without having a four. The defender's answers that can matter are then searched, all of them:

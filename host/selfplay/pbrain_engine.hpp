@@ -1,9 +1,8 @@
 // An external program speaking the Gomocup protocol as an Engine of the driver (`type: pbrain`),
-// for games whose host part has the protocol's hooks (ProtocolGame, games/common/game_host.hpp).
-// begin() sends the request and returns; the driver polls the program's output while other games
-// go on (Driver::wake_external sleeps in poll() when nothing else is left), and collect() reads
-// the answer. A program that fails (time, crash, illegal answer) forfeits the game; each game
-// runs in a fresh process, so a crashed engine plays the next game again.
+// for games whose host part has the protocol's hooks (ProtocolGame, games/common/game_host.hpp):
+// the protocol's lines over ProgramEngine (program_engine.hpp), which polls, forfeits and
+// restarts the program as every external engine does. Per move BEGIN, TURN x,y, or BOARD with
+// the stones in an order of play; the answer x,y is a move of the root or an illegal-move forfeit.
 #pragma once
 
 #include <charconv>
@@ -16,19 +15,9 @@
 #include "host/config/campaign_schema.hpp"
 #include "host/search/engine.hpp"
 #include "host/selfplay/engine_client.hpp"
+#include "host/selfplay/program_engine.hpp"
 
 namespace sp::selfplay {
-
-// The client settings of an external engine config (`type: pbrain` or `external`): the program
-// and its clock; the protocol's START and INFO lines are the engine's.
-inline ClientSettings client_settings(const config::EngineConfig& cfg) {
-  ClientSettings s;
-  s.command = cfg.command;
-  s.timeout_turn_ms = cfg.timeout_turn_ms;
-  s.timeout_match_ms = cfg.timeout_match_ms;
-  s.tolerance_ms = cfg.tolerance_ms;
-  return s;
-}
 
 namespace pbrain_detail {
 
@@ -52,34 +41,21 @@ inline std::optional<std::pair<int, int>> parse_square(std::string_view text) {
 }  // namespace pbrain_detail
 
 template <ProtocolGame G>
-class PbrainEngine final : public search::Engine<G> {
+class PbrainEngine final : public ProgramEngine<G> {
  public:
   using typename search::Engine<G>::State;
   using typename search::Engine<G>::Move;
-  using typename search::Engine<G>::Leaf;
 
   PbrainEngine(ClientSettings settings, const typename G::Rules& rules)
-      : client_(for_rules(std::move(settings), rules)) {}
+      : ProgramEngine<G>(for_rules(std::move(settings), rules)) {}
 
-  // Starts the program once, sends START and waits for its answer, then ends it: throws
-  // InputError when it refuses the board (ERROR) and std::runtime_error when it cannot be
-  // started; a crash or a late answer is left to the games (each forfeits).
+  // probe_program (program_engine.hpp) for these rules: START n for their board.
   static void probe(ClientSettings settings, const typename G::Rules& rules) {
-    EngineClient client(for_rules(std::move(settings), rules));
-    client.start_game();
-    client.wait_started();
-    client.end_game();
+    probe_program(for_rules(std::move(settings), rules));
   }
 
-  std::string describe() const override {
-    const ClientSettings& s = client_.settings();
-    std::string out = "pbrain(" + config::command_text(s.command) + ", " +
-                      std::to_string(s.timeout_turn_ms) + " ms/move";
-    if (s.timeout_match_ms) out += ", " + std::to_string(s.timeout_match_ms) + " ms/game";
-    return out + ")";
-  }
   void new_game() override {
-    client_.start_game();
+    this->client_.start_game();
     synced_ = false;
     own_move_ = false;
     unseen_.clear();
@@ -116,23 +92,11 @@ class PbrainEngine final : public search::Engine<G> {
     }
     unseen_.clear();
     synced_ = true;
-    root_ = root;
-    client_.request(lines);
-    check_answer();
-  }
-  void collect(std::vector<Leaf>&) override {
-    client_.poll();
-    check_answer();
-  }
-  void absorb(std::span<const rollout::LeafStats>) override {}
-  bool decided() const override {
-    return client_.phase() == EngineClient::Phase::kAnswered ||
-           client_.phase() == EngineClient::Phase::kForfeit;
+    this->request(root, lines);
   }
   Move decision(search::MoveStats* stats) override {
-    if (stats) *stats = search::MoveStats{};
     own_move_ = true;
-    return move_;
+    return ProgramEngine<G>::decision(stats);
   }
   void observe(Move move, const State& next_root) override {
     const auto [x, y] = GameHost<G>::pbrain_xy(move);
@@ -143,12 +107,6 @@ class PbrainEngine final : public search::Engine<G> {
     }
     unseen_.push_back(move);
   }
-  std::optional<search::ExternalWait> waiting() const override { return client_.waiting(); }
-  std::optional<search::Forfeit> forfeit() const override {
-    if (client_.phase() != EngineClient::Phase::kForfeit) return std::nullopt;
-    return client_.forfeit();
-  }
-  void end_game() override { client_.end_game(); }
 
  private:
   static ClientSettings for_rules(ClientSettings settings, const typename G::Rules& rules) {
@@ -181,29 +139,16 @@ class PbrainEngine final : public search::Engine<G> {
     return out;
   }
 
-  // An answer that arrived: the legal move on its square, or an illegal-move forfeit.
-  void check_answer() {
-    if (client_.phase() != EngineClient::Phase::kAnswered) return;
-    const std::optional<std::pair<int, int>> square =
-        pbrain_detail::parse_square(client_.answer_text());
-    if (!square)
-      return client_.reject("answered '" + excerpt(client_.answer_text()) +
-                            "', which is not a move x,y");
-    const auto [x, y] = *square;
-    try {
-      move_ = GameHost<G>::pbrain_move(root_, x, y);
-    } catch (const InputError& e) {  // off the board or an occupied square
-      client_.reject("answered " + std::to_string(x) + "," + std::to_string(y) + ": " + e.what());
-    }
+  Move parse_answer(const std::string& line) const override {
+    const std::optional<std::pair<int, int>> square = pbrain_detail::parse_square(line);
+    if (!square) throw InputError("not a move x,y");
+    return GameHost<G>::pbrain_move(this->root_, square->first, square->second);
   }
 
-  EngineClient client_;
   bool synced_ = false;              // the program knows the position up to its own last move
   bool own_move_ = false;            // the next observe() is the move it chose
   std::vector<Move> unseen_;         // moves played since its last request
   std::vector<PbrainStone> stones_;  // the game's stones in the order of play
-  State root_{};
-  Move move_{};
 };
 
 }  // namespace sp::selfplay
