@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Our checkers alpha-beta against GuiCheckers (match-guicheckers.yaml), one game at a time, niced.
-# Needs the engine built by build_guicheckers.sh (/tmp/ext/guicheckers/guicheckers-engine) and the
-# selfplay binary. Writes results/NAME.h5 and the summary results/NAME.txt.
+# The GuiCheckers configs need the engine built by build_guicheckers.sh
+# (/tmp/ext/guicheckers/guicheckers-engine); every config needs the selfplay binary. Writes results/NAME.h5 and the summary results/NAME.txt.
 # Usage: experiments/checkers-external/run.sh [selfplay binary] [config, default
 #   match-guicheckers.yaml] [name, default the config's name] [pairs, default the config's]
 set -euo pipefail
@@ -13,7 +13,10 @@ name=${3:-$(basename "$cfg" .yaml)}
 pairs=${4:-}
 engine=/tmp/ext/guicheckers/guicheckers-engine
 [[ -x "$bin" ]] || { echo "error: no selfplay binary at $bin (build it first)" >&2; exit 2; }
-[[ -x "$engine" ]] || { echo "error: no $engine: run $here/build_guicheckers.sh first" >&2; exit 2; }
+if grep -q "$engine" "$cfg" && [[ ! -x "$engine" ]]; then
+  echo "error: no $engine: run $here/build_guicheckers.sh first" >&2
+  exit 2
+fi
 mkdir -p results
 out=results/$name.h5
 rm -f "$out"
