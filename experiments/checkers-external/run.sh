@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Our checkers alpha-beta against GuiCheckers (match-guicheckers.yaml), one game at a time, niced.
 # The GuiCheckers configs need the engine built by build_guicheckers.sh
-# (/tmp/ext/guicheckers/guicheckers-engine); every config needs the selfplay binary. Writes results/NAME.h5 and the summary results/NAME.txt.
+# (/tmp/ext/guicheckers/guicheckers-engine); every config needs the selfplay binary. Writes
+# results/NAME.h5 and the summary results/NAME.txt.
 # Usage: experiments/checkers-external/run.sh [selfplay binary] [config, default
 #   match-guicheckers.yaml] [name, default the config's name] [pairs, default the config's]
 set -euo pipefail
