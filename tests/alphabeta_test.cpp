@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "games/checkers/game.hpp"
+#include "games/checkers/notation.hpp"
 #include "games/common/philox.hpp"
 #include "host/search/alphabeta.hpp"
 #include "tests/engine_loop.hpp"
@@ -429,6 +431,34 @@ TEST(AlphaBeta, CheckersQuiescencePlaysOutTheCaptures) {
       }
   }
   EXPECT_GT(noisy, 5) << "some positions start with a capture";
+}
+
+// The quiescence plies poll the clock like every other node: an injected clock that runs out after
+// a number of reads stops a checkers search within 256 nodes of each read, and the move it
+// returns is legal.
+TEST(AlphaBeta, CheckersQuiescenceReadsTheClock) {
+  using G = CheckersGame;
+  const auto material = [](const checkers::State& s) -> int32_t {
+    return 100 * (count(s.pieces[s.side]) - count(s.pieces[s.side ^ 1]));
+  };
+  int reads = 0;
+  const Deadline::Clock::time_point t0{};
+  AlphaBetaOptions o;
+  o.time_ms = 1000;
+  AlphaBeta<G> search(material, {}, o);
+  search.set_clock([&] {
+    ++reads;
+    return reads >= 40 ? t0 + std::chrono::hours(1) : t0;
+  });
+  // 11-15 23-19 8-11 22-18: Black to capture 15x22, White to recapture; exchanges all along.
+  checkers::State s = checkers::initial_state();
+  for (const char* m : {"11-15", "23-19", "8-11", "22-18"}) G::apply(s, checkers::parse_move(s, m));
+  const auto r = search.search(s);
+  EXPECT_GT(r.nodes, 1000u);
+  EXPECT_LE(r.nodes, 256u * static_cast<uint64_t>(reads + 1));
+  checkers::MoveList legal;
+  G::generate_moves(s, {}, legal);
+  EXPECT_TRUE(std::find(legal.moves, legal.moves + legal.size, r.best) != legal.moves + legal.size);
 }
 
 }  // namespace
