@@ -376,6 +376,14 @@ TEST(ResumeIdentity, DifferenceNamesTheFirstKeyWithBothValues) {
   EXPECT_EQ(identity_difference("a: 1\nd: 2\n", "a: 1\n"), "d (2 in the file, not in this run)");
   EXPECT_EQ(identity_difference("w: ~\n", "w: {x: 1}\n"),
             "w (none in the file, {x: 1} in this run)");
+  // A feature appended to the game since the file was written, weighed 0, is the old evaluation.
+  const std::string old_weights = "engines: {player0: {type: alphabeta, weights: {a: 1}}}\n";
+  EXPECT_EQ(identity_difference(old_weights,
+                                "engines: {player0: {type: alphabeta, weights: {a: 1, b: 0}}}\n"),
+            "");
+  EXPECT_EQ(identity_difference(old_weights,
+                                "engines: {player0: {type: alphabeta, weights: {a: 1, b: 2}}}\n"),
+            "engines.player0.weights.b (not in the file, 2 in this run)");
   // What run_identity leaves out may change; what it keeps may not.
   config::Config<EwnGame> cfg = config::load_campaign_config_text<EwnGame>(
       "engines: {player0: {type: random}, player1: {type: random}}\n", "x.yaml");

@@ -344,7 +344,8 @@ TEST(GomokuOpenings, TheShippedMatchConfigPlaysTheShippedOpenings) {
 
 // The strength match's config: the threat search against the plain engine, both at 1 s a move,
 // over the first 100 shipped openings; documented key by key. The Gomocup engine's config uses
-// the same threat search, and every other shipped Gomoku config leaves it off.
+// the pattern search with its threat searches on, and every other shipped Gomoku config leaves
+// them off.
 TEST(GomokuOpenings, TheShippedStrengthMatchPitsTheThreatSearchAgainstThePlainEngine) {
   const std::string path = test::source_path("configs/gomoku/match-best-vs-classic.yaml");
   const auto cfg = config::load_match_config<GomokuGame>(path);
@@ -358,11 +359,11 @@ TEST(GomokuOpenings, TheShippedStrengthMatchPitsTheThreatSearchAgainstThePlainEn
   EXPECT_GT(cfg.engines[0].threat_nodes, 0u);
   EXPECT_EQ(cfg.engines[1].threat_nodes, 0u);
   test::expect_documented_config(path, config::explain_match_config(cfg));
-  EXPECT_EQ(
-      config::load_campaign_config<GomokuGame>(test::source_path("configs/gomoku/pbrain.yaml"))
-          .engines[0]
-          .threat_nodes,
-      cfg.engines[0].threat_nodes);
+  const auto pbrain =
+      config::load_campaign_config<GomokuGame>(test::source_path("configs/gomoku/pbrain.yaml"));
+  EXPECT_EQ(pbrain.engines[0].search, config::SearchKind::kPattern);
+  EXPECT_GT(pbrain.engines[0].threat_nodes, 0u);
+  EXPECT_EQ(cfg.engines[0].search, config::SearchKind::kGeneric);
   EXPECT_EQ(
       config::load_campaign_config<GomokuGame>(test::source_path("configs/gomoku/campaign.yaml"))
           .engines[1]

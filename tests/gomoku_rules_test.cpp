@@ -470,13 +470,14 @@ TEST(GomokuRules, CandidateMovesAndTacticalMoves) {
   EXPECT_FALSE(is_tactical(s, Move{8, 7}));
 }
 
-// The features of s by name (own_x: the side to move's), those that are not 0.
+// The window features of s by name (own_x: the side to move's), those that are not 0 (the
+// pattern features, own_to_x, are tested in gomoku_patterns_test.cpp).
 std::map<std::string, float> features_of(const State& s) {
   EXPECT_TRUE(state_ok(s)) << to_string(s);
   float f[kNumFeatures];
   extract_features(s, f);
   std::map<std::string, float> out;
-  for (int k = 0; k < kNumFeatures; ++k)
+  for (int k = 0; k < kFirstPatternFeature; ++k)
     if (f[k] != 0) out[std::string(kFeatureNames[k])] = f[k];
   return out;
 }

@@ -917,9 +917,34 @@ TEST(H5Campaign, ResumeRefusesAnotherCampaignAndLeavesTheFileAlone) {
   FileMeta other_seed = test_meta();
   other_seed.seed = 8;
   EXPECT_THROW(CampaignWriter::resume(path, other_seed), CampaignError);
-  EXPECT_THROW(CampaignWriter::resume(path, test_meta(4)), CampaignError);
+  FileMeta other_features = test_meta();
+  other_features.feature_names[1] = "another_feature";
+  EXPECT_THROW(CampaignWriter::resume(path, other_features), CampaignError);
+  EXPECT_THROW(CampaignWriter::resume(path, test_meta(2)), CampaignError) << "fewer features";
   EXPECT_EQ(read_text(path), before);
   EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
+}
+
+// A build whose game has appended features (names are only ever appended) resumes a file written
+// before: the file keeps its own features, and the rows the run gives are cut to that width.
+TEST(H5Campaign, ResumeWithAppendedFeaturesKeepsTheFilesWidth) {
+  TempDir dir;
+  const std::string path = dir.file("narrow.h5");
+  {
+    CampaignWriter writer = CampaignWriter::create(path, test_meta(3));
+    append(writer, make_game(0));
+  }
+  {
+    CampaignWriter writer = CampaignWriter::resume(path, test_meta(5));
+    EXPECT_EQ(writer.feature_count(), 3u);
+    append(writer, make_game(1, 5));
+  }
+  CampaignReader reader(path);
+  EXPECT_EQ(reader.meta().feature_names, test_meta(3).feature_names);
+  std::vector<float> want = make_game(0, 3).features;
+  const std::vector<float> narrow = make_game(1, 3).features;
+  want.insert(want.end(), narrow.begin(), narrow.end());
+  EXPECT_EQ(reader.features(), want);
 }
 
 TEST(H5Campaign, CreateRefusesAnExistingFileUnlessOverwriting) {

@@ -17,21 +17,62 @@
 //               _XX_X_)
 //   three       three stones in one window (XXX__ against the edge or the other side, X__XX)
 //   two         two stones in a window
+//
+// The features from own_to_five on are the line patterns of patterns.hpp, counted over the empty
+// squares: own_to_x is the number of (empty square, direction) pairs where a stone of the side
+// would make an x on that line (to_five: a winning row, so own_to_five > 0 means the side to move
+// wins at once), and the squares of each combination of lines: to_double_four (an open four or
+// fours on two lines: a win next move), to_four_three, to_double_three. The pattern search
+// (pattern_search.hpp) keeps these counts move by move and weighs only them.
 #pragma once
 
 #include <array>
 #include <string_view>
 
 #include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/patterns.hpp"
 
 namespace sp::gomoku {
 
-inline constexpr int kNumFeatures = 12;
+inline constexpr int kNumFeatures = 32;
+// The first of the pattern features (patterns.hpp), and how many there are.
+inline constexpr int kFirstPatternFeature = 12;
+inline constexpr int kPatternFeatures = kNumFeatures - kFirstPatternFeature;
 
 // Names in vector order.
 inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
-    "own_five",       "opp_five",       "own_open_four", "opp_open_four", "own_four", "opp_four",
-    "own_open_three", "opp_open_three", "own_three",     "opp_three",     "own_two",  "opp_two",
+    "own_five",
+    "opp_five",
+    "own_open_four",
+    "opp_open_four",
+    "own_four",
+    "opp_four",
+    "own_open_three",
+    "opp_open_three",
+    "own_three",
+    "opp_three",
+    "own_two",
+    "opp_two",
+    "own_to_five",
+    "opp_to_five",
+    "own_to_open_four",
+    "opp_to_open_four",
+    "own_to_four",
+    "opp_to_four",
+    "own_to_open_three",
+    "opp_to_open_three",
+    "own_to_three",
+    "opp_to_three",
+    "own_to_open_two",
+    "opp_to_open_two",
+    "own_to_two",
+    "opp_to_two",
+    "own_to_double_four",
+    "opp_to_double_four",
+    "own_to_four_three",
+    "opp_to_four_three",
+    "own_to_double_three",
+    "opp_to_double_three",
 };
 
 // Windows of five squares on the largest board, over the four directions: a bound on every count
@@ -41,9 +82,28 @@ inline constexpr int kMaxWindows =
 
 inline constexpr std::array<double, kNumFeatures> kFeatureMax = [] {
   std::array<double, kNumFeatures> a{};
-  for (double& v : a) v = kMaxWindows;
+  for (int i = 0; i < kNumFeatures; ++i)
+    a[i] = i < kFirstPatternFeature        ? kMaxWindows
+           : i < kFirstPatternFeature + 14 ? kDirections * kMaxSquares  // line counts
+                                           : kMaxSquares;               // squares
   return a;
 }();
+
+// The pattern features of the board b from the view of `mover` (the side to move): out[0..
+// kPatternFeatures), in the order of kFeatureNames from own_to_five.
+inline void pattern_features(const patterns::Board& b, int mover, float* out) {
+  using namespace patterns;
+  static constexpr Line kLineOrder[] = {kFive,  kOpenFour, kFour, kOpenThree,
+                                        kThree, kOpenTwo,  kTwo};
+  static constexpr Combo kComboOrder[] = {kComboWinNext, kComboFourThree, kComboDoubleThree};
+  int i = 0;
+  for (Line l : kLineOrder)
+    for (int view = 0; view < 2; ++view)
+      out[i++] = static_cast<float>(b.line_count(mover ^ view, l));
+  for (Combo k : kComboOrder)
+    for (int view = 0; view < 2; ++view)
+      out[i++] = static_cast<float>(b.combo_count(mover ^ view, k));
+}
 
 namespace features_detail {
 
@@ -120,6 +180,7 @@ inline void extract_features(const State& s, float* out) {
   });
   for (int p = 0; p < kPatterns; ++p)
     for (int view = 0; view < 2; ++view) out[2 * p + view] = static_cast<float>(counts[view][p]);
+  pattern_features(patterns::Board(s), mover, out + kFirstPatternFeature);
 }
 
 }  // namespace sp::gomoku

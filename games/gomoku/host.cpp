@@ -3,6 +3,8 @@
 #include <string>
 
 #include "games/common/deck_identity.hpp"
+#include "games/gomoku/pattern_engine.hpp"
+#include "host/config/campaign_config.hpp"
 
 namespace sp {
 namespace gomoku {
@@ -282,6 +284,35 @@ std::vector<PbrainStone> GameHost<GomokuGame>::pbrain_stones(const gomoku::State
       for (int p = 0; p < 2; ++p)
         if (gomoku::test_square(s.stones[p], y * s.size + x)) out.push_back({x, y, p});
   return out;
+}
+
+std::string GameHost<GomokuGame>::check_engine(const config::EngineConfig& cfg) {
+  if (cfg.type != config::EngineType::kAlphaBeta || cfg.search != config::SearchKind::kPattern)
+    return "";
+  if (!cfg.evaluation)
+    return "pattern: the pattern search needs weights (e.g. configs/gomoku/weights/pattern.yaml)";
+  for (int i = 0; i < gomoku::kFirstPatternFeature; ++i)
+    if (cfg.evaluation->w[static_cast<size_t>(i)] != 0)
+      return "pattern: the pattern search weighs only the own_to_*/opp_to_* features, but " +
+             cfg.weights + " gives " + std::string(gomoku::kFeatureNames[i]) +
+             " a weight (set the window features to 0, as configs/gomoku/weights/pattern.yaml "
+             "does)";
+  return "";
+}
+
+std::unique_ptr<search::Engine<GomokuGame>> GameHost<GomokuGame>::native_engine(
+    const config::EngineConfig& cfg, const gomoku::Rules&) {
+  if (const std::string why = check_engine(cfg); !why.empty()) throw InputError("search: " + why);
+  gomoku::PatternEngineOptions options;
+  options.time_ms = cfg.time_ms;
+  options.search.depth = static_cast<int>(cfg.depth);
+  options.search.tt_size_mb = cfg.tt_size_mb;
+  options.search.vcf_nodes = cfg.threat_nodes;
+  options.search.root_vcf_nodes = cfg.threat_nodes * 1024;
+  options.search.root_vct_nodes = cfg.threat_nodes * 512;
+  const std::vector<double> weights(cfg.evaluation->w.begin() + gomoku::kFirstPatternFeature,
+                                    cfg.evaluation->w.end());
+  return std::make_unique<gomoku::PatternEngine>(weights, options, cfg.evaluation->name);
 }
 
 }  // namespace sp

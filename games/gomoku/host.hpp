@@ -17,6 +17,13 @@
 #include "games/gomoku/playout.hpp"
 
 namespace sp {
+namespace config {
+struct EngineConfig;
+}
+namespace search {
+template <sp::Game G>
+class Engine;
+}
 namespace gomoku {
 
 // Where games start: the empty board, random stones near the centre, or the openings of a file
@@ -124,6 +131,13 @@ struct GameHost<GomokuGame> {
   // file they were read from; otherwise the key is left out (files from before it resume).
   static std::vector<std::pair<std::string, std::string>> settings_identity(
       const gomoku::Settings& settings);
+
+  // `search: pattern` (games/gomoku/pattern_engine.hpp): the engine of an alphabeta config, and
+  // why a config cannot have it ("" when it can): its weights must leave the window features
+  // (own_five .. opp_two) at 0, which the pattern search does not count.
+  static std::unique_ptr<search::Engine<GomokuGame>> native_engine(const config::EngineConfig& cfg,
+                                                                   const gomoku::Rules& rules);
+  static std::string check_engine(const config::EngineConfig& cfg);
 
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {

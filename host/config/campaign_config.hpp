@@ -25,6 +25,9 @@ inline bool is_external(EngineType t) {
   return t == EngineType::kPbrain || t == EngineType::kExternal;
 }
 enum class ChanceMode { kSample, kRoundRobin };
+// alphabeta's search: the generic one (host/search/alphabeta.hpp) or a game's own (the
+// search of games with the GameHost hook native_engine).
+enum class SearchKind { kGeneric, kPattern };
 
 struct EngineConfig {
   EngineType type = EngineType::kMcts;
@@ -50,7 +53,8 @@ struct EngineConfig {
   uint32_t tt_size_mb = 4;      // expectimax, alphabeta: transposition table per engine instance
   bool star1 = true;            // expectimax: Star1 pruning at chance nodes
   uint32_t threat_nodes = 0;    // alphabeta (games with a threat search): per horizon position
-  bool quiescence = true;       // alphabeta (games with the is_quiet hook: checkers)
+  SearchKind search = SearchKind::kGeneric;  // alphabeta in games with their own search
+  bool quiescence = true;                    // alphabeta (games with the is_quiet hook: checkers)
   // pbrain: the program and its arguments (key `command`, split like a shell line; a program
   // path with '/' made absolute from the config file's directory), and its time controls.
   std::vector<std::string> command;

@@ -240,7 +240,13 @@ Section<EngineConfig> engine_threat_keys() {
   s.integer("threat_nodes", &EngineConfig::threat_nodes, 0, 0, 1'000'000,
             "alphabeta: nodes of the game's threat search for a forced win (Gomoku: fours) at "
             "each horizon position; the root's (Gomoku: fours and threes) gets 1024 times as "
-            "many and a root move's reply 32 times; 0 = off");
+            "many and a root move's reply 32 times; 0 = off (search pattern: VCF at each "
+            "horizon position, 1024 times as many at the root and 512 times for the root's VCT)");
+  s.choice("search", &EngineConfig::search, SearchKind::kGeneric,
+           {{"generic", SearchKind::kGeneric}, {"pattern", SearchKind::kPattern}},
+           "alphabeta: generic (the search of every game, over the weights' features) or pattern "
+           "(Gomoku's own: incremental line patterns, threat-ranked moves, VCF and VCT; weighs "
+           "only the own_to_*/opp_to_* features)");
   return s;
 }
 

@@ -54,6 +54,11 @@ Section<Config<G>> engine_section(int p) {
   if constexpr (requires { GameHost<G>::kWeightsExample; }) example = GameHost<G>::kWeightsExample;
   s.include(engine, engine_eval_keys(chance, weights_loader<G>(), example));
   if constexpr (search::hooks::HasForcedWin<G>) s.include(engine, engine_threat_keys());
+  if constexpr (requires(const EngineConfig& e) { GameHost<G>::check_engine(e); })
+    s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {
+      const std::string why = GameHost<G>::check_engine(c.engines[p]);
+      if (!why.empty()) doc.fail_key(path + ".search", why);
+    });
   if constexpr (search::hooks::HasQuiet<G>) s.include(engine, engine_quiescence_keys());
   s.include(engine, engine_pbrain_keys());
   if constexpr (!ProtocolGame<G>)

@@ -764,6 +764,9 @@ struct CampaignWriter::Impl {
     return n ? std::strtoull(n, nullptr, 10) : 0;
   }();
   uint64_t games_on_disk = 0;  // writer thread only: /games rows committed
+  // The width of the rows append_game is given, when a resumed file keeps fewer features (the
+  // first tables.feature_count of each row are written); 0: the file's width.
+  size_t run_feature_count = 0;
 
   Impl(Tables t, const WriterOptions& o) : tables(std::move(t)), options(o) {
     games_on_disk = rows(tables.games.get());
@@ -1095,7 +1098,12 @@ void check_compatible(const std::string& path, const FileMeta& stored, const Fil
   };
   if (stored.game != meta.game) mismatch("game ('" + stored.game + "')");
   if (stored.seed != meta.seed) mismatch("seed (" + std::to_string(stored.seed) + ")");
-  if (stored.feature_names != meta.feature_names) mismatch("feature_names");
+  // A file written before features were appended to the game's list (names are only ever
+  // appended) resumes with its own, shorter list: the rows keep its width (resume()).
+  const bool prefix = stored.feature_names.size() <= meta.feature_names.size() &&
+                      std::equal(stored.feature_names.begin(), stored.feature_names.end(),
+                                 meta.feature_names.begin());
+  if (!prefix) mismatch("feature_names");
   if (stored.match.has_value() != meta.match.has_value())
     throw CampaignError("cannot resume '" + path + "': it is " +
                         (stored.match ? "a match file" : "not a match file") + ", this run " +
@@ -1212,9 +1220,12 @@ CampaignWriter CampaignWriter::resume(FileLock lock, const std::string& path, co
                         join_names(old.index_parts()) +
                         "; resume each part, then write the index again");
   check_compatible(path, old.meta(), meta);
-  Tables tables = build_and_install(path, write_target(path) + ".resume.tmp", meta,
+  FileMeta kept = meta;
+  kept.feature_names = old.meta().feature_names;  // a prefix of meta's (check_compatible)
+  Tables tables = build_and_install(path, write_target(path) + ".resume.tmp", kept,
                                     [&](Tables& copy) { copy_complete(old, copy, report); });
   auto impl = std::make_unique<Impl>(std::move(tables), options);
+  impl->run_feature_count = meta.feature_names.size();
   impl->report = std::move(report);
   return CampaignWriter(std::move(lock), std::move(impl));
 }
@@ -1345,6 +1356,15 @@ void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
     if (p.game_id != game.game_id) {
       throw std::invalid_argument("append_game: position of another game");
     }
+  }
+  const size_t width = impl_->tables.feature_count;
+  if (impl_->run_feature_count > width &&
+      features.size() == positions.size() * impl_->run_feature_count) {
+    std::vector<float> kept(positions.size() * width);
+    for (size_t i = 0; i < positions.size(); ++i)
+      std::copy_n(features.begin() + static_cast<std::ptrdiff_t>(i * impl_->run_feature_count),
+                  width, kept.begin() + static_cast<std::ptrdiff_t>(i * width));
+    features = std::move(kept);
   }
   if (features.size() != positions.size() * impl_->tables.feature_count) {
     throw std::invalid_argument("append_game: " + std::to_string(features.size()) +

@@ -122,7 +122,29 @@ void check_resume_identity(const std::string& path, const std::string& identity,
 }
 
 std::string identity_difference(const std::string& stored, const std::string& current) {
-  return first_difference(YAML::Load(stored), YAML::Load(current), "");
+  const YAML::Node old = YAML::Load(stored);
+  YAML::Node now = YAML::Load(current);
+  // Features appended to a game's list since the file was written (names are only ever
+  // appended): a weight of 0 on one is the evaluation the file was written with.
+  const auto map_at = [](const YAML::Node& node, const std::string& key) {
+    return node && node.IsMap() && node[key] ? node[key] : YAML::Node();
+  };
+  const YAML::Node old_engines = map_at(old, "engines");
+  if (YAML::Node engines = map_at(now, "engines"); engines.IsMap() && old_engines.IsMap())
+    for (auto engine : engines) {
+      const std::string player = engine.first.as<std::string>();
+      const YAML::Node old_weights = map_at(map_at(old_engines, player), "weights");
+      YAML::Node weights = map_at(engine.second, "weights");
+      if (!old_weights.IsMap() || !weights.IsMap()) continue;
+      std::vector<std::string> appended;
+      for (const auto& w : weights) {
+        const std::string name = w.first.as<std::string>();
+        if (!old_weights[name] && w.second.IsScalar() && w.second.as<std::string>() == "0")
+          appended.push_back(name);
+      }
+      for (const std::string& name : appended) weights.remove(name);
+    }
+  return first_difference(old, now, "");
 }
 
 void apply_overrides(config::CampaignConfig& cfg, const RunOptions& options) {

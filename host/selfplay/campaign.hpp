@@ -124,6 +124,8 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
         engine.remove(key);
     // Likewise threat_nodes (Gomoku's alpha-beta) while it is off, as every earlier file had it.
     if (cfg.engines[p].threat_nodes == 0) engine.remove("threat_nodes");
+    // search (Gomoku's pattern search) came later still: the generic search is what they had.
+    if (cfg.engines[p].search == config::SearchKind::kGeneric) engine.remove("search");
     // quiescence (checkers' alpha-beta) came later too: files written before it searched without
     // it, so only `quiescence: false` resumes them.
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");

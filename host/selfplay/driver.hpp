@@ -144,6 +144,9 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
       throw InputError(std::string("expectimax needs a game with chance; ") + G::kName +
                        " has none: use alphabeta");
     case config::EngineType::kAlphaBeta:
+      if constexpr (requires { GameHost<G>::native_engine(cfg, rules); })
+        if (cfg.search == config::SearchKind::kPattern)
+          return GameHost<G>::native_engine(cfg, rules);
       if constexpr (DeterministicGame<G>) {
         search::AlphaBetaOptions options;
         options.depth = static_cast<int>(cfg.depth);

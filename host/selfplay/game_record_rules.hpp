@@ -86,9 +86,12 @@ class GameRecordRules final : public RecordRules {
     }
     if constexpr (FeatureGame<G>) {
       const auto names = G::feature_names();
-      features_comparable_ = meta.feature_names.size() == names.size();
-      for (size_t i = 0; features_comparable_ && i < names.size(); ++i)
+      // A file from before features were appended holds a prefix of this build's list: those
+      // are compared.
+      features_comparable_ = meta.feature_names.size() <= names.size();
+      for (size_t i = 0; features_comparable_ && i < meta.feature_names.size(); ++i)
         features_comparable_ = meta.feature_names[i] == names[i];
+      file_features_ = static_cast<int>(meta.feature_names.size());
       if (!features_comparable_)
         notes_.push_back(
             "the file's feature_names differ from this build's: features not recomputed");
@@ -260,10 +263,10 @@ class GameRecordRules final : public RecordRules {
         problems.add(at + fmt::format(": result {}, the replayed game gives {}", p.result, want));
     }
     if constexpr (FeatureGame<G>) {
-      if (!features_comparable_ || features.size() != static_cast<size_t>(G::kNumFeatures)) return;
+      if (!features_comparable_ || features.size() != static_cast<size_t>(file_features_)) return;
       float want[G::kNumFeatures];
       G::extract_features(s, rules_, want);
-      for (int k = 0; k < G::kNumFeatures; ++k) {
+      for (int k = 0; k < file_features_; ++k) {
         if (std::bit_cast<uint32_t>(features[k]) != std::bit_cast<uint32_t>(want[k])) {
           problems.add(at + fmt::format(": feature {} is {}, recomputed {}", G::feature_names()[k],
                                         features[k], want[k]));
@@ -345,6 +348,7 @@ class GameRecordRules final : public RecordRules {
   typename G::Rules rules_{};
   std::optional<config::Config<G>> cfg_;
   bool features_comparable_ = false;
+  int file_features_ = 0;  // the file's feature count (a prefix of the build's)
   bool featureless_reported_ = false;
   std::unordered_map<uint64_t, Replayed> games_;
 };

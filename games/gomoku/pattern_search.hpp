@@ -1,0 +1,587 @@
+// Gomoku's own alpha-beta, built the way strong Gomoku engines are (the engine of `search:
+// pattern`, host/search/pattern_engine.hpp): one board with incremental line patterns
+// (patterns.hpp) that every node plays and takes back, never copies or rescans, and
+//   - threat-aware move generation: the side to move wins at once with a five, and by an open
+//     four or a double four when the opponent has no four; against an opponent's four it plays
+//     the one block; against an opponent's open three (a square where the opponent would make an
+//     open four or a double four) only the squares that meet it: its own fours and the squares
+//     where the opponent would make a four, which include every block of the three;
+//   - otherwise every empty square within two of a stone, ranked by the threats a stone there
+//     makes for either side (attack above defence);
+//   - VCF (victory by continuous fours) at the horizon, a defence ply there against an open three,
+//     and at the root VCF then VCT (fours and open threes, every defence of the three tried);
+//   - principal variation search with a transposition table, killer moves, history, extensions of
+//     fours and late-move reductions of quiet moves;
+//   - an evaluation that is a linear function of the pattern counts (the features own_to_* and
+//     opp_to_* of features.hpp), so its weights live in YAML and `tune` fits them.
+//
+// Scores are integers for the side to move: kWin - p for a win p plies from the root, -(kWin - p)
+// for a loss, the evaluation clamped to [-kMaxEval, kMaxEval] otherwise. The threat searches are
+// sound where the board's classes are (a reported VCF is a forced win; VCT trusts that the
+// defences of an open three are among the squares above, as engines do).
+//
+// The clock: `stop` is asked every kStopEvery nodes by every part (threat searches included); a
+// stopped iteration is dropped except for a better root move it proved by a full search. `soft`
+// is asked between iterations: true means do not start another. Without either the search is
+// deterministic: a function of the root, the options and the table. Host only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "games/common/stop.hpp"
+#include "games/gomoku/features.hpp"
+#include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/patterns.hpp"
+
+namespace sp::gomoku {
+
+struct PatternSearchOptions {
+  int depth = 0;             // plies, 1..kMaxDepth; 0: until soft/stop say so (then one is needed)
+  uint32_t tt_size_mb = 16;  // transposition table, 1..65536 MiB
+  uint32_t vcf_nodes = 200;  // VCF nodes at each horizon position; 0 = none
+  uint32_t root_vcf_nodes = 200'000;  // VCF at the root
+  uint32_t root_vct_nodes = 100'000;  // VCT at the root; 0 = none
+  int vct_depth = 8;           // attacker moves of a VCT that are open threes (fours are free)
+  bool use_reductions = true;  // late-move reductions of quiet moves
+};
+
+class PatternSearch {
+ public:
+  using Score = int32_t;
+  static constexpr int kMaxDepth = 64;
+  static constexpr Score kWin = 1 << 24;
+  static constexpr Score kProven = kWin - 4 * kMaxDepth;
+  static constexpr Score kMaxEval = kWin / 2;
+
+  struct Result {
+    Move best{};
+    Score value = 0;
+    int depth = 0;           // deepest completed iteration (0: a threat search decided)
+    bool proven = false;     // |value| >= kProven
+    bool stopped = false;    // the clock cut an iteration short
+    uint64_t nodes = 0;      // every node, threat searches included
+    uint64_t leaves = 0;     // positions scored by the evaluation
+    std::vector<Move> line;  // principal variation, starting with best
+    const char* how = "";    // "vcf", "vct", "search" or "forced"
+  };
+
+  // weights: one per pattern feature (features.hpp, kPatternFeatures of them, from own_to_five),
+  // in evaluation units; scores are 1000 per unit, as the generic alpha-beta's. Throws
+  // std::invalid_argument for options out of range.
+  PatternSearch(const std::vector<double>& weights, const PatternSearchOptions& options)
+      : opt_(options) {
+    if (weights.size() != static_cast<size_t>(kPatternFeatures))
+      throw std::invalid_argument("pattern search: " + std::to_string(kPatternFeatures) +
+                                  " weights expected");
+    for (int i = 0; i < kPatternFeatures; ++i)
+      weight_[i] = static_cast<int64_t>(std::llround(1000 * weights[static_cast<size_t>(i)]));
+    if (opt_.depth < 0 || opt_.depth > kMaxDepth)
+      throw std::invalid_argument("pattern search: depth must be in [0, 64]");
+    if (opt_.tt_size_mb < 1 || opt_.tt_size_mb > 65536)
+      throw std::invalid_argument("pattern search: tt_size_mb must be in [1, 65536]");
+  }
+
+  // Forgets the table (a new game).
+  void clear() {
+    if (table_) std::memset(table_.get(), 0, sizeof(Entry) * (mask_ + 1));
+  }
+
+  const PatternSearchOptions& options() const { return opt_; }
+
+  // The best move in root (a game not over) and what the search found.
+  // threat: asked during the root's VCT, which gives up when it says so.
+  Result search(const State& root, StopCheck stop = {}, StopCheck soft = {},
+                StopCheck threat = {}) {
+    if (!table_) allocate();
+    stop_check_ = stop;
+    soft_ = soft;
+    threat_ = threat;
+    stop_ = false;
+    nodes_ = leaves_ = 0;
+    std::memset(history_, 0, sizeof(history_));
+    std::memset(killers_, 0xFF, sizeof(killers_));
+    b_.set(root);
+    Result r;
+    const int me = b_.side_to_move();
+    const patterns::CellSet& opp_five = b_.threats(me ^ 1, patterns::kFiveSet);
+    // A five now; the one block of a four (or a lost position: block one of two).
+    if (const int c = b_.threats(me, patterns::kFiveSet).first(); c >= 0)
+      return decided(r, c, kWin - 1, "forced");
+    if (opp_five.any()) {
+      const int c = opp_five.first();
+      return decided(r, c, opp_five.count() >= 2 ? -(kWin - 2) : 0, "forced");
+    }
+    int first = -1;
+    if (opt_.root_vcf_nodes > 0) {
+      budget_ = opt_.root_vcf_nodes;
+      const int plies = vcf(0, &first);
+      if (plies > 0) return decided(r, first, kWin - plies, "vcf");
+    }
+    if (opt_.root_vct_nodes > 0 && !stop_) {
+      budget_ = opt_.root_vct_nodes;
+      in_vct_ = true;
+      const int plies = vct(0, opt_.vct_depth, &first);
+      in_vct_ = false;
+      if (plies > 0 && !stop_) return decided(r, first, kWin - plies, "vct");
+    }
+    stop_ = false;  // a threat search stopped by the clock leaves the move to the main search
+    if (stop_check_()) stop_ = true;
+
+    const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;
+    root_best_ = -1;
+    for (int d = 1; d <= max_depth; ++d) {
+      if (d > 1 && soft()) break;
+      iteration_ = d;
+      root_best_ = -1;
+      root_improved_ = false;
+      const Score v = negamax(d, -kInf, kInf, 0);
+      if (stop_) {
+        r.stopped = true;
+        // A root move the stopped iteration proved better than the last iteration's best by a
+        // full search stands; otherwise the last completed iteration decides.
+        if (root_best_ >= 0 && (r.depth == 0 || root_improved_)) {  // (see negamax)
+          r.best = Board::move_of(root_best_);
+          r.line.assign(1, r.best);
+        }
+        break;
+      }
+      r.depth = d;
+      r.value = v;
+      r.best = Board::move_of(pv_[0][0]);
+      r.line.clear();
+      for (int i = 0; i < pv_len_[0]; ++i) r.line.push_back(Board::move_of(pv_[0][i]));
+      r.proven = v >= kProven || v <= -kProven;
+      if (r.proven) break;
+    }
+    if (r.depth == 0 && root_best_ < 0) {  // stopped before any root move was scored
+      MoveBuffer moves;
+      generate(moves, 0, -1);
+      r.best = Board::move_of(moves.cell[0]);
+      r.line.assign(1, r.best);
+    }
+    r.how = "search";
+    r.nodes = nodes_;
+    r.leaves = leaves_;
+    return r;
+  }
+
+ private:
+  using Board = patterns::Board;
+  static constexpr Score kInf = kWin + 1;
+  enum Bound : uint8_t { kNoBound, kUpper, kLower, kExact };
+  struct Entry {
+    uint64_t key;
+    Score value;
+    int16_t cell;
+    uint8_t depth;
+    uint8_t bound;
+  };
+  struct MoveBuffer {
+    int cell[kMaxSquares];
+    int score[kMaxSquares];
+    int size = 0;
+    void push(int c, int s) {
+      cell[size] = c;
+      score[size++] = s;
+    }
+  };
+
+  void allocate() {
+    const size_t bytes = size_t{opt_.tt_size_mb} << 20;
+    size_t n = 1;
+    while (2 * n * sizeof(Entry) <= bytes) n *= 2;
+    table_.reset(new Entry[n]());
+    mask_ = n - 1;
+  }
+
+  Result& decided(Result& r, int cell, Score v, const char* how) {
+    r.best = Board::move_of(cell);
+    r.value = v;
+    r.proven = v >= kProven || v <= -kProven;
+    r.line.assign(1, r.best);
+    r.how = how;
+    r.nodes = nodes_;
+    return r;
+  }
+
+  StopCheck soft_, threat_;
+  bool soft() {
+    if (stop_check_()) stop_ = true;
+    return stop_ || soft_();
+  }
+
+  // Counts a node; asks the clock every kStopEvery nodes.
+  bool tick() {
+    if ((++nodes_ & (StopCheck::kStopEvery - 1)) == 0) {
+      if (stop_check_())
+        stop_ = true;
+      else if (in_vct_ && threat_())
+        budget_ = 0;  // the root's VCT has had its share of the time
+    }
+    return stop_;
+  }
+
+  // ---- Evaluation
+
+  Score evaluate() {
+    ++leaves_;
+    float f[kPatternFeatures];
+    pattern_features(b_, b_.side_to_move(), f);
+    int64_t v = 0;
+    for (int i = 0; i < kPatternFeatures; ++i) v += weight_[i] * static_cast<int64_t>(f[i]);
+    return static_cast<Score>(std::clamp<int64_t>(v, -kMaxEval, kMaxEval));
+  }
+
+  // ---- Move generation
+
+  // How much a stone on c does, for ordering: attack (the side to move's combination) above
+  // defence (the opponent's), then the lines.
+  int square_score(int c, int me) const {
+    static constexpr int kAttack[patterns::kCombos] = {0, 10, 40, 200, 900, 300, 2500, 6000, 20000};
+    static constexpr int kDefend[patterns::kCombos] = {0, 8, 20, 150, 700, 150, 1500, 3000, 10000};
+    static constexpr int kLine[patterns::kLines] = {0, 2, 4, 5, 12, 15, 30, 60};
+    int s = kAttack[b_.combo(me, c)] + kDefend[b_.combo(me ^ 1, c)];
+    for (int d = 0; d < kDirections; ++d)
+      s += kLine[b_.line(me, d, c)] + kLine[b_.line(me ^ 1, d, c)];
+    return s;
+  }
+
+  // The moves of the side to move at a node `ply` plies from the root, best first (tt_cell first
+  // when it is among them). Precondition: the side to move has no five and the opponent at most
+  // one four (handled by the caller).
+  void generate(MoveBuffer& out, int ply, int tt_cell) const {
+    const int me = b_.side_to_move(), op = me ^ 1;
+    out.size = 0;
+    const patterns::CellSet& opp_five = b_.threats(op, patterns::kFiveSet);
+    if (opp_five.any()) {
+      out.push(opp_five.first(), 0);
+      return;
+    }
+    patterns::CellSet moves;
+    if (b_.threats(op, patterns::kWinNextSet).any()) {
+      const patterns::CellSet& a = b_.threats(me, patterns::kFourSet);
+      const patterns::CellSet& d = b_.threats(op, patterns::kFourSet);
+      for (int i = 0; i < patterns::kCellWords; ++i) moves.w[i] = a.w[i] | d.w[i];
+    } else if (b_.stones() == 0) {
+      moves.set(Board::cell(b_.size() / 2, b_.size() / 2));
+    } else {
+      moves = b_.near();
+    }
+    moves.for_each([&](int c) {
+      int s = square_score(c, me);
+      if (c == tt_cell) {
+        s = 1 << 30;
+      } else if (ply < kMaxDepth && (c == killers_[ply][0] || c == killers_[ply][1])) {
+        s += 150 + (c == killers_[ply][0] ? 1 : 0);
+      } else {
+        s += std::min(history_[me][c] >> 4, 100);
+      }
+      out.push(c, s);
+    });
+    // Insertion sort, best first; ties keep cell order (deterministic).
+    for (int i = 1; i < out.size; ++i) {
+      const int c = out.cell[i], s = out.score[i];
+      int j = i;
+      for (; j > 0 && out.score[j - 1] < s; --j) {
+        out.cell[j] = out.cell[j - 1];
+        out.score[j] = out.score[j - 1];
+      }
+      out.cell[j] = c;
+      out.score[j] = s;
+    }
+  }
+
+  // ---- Threat searches (the side to move attacks)
+
+  // VCF: plies to a win by continuous fours for the side to move (0: none found), its first move
+  // in *first. Spends budget_.
+  int vcf(int depth, int* first) {
+    if (tick() || budget_ == 0) return 0;
+    --budget_;
+    const int me = b_.side_to_move(), op = me ^ 1;
+    if (const int c = b_.threats(me, patterns::kFiveSet).first(); c >= 0) {
+      if (first) *first = c;
+      return 1;
+    }
+    const patterns::CellSet& opp_five = b_.threats(op, patterns::kFiveSet);
+    const int blocks = opp_five.count();
+    if (blocks >= 2 || depth >= kMaxDepth - 2) return 0;
+    if (blocks == 0) {
+      if (const int c = b_.threats(me, patterns::kWinNextSet).first(); c >= 0) {
+        if (first) *first = c;
+        return 3;
+      }
+    }
+    int cells[kMaxSquares], n = 0;
+    if (blocks == 1) {
+      const int c = opp_five.first();
+      if (!b_.threats(me, patterns::kFourSet).test(c)) return 0;  // the block must be a four
+      cells[n++] = c;
+    } else {
+      b_.threats(me, patterns::kFourSet).for_each([&](int c) { cells[n++] = c; });
+      // Fours that also make an open three first.
+      std::stable_sort(cells, cells + n,
+                       [&](int a, int b) { return b_.combo(me, a) > b_.combo(me, b); });
+    }
+    for (int i = 0; i < n && !stop_; ++i) {
+      b_.play(cells[i]);
+      const int reply = b_.threats(me, patterns::kFiveSet).first();
+      int plies = 0;
+      if (reply >= 0) {
+        if (b_.threats(me, patterns::kFiveSet).count() >= 2) {
+          plies = 3;  // two fives to block
+        } else {
+          b_.play(reply);
+          const int rest = vcf(depth + 2, nullptr);
+          b_.undo();
+          if (rest > 0) plies = rest + 2;
+        }
+      }
+      b_.undo();
+      if (plies > 0) {
+        if (first) *first = cells[i];
+        return plies;
+      }
+    }
+    return 0;
+  }
+
+  // VCT: plies to a win by fours and open threes for the side to move (0: none found), at most
+  // `threes` of its moves open threes.
+  int vct(int depth, int threes, int* first) {
+    if (tick() || budget_ == 0) return 0;
+    const int me = b_.side_to_move(), op = me ^ 1;
+    if (const int c = b_.threats(me, patterns::kFiveSet).first(); c >= 0) {
+      if (first) *first = c;
+      return 1;
+    }
+    const patterns::CellSet& opp_five = b_.threats(op, patterns::kFiveSet);
+    const int blocks = opp_five.count();
+    if (blocks >= 2 || depth >= kMaxDepth - 4) return 0;
+    if (blocks == 0) {
+      if (const int c = b_.threats(me, patterns::kWinNextSet).first(); c >= 0) {
+        if (first) *first = c;
+        return 3;
+      }
+    }
+    --budget_;
+    int cells[kMaxSquares], n = 0;
+    if (blocks == 1) {
+      cells[n++] = opp_five.first();  // forced; it must leave or make a threat (vct_defend)
+    } else {
+      b_.threats(me, patterns::kFourSet).for_each([&](int c) { cells[n++] = c; });
+      if (threes > 0)
+        b_.threats(me, patterns::kOpenThreeSet).for_each([&](int c) {
+          if (!b_.threats(me, patterns::kFourSet).test(c)) cells[n++] = c;
+        });
+      std::stable_sort(cells, cells + n,
+                       [&](int a, int b) { return square_score(a, me) > square_score(b, me); });
+    }
+    for (int i = 0; i < n && !stop_ && budget_ > 0; ++i) {
+      const bool four = b_.threats(me, patterns::kFourSet).test(cells[i]);
+      if (!four && blocks == 0 && threes == 0) continue;
+      b_.play(cells[i]);
+      const int rest = vct_defend(depth + 1, four || blocks == 1 ? threes : threes - 1);
+      b_.undo();
+      if (rest > 0) {
+        if (first) *first = cells[i];
+        return rest + 1;
+      }
+    }
+    return 0;
+  }
+
+  // The defender's side of vct: the attacker (who just moved) wins against every defence?
+  // Plies to its win counted from here, 0 if some defence holds.
+  int vct_defend(int depth, int threes) {
+    if (tick() || budget_ == 0) return 0;
+    const int me = b_.side_to_move(), att = me ^ 1;
+    if (b_.threats(me, patterns::kFiveSet).any()) return 0;  // the defender wins first
+    const patterns::CellSet& att_five = b_.threats(att, patterns::kFiveSet);
+    const int fives = att_five.count();
+    if (fives >= 2) return 2;
+    int cells[kMaxSquares], n = 0;
+    if (fives == 1) {
+      cells[n++] = att_five.first();
+    } else {
+      if (!b_.threats(att, patterns::kWinNextSet).any()) return 0;  // no threat left
+      const patterns::CellSet& a = b_.threats(att, patterns::kFourSet);
+      const patterns::CellSet& d = b_.threats(me, patterns::kFourSet);
+      for (int i = 0; i < patterns::kCellWords; ++i)
+        for (uint64_t x = a.w[i] | d.w[i]; x; x &= x - 1) cells[n++] = 64 * i + lsb64(x);
+    }
+    int longest = 0;
+    for (int i = 0; i < n; ++i) {
+      b_.play(cells[i]);
+      const int rest = vct(depth + 1, threes, nullptr);
+      b_.undo();
+      if (rest == 0) return 0;
+      longest = std::max(longest, rest);
+    }
+    return longest + 1;
+  }
+
+  // ---- Alpha-beta
+
+  Score negamax(int depth, Score alpha, Score beta, int ply) {
+    if (tick()) return 0;
+    pv_len_[ply] = 0;
+    const int me = b_.side_to_move(), op = me ^ 1;
+    if (b_.threats(me, patterns::kFiveSet).any()) return kWin - (ply + 1);
+    const int opp_fives = b_.threats(op, patterns::kFiveSet).count();
+    if (opp_fives >= 2) return -(kWin - (ply + 2));
+    if (opp_fives == 0 && b_.threats(me, patterns::kWinNextSet).any()) return kWin - (ply + 3);
+    if (b_.full()) return 0;
+    if (depth <= 0 || ply >= kMaxDepth - 1) return horizon(alpha, beta, ply, 0);
+
+    const uint64_t key = b_.hash();
+    Entry& e = table_[key & mask_];
+    int tt_cell = -1;
+    if (e.key == key && e.bound != kNoBound) {
+      tt_cell = e.cell;
+      const Score v = from_table(e.value, ply);
+      if (ply > 0 && e.depth >= depth &&
+          (e.bound == kExact || (e.bound == kLower && v >= beta) ||
+           (e.bound == kUpper && v <= alpha)))
+        return v;
+    }
+    MoveBuffer moves;
+    generate(moves, ply, tt_cell);
+    const Score alpha0 = alpha;
+    Score best = -kInf;
+    int best_cell = moves.cell[0];
+    for (int i = 0; i < moves.size; ++i) {
+      const int c = moves.cell[i];
+      const patterns::Combo mine = b_.combo(me, c), theirs = b_.combo(op, c);
+      const bool four = mine >= patterns::kComboFour;
+      const bool quiet = mine < patterns::kComboOpenThree && theirs < patterns::kComboOpenThree &&
+                         moves.score[i] < (1 << 30);
+      int next = depth - 1;
+      if (four && ply < kMaxDepth / 2) ++next;  // the reply is forced: look one ply further
+      int reduced = next;
+      if (opt_.use_reductions && quiet && i >= 3 && depth >= 3)
+        reduced = std::max(1, next - (i >= 10 ? 2 : 1));
+      b_.play(c);
+      Score v;
+      if (i == 0) {
+        v = -negamax(next, -beta, -alpha, ply + 1);
+      } else {
+        v = -negamax(reduced, -alpha - 1, -alpha, ply + 1);
+        if (v > alpha && reduced < next && !stop_) v = -negamax(next, -alpha - 1, -alpha, ply + 1);
+        if (v > alpha && v < beta && !stop_) v = -negamax(next, -beta, -alpha, ply + 1);
+      }
+      b_.undo();
+      if (stop_) return 0;
+      if (v > best) {
+        best = v;
+        best_cell = c;
+        if (ply == 0) {  // after the first move, a new best beat it by a full search
+          root_improved_ = root_improved_ || i > 0;
+          root_best_ = c;
+        }
+        if (v > alpha) {
+          alpha = v;
+          pv_[ply][0] = c;
+          std::copy(pv_[ply + 1], pv_[ply + 1] + pv_len_[ply + 1], pv_[ply] + 1);
+          pv_len_[ply] = 1 + pv_len_[ply + 1];
+        }
+        if (v >= beta) {
+          if (quiet && ply < kMaxDepth) {
+            if (killers_[ply][0] != c) {
+              killers_[ply][1] = killers_[ply][0];
+              killers_[ply][0] = c;
+            }
+            history_[me][c] += depth * depth;
+          }
+          break;
+        }
+      }
+    }
+    const uint8_t bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
+    if (e.key != key || depth >= e.depth || bound == kExact) {
+      e.key = key;
+      e.value = to_table(best, ply);
+      e.cell = static_cast<int16_t>(bound == kUpper && tt_cell >= 0 ? tt_cell : best_cell);
+      e.depth = static_cast<uint8_t>(depth);
+      e.bound = bound;
+    }
+    return best;
+  }
+
+  // A horizon position: a VCF of the side to move scores as the win it is; against an open
+  // three (the opponent would make an open four) the defences are searched, up to two defence
+  // plies; otherwise the evaluation.
+  Score horizon(Score alpha, Score beta, int ply, int defences) {
+    const int me = b_.side_to_move(), op = me ^ 1;
+    if (opt_.vcf_nodes > 0 && b_.threats(me, patterns::kFourSet).any()) {
+      budget_ = opt_.vcf_nodes;
+      const int plies = vcf(ply, nullptr);
+      if (stop_) return 0;
+      if (plies > 0) return kWin - (ply + plies);
+    }
+    const Score stand = evaluate();
+    if (defences >= 2 || ply >= kMaxDepth - 4 || !b_.threats(op, patterns::kWinNextSet).any() ||
+        b_.threats(op, patterns::kFiveSet).any())
+      return stand;
+    // The opponent threatens an open four: try the moves that meet it.
+    MoveBuffer moves;
+    generate(moves, ply, -1);
+    Score best = -kInf;
+    for (int i = 0; i < moves.size && i < 8; ++i) {
+      b_.play(moves.cell[i]);
+      if (tick()) {
+        b_.undo();
+        return 0;
+      }
+      const Score v = -horizon_reply(-beta, -std::max(alpha, best), ply + 1, defences + 1);
+      b_.undo();
+      if (stop_) return 0;
+      best = std::max(best, v);
+      if (best >= beta) break;
+    }
+    return best == -kInf ? stand : best;
+  }
+
+  // The opponent's move after a defence at the horizon: it wins by its own VCF or scores as it
+  // stands (one more defence ply where it must answer a three).
+  Score horizon_reply(Score alpha, Score beta, int ply, int defences) {
+    const int me = b_.side_to_move(), op = me ^ 1;
+    if (b_.threats(me, patterns::kFiveSet).any()) return kWin - (ply + 1);
+    if (b_.threats(op, patterns::kFiveSet).count() == 0 &&
+        b_.threats(me, patterns::kWinNextSet).any())
+      return kWin - (ply + 3);
+    return horizon(alpha, beta, ply, defences);
+  }
+
+  static Score to_table(Score v, int ply) {
+    return v >= kProven ? v + ply : v <= -kProven ? v - ply : v;
+  }
+  static Score from_table(Score v, int ply) {
+    return v >= kProven ? v - ply : v <= -kProven ? v + ply : v;
+  }
+
+  PatternSearchOptions opt_;
+  int64_t weight_[kPatternFeatures] = {};
+  std::unique_ptr<Entry[]> table_;
+  size_t mask_ = 0;
+  Board b_;
+  StopCheck stop_check_;
+  bool stop_ = false, in_vct_ = false;
+  uint64_t nodes_ = 0, leaves_ = 0;
+  uint32_t budget_ = 0;
+  int iteration_ = 0;
+  int root_best_ = -1;
+  bool root_improved_ = false;
+  int killers_[kMaxDepth + 1][2];
+  int history_[2][patterns::kCells];
+  int pv_[kMaxDepth + 2][kMaxDepth + 2] = {};
+  int pv_len_[kMaxDepth + 2] = {};
+};
+
+}  // namespace sp::gomoku
