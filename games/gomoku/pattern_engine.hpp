@@ -3,9 +3,9 @@
 // across a game's moves and is cleared by new_game().
 //
 // Time: with a budget (time_ms, or the manager's through set_time_limit) the search stops when it
-// is spent (less a millisecond) (asked every few dozen nodes, threat searches included), starts no iteration once half
-// of it is gone, and gives the root's VCT at most a quarter. The clock can be injected (set_clock)
-// so that tests decide when time runs out. Host only.
+// is spent (less a millisecond) (asked every few dozen nodes, threat searches included), starts no
+// iteration once half of it is gone, and gives the root's VCT at most a quarter. The clock can be
+// injected (set_clock) so that tests decide when time runs out. Host only.
 #pragma once
 
 #include <cstdint>
