@@ -189,7 +189,9 @@ TEST(GomokuPatterns, ClassesAgreeWithTheRules) {
                               : completions == 1 ? patterns::kFour
                                                  : l;
             ASSERT_EQ(l, want) << to_string(s) << " square " << sq << " direction " << d;
-            if (completions == 0) ASSERT_LT(l, patterns::kFour);
+            if (completions == 0) {
+              ASSERT_LT(l, patterns::kFour);
+            }
             fours += completions > 0;
           }
         }
@@ -335,7 +337,9 @@ TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
                  test_square(s.stones[1], m.y * 15 + m.x));
     EXPECT_LE(reads, static_cast<int>(budget) + 4) << "budget " << budget;
     EXPECT_LE(engine.last_seconds(), budget / 1000.0 + 0.005);
-    if (budget == 200) EXPECT_GE(engine.last_result().depth, 1);
+    if (budget == 200) {
+      EXPECT_GE(engine.last_result().depth, 1);
+    }
   }
 }
 

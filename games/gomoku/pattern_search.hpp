@@ -300,25 +300,35 @@ class PatternSearch {
 
   // ---- Threat searches (the side to move attacks)
 
+  // What a threat search settles before it tries a move: 1 (a five now) or 3 (an open or double
+  // four, the opponent having no four) with the move in *first, 0 (the opponent has two fours to
+  // block: no win), -1 to search on; *blocks: the opponent's fours (0 or 1 then).
+  int attacker_wins_at_once(int* first, int* blocks) const {
+    const int me = b_.side_to_move();
+    if (const int c = b_.threats(me, patterns::kFiveSet).first(); c >= 0) {
+      if (first) *first = c;
+      return 1;
+    }
+    *blocks = b_.threats(me ^ 1, patterns::kFiveSet).count();
+    if (*blocks >= 2) return 0;
+    if (*blocks == 0)
+      if (const int c = b_.threats(me, patterns::kWinNextSet).first(); c >= 0) {
+        if (first) *first = c;
+        return 3;
+      }
+    return -1;
+  }
+
   // VCF: plies to a win by continuous fours for the side to move (0: none found), its first move
   // in *first. Spends budget_.
   int vcf(int depth, int* first) {
     if (tick() || budget_ == 0) return 0;
     --budget_;
-    const int me = b_.side_to_move(), op = me ^ 1;
-    if (const int c = b_.threats(me, patterns::kFiveSet).first(); c >= 0) {
-      if (first) *first = c;
-      return 1;
-    }
-    const patterns::CellSet& opp_five = b_.threats(op, patterns::kFiveSet);
-    const int blocks = opp_five.count();
-    if (blocks >= 2 || depth >= kMaxDepth - 2) return 0;
-    if (blocks == 0) {
-      if (const int c = b_.threats(me, patterns::kWinNextSet).first(); c >= 0) {
-        if (first) *first = c;
-        return 3;
-      }
-    }
+    const int me = b_.side_to_move();
+    int blocks = 0;
+    if (const int won = attacker_wins_at_once(first, &blocks); won >= 0) return won;
+    if (depth >= kMaxDepth - 2) return 0;
+    const patterns::CellSet& opp_five = b_.threats(me ^ 1, patterns::kFiveSet);
     int cells[kMaxSquares], n = 0;
     if (blocks == 1) {
       const int c = opp_five.first();
@@ -357,20 +367,11 @@ class PatternSearch {
   // `threes` of its moves open threes.
   int vct(int depth, int threes, int* first) {
     if (tick() || budget_ == 0) return 0;
-    const int me = b_.side_to_move(), op = me ^ 1;
-    if (const int c = b_.threats(me, patterns::kFiveSet).first(); c >= 0) {
-      if (first) *first = c;
-      return 1;
-    }
-    const patterns::CellSet& opp_five = b_.threats(op, patterns::kFiveSet);
-    const int blocks = opp_five.count();
-    if (blocks >= 2 || depth >= kMaxDepth - 4) return 0;
-    if (blocks == 0) {
-      if (const int c = b_.threats(me, patterns::kWinNextSet).first(); c >= 0) {
-        if (first) *first = c;
-        return 3;
-      }
-    }
+    const int me = b_.side_to_move();
+    int blocks = 0;
+    if (const int won = attacker_wins_at_once(first, &blocks); won >= 0) return won;
+    if (depth >= kMaxDepth - 4) return 0;
+    const patterns::CellSet& opp_five = b_.threats(me ^ 1, patterns::kFiveSet);
     --budget_;
     int cells[kMaxSquares], n = 0;
     if (blocks == 1) {
