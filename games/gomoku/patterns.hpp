@@ -349,6 +349,13 @@ class Board {
     }
   }
 
+  // Refreshes every empty square whose lines pass through c, in the direction they share.
+  void refresh_lines_through(int c) {
+    for (int d = 0; d < kDirections; ++d)
+      for (int k = -kReach; k <= kReach; ++k)
+        if (k != 0 && cells_[c - k * kStep[d]] == kEmpty) refresh(c - k * kStep[d], d);
+  }
+
   void place_stone(int c, int side) {
     cells_[c] = static_cast<uint8_t>(side + 1);
     clear_lines(c);
@@ -361,9 +368,7 @@ class Board {
         key_[side][d][t] |= kOwnCell << shift;
         key_[side ^ 1][d][t] |= kBlockedCell << shift;
       }
-    for (int d = 0; d < kDirections; ++d)
-      for (int k = -kReach; k <= kReach; ++k)
-        if (k != 0 && cells_[c - k * kStep[d]] == kEmpty) refresh(c - k * kStep[d], d);
+    refresh_lines_through(c);
     for (int dy = -2; dy <= 2; ++dy)
       for (int dx = -2; dx <= 2; ++dx) {
         const int t = c + dy * kStride + dx;
@@ -383,9 +388,7 @@ class Board {
         key_[side ^ 1][d][t] &= mask;
       }
     refresh(c);
-    for (int d = 0; d < kDirections; ++d)
-      for (int k = -kReach; k <= kReach; ++k)
-        if (k != 0 && cells_[c - k * kStep[d]] == kEmpty) refresh(c - k * kStep[d], d);
+    refresh_lines_through(c);
     for (int dy = -2; dy <= 2; ++dy)
       for (int dx = -2; dx <= 2; ++dx) {
         const int t = c + dy * kStride + dx;
