@@ -11,6 +11,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
   python3-nbclient python3-nbformat python3-ipykernel
+  chromium
 )
 
 missing=()

@@ -277,13 +277,15 @@ TEST_F(CheckersBallotFile, AFormatTheGameLacksIsAnInputError) {
   EXPECT_EQ(bogus.code, 2) << bogus.out;
   EXPECT_NE(bogus.out.find("--format sgf: " + path() +
                            " holds checkers games, which export as "
-                           "tsv or pdn"),
+                           "tsv, html, boards, pdn"),
             std::string::npos)
       << bogus.out;
   const std::string ewn = test::source_path("tests/data/format1-campaign.h5");
   const auto none = selfplay("export '" + ewn + "' --format pdn");
   EXPECT_EQ(none.code, 2) << none.out;
-  EXPECT_NE(none.out.find("holds ewn games, which export as tsv"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("holds ewn games, which export as tsv, html, boards\n"),
+            std::string::npos)
+      << none.out;
   EXPECT_EQ(selfplay("export '" + path() + "' --format tsv").out,
             selfplay("export '" + path() + "'").out);
 }

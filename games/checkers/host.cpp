@@ -174,7 +174,7 @@ std::vector<std::pair<std::string, std::string>> GameHost<CheckersGame>::setting
   return {};
 }
 
-std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game) {
+std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game, std::string_view) {
   using namespace checkers;
   const std::string which = "game " + std::to_string(game.game_id);
   Opening opening;
@@ -217,6 +217,40 @@ std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game) {
   tag("GameType", "21");
   pdn.result = pdn_result(game.winner == 0 || game.winner == 1 ? game.winner : kNoWinner);
   return write_pdn(pdn);
+}
+
+BoardFrame GameHost<CheckersGame>::board_frame(const checkers::Rules&) {
+  using namespace checkers;
+  BoardFrame f;
+  f.style = "checkers";
+  f.width = f.height = 8;
+  for (int file = 0; file < 8; ++file) f.columns.emplace_back(1, static_cast<char>('a' + file));
+  for (int row = 0; row < 8; ++row) f.rows.push_back(std::to_string(8 - row));
+  for (int row = 0; row < 8; ++row)
+    for (int file = 0; file < 8; ++file) {
+      const int sq = square_at(row, file);
+      f.squares.push_back(sq < 0 ? std::string() : square_text(sq));
+    }
+  return f;
+}
+
+BoardPicture GameHost<CheckersGame>::picture(const checkers::State& s) {
+  using namespace checkers;
+  BoardPicture p;
+  for (int row = 0; row < 8; ++row)
+    for (int file = 0; file < 8; ++file) {
+      const int sq = square_at(row, file);
+      if (sq < 0) {
+        p.cells += '-';
+        continue;
+      }
+      const uint32_t bit = 1u << sq;
+      const bool king = (s.kings & bit) != 0;
+      p.cells += (s.pieces[0] & bit)   ? (king ? 'B' : 'b')
+                 : (s.pieces[1] & bit) ? (king ? 'W' : 'w')
+                                       : '.';
+    }
+  return p;
 }
 
 std::string GameHost<CheckersGame>::board_text(const checkers::State& s) {

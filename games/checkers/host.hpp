@@ -3,6 +3,7 @@
 // ballots), PDN notation and game files, and the terminal-play hooks.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -95,8 +96,13 @@ struct GameHost<CheckersGame> {
   // Game files: `selfplay export --format pdn` writes PDN (pdn.hpp). The tags: Event, Site, Date,
   // Round (the game id), Black and White (the engines), GameType 21 (English draughts), Result;
   // a FEN start adds SetUp and FEN, and a ballot game's moves start with the ballot's.
-  static constexpr const char* kGameFileFormat = "pdn";
-  static std::string game_file_text(const GameFileRecord& game);
+  static constexpr std::array<GameFileFormat, 1> kGameFileFormats{{{"pdn", ".pdn", false}}};
+  static std::string game_file_text(const GameFileRecord& game, std::string_view format);
+
+  // Board pictures (game_host.hpp): the 8x8 board from Black's side, row 8 at the top, the dark
+  // squares numbered 1-32.
+  static BoardFrame board_frame(const checkers::Rules& rules);
+  static BoardPicture picture(const checkers::State& s);
 
   // Terminal play (`selfplay play`, `selfplay demo`): optional hooks of game_host.hpp.
   static std::string board_text(const checkers::State& s);

@@ -49,10 +49,19 @@
 //                             winner ("your cube reached e1") or the engine ("its cube reached
 //                             e1") [none: "You win." / "Engine wins."]
 // Game files (`selfplay export --format NAME`; host/selfplay/export.hpp), optional:
-//   kGameFileFormat           the name of the game's own game-file format ("pdn" for checkers)
-//   game_file_text(game)      one stored game (GameFileRecord) in that format, ready to be
-//                             concatenated with the others; throws InputError for a record that
-//                             does not replay (its opening or a move is not legal)
+//   kGameFileFormats          the game's own game-file formats (std::array of GameFileFormat:
+//                             checkers {pdn}, Gomoku {psq, sgf})
+//   game_file_text(game, format)
+//                             one stored game (GameFileRecord) in that format (one of
+//                             kGameFileFormats' names), ready to be concatenated with the others
+//                             (or written alone, for a format of one game per file); throws
+//                             InputError for a record that does not replay (its opening or a move
+//                             is not legal)
+// Board pictures (`selfplay export --format html` and `--format boards`, the notebooks' boards;
+// host/selfplay/viewer.hpp), optional, both or none (PictureGame):
+//   board_frame(rules)        the board's shape, drawing style and labels (BoardFrame)
+//   picture(s)                the pieces on the board of s, one character per square in the
+//                             frame's style's alphabet, and the squares to mark (BoardPicture)
 // Resume (host/selfplay/campaign.hpp run_identity), optional:
 //   settings_identity(settings)  vector of (key, text) pairs that replace `rules.<key>` in the
 //                             identity a resume must match: what decides the games beyond the
@@ -107,10 +116,43 @@ struct GameFileRecord {
   int winner = -1;                 // 0 or 1; -1 for a draw
   std::vector<std::string> moves;  // each ply's move text as /plies stores it, in ply order
   std::vector<int> chances;        // each ply's /plies chance (-1 in a game without chance)
+  std::vector<float> times_ms;     // each ply's /plies time_ms: how long the engine thought
   std::string players[2];          // who played player 0 and player 1 ("" when not known)
   std::string event;               // "selfplay campaign" or "selfplay match"
   std::string site;                // the host the file was written on ("" when not known)
   std::string start_time;          // when the file was started, "2026-11-30T22:00:00Z" or ""
+  std::string rules;               // the file's rules as describe_rules writes them
+};
+
+// A game-file format of `selfplay export --format NAME`.
+struct GameFileFormat {
+  const char* name;        // "pdn"
+  const char* extension;   // of a file holding it: ".pdn"
+  bool one_game_per_file;  // the format holds one game (psq): --out names a directory
+};
+
+// How a game's board is drawn (`selfplay export --format html`, the notebooks): the style names
+// the pieces' alphabet and look, the labels are what the margins and squares show.
+//   "ewn"       '.' empty, 'A'-'F' player 0's cubes 1-6, 'a'-'f' player 1's cubes 1-6
+//   "checkers"  '-' a light square (never played), '.' an empty dark square, 'b' 'B' Black's
+//               (player 0's) man and king, 'w' 'W' White's (player 1's) man and king
+//   "gomoku"    '.' empty, 'x' a Black stone (player 0), 'o' a White stone (player 1); stones
+//               stand on the intersections of a width x height grid
+struct BoardFrame {
+  std::string style;
+  int width = 0, height = 0;
+  std::vector<std::string> columns;  // width labels, left to right ("a".."e")
+  std::vector<std::string> rows;     // height labels, top to bottom ("5".."1")
+  std::vector<std::string> squares;  // width*height labels inside the squares, "" for none
+                                     // (checkers: the square numbers 1-32); empty for none at all
+};
+
+// The board of one position in its frame: `cells` has width*height characters, row by row from
+// the top, left to right; `marks` lists squares (row * width + column) to draw highlighted, in
+// increasing order (Gomoku: the winning row).
+struct BoardPicture {
+  std::string cells;
+  std::vector<int> marks;
 };
 
 // A stone as the Gomocup protocol's BOARD command lists it; player 0 or 1.
@@ -141,6 +183,14 @@ concept HostGame =
     (!ChanceGame<G> || requires(const typename G::State& s) {
       { GameHost<G>::chance_value(s) } -> std::convertible_to<int>;
     });
+
+// Games whose boards can be drawn (`selfplay export --format html`).
+template <class G>
+concept PictureGame = HostGame<G> && requires(const typename G::Rules& rules,
+                                              const typename G::State& s) {
+  { GameHost<G>::board_frame(rules) } -> std::same_as<BoardFrame>;
+  { GameHost<G>::picture(s) } -> std::same_as<BoardPicture>;
+};
 
 // Games an external Gomocup engine can play (`type: pbrain`).
 template <class G>

@@ -125,6 +125,26 @@ ewn::State GameHost<EwnGame>::opening_position(std::string_view opening, int fir
 
 // Terminal play
 
+BoardFrame GameHost<EwnGame>::board_frame(const ewn::Rules&) {
+  BoardFrame f;
+  f.style = "ewn";
+  f.width = f.height = ewn::kSize;
+  for (int col = 0; col < ewn::kSize; ++col)
+    f.columns.emplace_back(1, static_cast<char>('a' + col));
+  for (int row = 0; row < ewn::kSize; ++row) f.rows.push_back(std::to_string(ewn::kSize - row));
+  return f;
+}
+
+BoardPicture GameHost<EwnGame>::picture(const ewn::State& s) {
+  BoardPicture p;
+  p.cells.assign(ewn::kSize * ewn::kSize, '.');
+  for (int sq = 0; sq < ewn::kSize * ewn::kSize; ++sq)
+    for (int side = 0; side < 2; ++side)
+      if (s.occ[side] & (1u << sq))
+        p.cells[sq] = static_cast<char>((side == 0 ? 'A' : 'a') + ewn::cube_on(s, side, sq));
+  return p;
+}
+
 std::string GameHost<EwnGame>::side_name(int side) {
   return side == 0 ? "player 0 (cubes A-F, from the top-left corner to e1)"
                    : "player 1 (cubes a-f, from the bottom-right corner to a5)";

@@ -62,6 +62,10 @@ struct GameHost<EwnGame> {
   static constexpr const char* kChanceName = "die";
   static constexpr const char* kChancesName = "dice";
 
+  // Board pictures (game_host.hpp): the board as board_diagram draws it, row 5 at the top.
+  static BoardFrame board_frame(const ewn::Rules& rules);
+  static BoardPicture picture(const ewn::State& s);
+
   // Terminal play: optional hooks of game_host.hpp for `selfplay play` and `selfplay demo`.
   static std::string board_text(const ewn::State& s) { return ewn::board_diagram(s); }
   static std::string side_name(int side);

@@ -1,8 +1,10 @@
 #include "games/gomoku/host.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #include "games/common/deck_identity.hpp"
+#include "games/gomoku/game_files.hpp"
 #include "games/gomoku/pattern_engine.hpp"
 #include "host/config/campaign_config.hpp"
 
@@ -137,6 +139,67 @@ std::string GameHost<GomokuGame>::describe_rules(const gomoku::Rules& r) {
 }
 
 // Terminal play
+
+std::string GameHost<GomokuGame>::game_file_text(const GameFileRecord& game,
+                                                 std::string_view format) {
+  // The rules as describe_rules writes them: "board_size=15 rule=freestyle".
+  int size = gomoku::Rules{}.size;
+  std::string rule = gomoku::win_rule_text(gomoku::Rules{}.rule);
+  for (size_t at = 0; at < game.rules.size();) {
+    size_t end = game.rules.find(' ', at);
+    if (end == std::string::npos) end = game.rules.size();
+    const std::string item = game.rules.substr(at, end - at);
+    if (item.starts_with("board_size=")) size = std::atoi(item.c_str() + 11);
+    if (item.starts_with("rule=")) rule = item.substr(5);
+    at = end + 1;
+  }
+  if (size != 15 && size != 20)
+    throw InputError("rules \"" + game.rules + "\": no board size of 15 or 20");
+  return format == "psq" ? gomoku::write_psq(game, size) : gomoku::write_sgf(game, size, rule);
+}
+
+BoardFrame GameHost<GomokuGame>::board_frame(const gomoku::Rules& rules) {
+  BoardFrame f;
+  f.style = "gomoku";
+  f.width = f.height = rules.size;
+  for (int x = 0; x < rules.size; ++x) f.columns.emplace_back(1, static_cast<char>('a' + x));
+  for (int y = 0; y < rules.size; ++y) f.rows.push_back(std::to_string(y + 1));
+  return f;
+}
+
+BoardPicture GameHost<GomokuGame>::picture(const gomoku::State& s) {
+  using namespace gomoku;
+  const int n = s.size;
+  BoardPicture p;
+  p.cells.assign(n * n, '.');
+  for (int sq = 0; sq < n * n; ++sq)
+    p.cells[sq] = test_square(s.stones[0], sq) ? 'x' : test_square(s.stones[1], sq) ? 'o' : '.';
+  if (s.winner != kNoWinner) {
+    // Every stone of the winner that stands in a winning row along a line, in square order.
+    const uint64_t* own = s.stones[s.winner];
+    const bool exact = s.rule == WinRule::kStandard;
+    std::vector<bool> marked(n * n, false);
+    for (int sq = 0; sq < n * n; ++sq) {
+      if (!test_square(own, sq)) continue;
+      const int x = sq % n, y = sq / n;
+      for (int d = 0; d < kDirections; ++d) {
+        const int dx = direction_dx(d), dy = direction_dy(d);
+        // Only from a row's first stone: the one behind it is not the winner's.
+        const int bx = x - dx, by = y - dy;
+        if (on_board(n, bx, by) && test_square(own, by * n + bx)) continue;
+        int len = 0;
+        for (int cx = x, cy = y; on_board(n, cx, cy) && test_square(own, cy * n + cx);
+             cx += dx, cy += dy)
+          ++len;
+        if (exact ? len != 5 : len < 5) continue;
+        for (int k = 0; k < len; ++k) marked[(y + k * dy) * n + (x + k * dx)] = true;
+      }
+    }
+    for (int sq = 0; sq < n * n; ++sq)
+      if (marked[sq]) p.marks.push_back(sq);
+  }
+  return p;
+}
 
 std::string GameHost<GomokuGame>::board_text(const gomoku::State& s) {
   std::string letters = "   ";

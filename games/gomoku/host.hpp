@@ -2,6 +2,7 @@
 // openings), the weighted-playout keys of an engine, notation and terminal play.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -94,7 +95,18 @@ struct GameHost<GomokuGame> {
     return gomoku::parse_position(text);
   }
 
+  // Game files (game_files.hpp): `selfplay export --format psq` (piskvork, one game per file)
+  // and `--format sgf`; the board size and rule come from game.rules as describe_rules writes it.
+  static constexpr std::array<GameFileFormat, 2> kGameFileFormats{
+      {{"psq", ".psq", true}, {"sgf", ".sgf", false}}};
+  static std::string game_file_text(const GameFileRecord& game, std::string_view format);
+
   // Terminal play: optional hooks of game_host.hpp for `selfplay play` and `selfplay demo`.
+  // Board pictures (game_host.hpp): stones on the intersections, row 1 at the top as the
+  // notation counts; the winning row of a won game marked.
+  static BoardFrame board_frame(const gomoku::Rules& rules);
+  static BoardPicture picture(const gomoku::State& s);
+
   static std::string board_text(const gomoku::State& s);
   static std::string side_name(int side) {
     return side == 0 ? "Black (x, moves first)" : "White (o)";

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "games/common/errors.hpp"
+#include "games/gomoku/game_files.hpp"
 #include "games/gomoku/notation.hpp"
 
 namespace sp::gomoku {
@@ -36,7 +37,24 @@ std::vector<int> position_key(const std::vector<Move>& moves) {
 
 }  // namespace
 
+void check_listed_once(const OpeningFile& file) {
+  std::map<std::vector<int>, int> seen;  // position -> its first line
+  for (const Opening& o : file.openings) {
+    const auto [it, added] = seen.emplace(position_key(o.moves), o.line);
+    if (!added)
+      throw InputError(where(file.name, o.line, o.columns.empty() ? 1 : o.columns[0]) +
+                       "the position of line " + std::to_string(it->second) +
+                       " again (openings are listed once)");
+  }
+}
+
 OpeningFile read_openings(std::string_view text, std::string_view name) {
+  if (is_psq(text)) return read_psq_openings(text, name);
+  if (is_sgf(text)) {
+    OpeningFile file = read_sgf_openings(text, name);
+    check_listed_once(file);
+    return file;
+  }
   OpeningFile file;
   file.name = std::string(name);
   std::map<std::vector<int>, int> seen;  // position -> its first line

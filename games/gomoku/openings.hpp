@@ -7,6 +7,9 @@
 // Our additions, which c-gomoku-cli does not read: `#` starts a comment to the end of the line,
 // and blank lines, spaces or tabs around an opening and a trailing '\r' are skipped.
 //
+// A file may also be a piskvork psq game or an SGF collection (game_files.hpp), told apart by its
+// first text: each psq file gives one opening, each SGF game tree one.
+//
 // A file is read in two steps, so that a config can read it before it knows its board size and
 // win rule: read_openings checks the text (letters a-z, rows 1-20, the largest board's), that no
 // line places a stone twice and that no two lines give the same position; check_openings then
@@ -37,6 +40,9 @@ struct OpeningFile {
 // Step one: the text of a file named `name` (see above). Throws InputError for a malformed line,
 // a square placed twice in one line, a position listed twice, or a file without an opening.
 OpeningFile read_openings(std::string_view text, std::string_view name);
+
+// Throws InputError for a position listed twice in the file (read_openings checks this).
+void check_listed_once(const OpeningFile& file);
 
 // Step two: throws InputError for an opening with a square off the board of rules, or one whose
 // stones make a winning row (the game would be over before it starts, or mid-opening).

@@ -1,21 +1,15 @@
 #include "host/selfplay/export.hpp"
 
-#include <algorithm>
-#include <array>
-#include <map>
-#include <vector>
-
-#include <yaml-cpp/yaml.h>
+#include <cstdio>
 
 #include "games/common/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/io/campaign_file.hpp"
-#include "host/selfplay/driver.hpp"
+#include "host/selfplay/stored_games.hpp"
+#include "host/selfplay/viewer.hpp"
 
 namespace sp::selfplay {
 namespace {
-
-constexpr uint64_t kBlock = 16384;
 
 // A stored text as one tab-separated field.
 std::string field(std::string_view text) {
@@ -25,100 +19,101 @@ std::string field(std::string_view text) {
   return out;
 }
 
-// Every game of the file with a /games row, in game-id order, with its /plies rows in ply order.
-struct Exported {
-  io::GameRow game;
-  std::vector<io::PlyRow> plies;
-};
-std::vector<Exported> read_games(const io::CampaignReader& reader) {
-  std::vector<io::GameRow> rows;
-  for (uint64_t first = 0; first < reader.games_count(); first += kBlock)
-    for (const io::GameRow& row : reader.games(first, kBlock))
-      if (row.game_id != io::kNoGame) rows.push_back(row);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& a, const auto& b) { return a.game_id < b.game_id; });
-  std::map<uint64_t, std::vector<io::PlyRow>> plies;
-  for (const io::GameRow& g : rows) plies.try_emplace(g.game_id);
-  for (uint64_t first = 0; first < reader.plies_count(); first += kBlock)
-    for (const io::PlyRow& row : reader.plies(first, kBlock))
-      if (const auto it = plies.find(row.game_id); it != plies.end()) it->second.push_back(row);
-  std::vector<Exported> out;
-  out.reserve(rows.size());
-  for (const io::GameRow& g : rows) {
-    std::vector<io::PlyRow>& p = plies[g.game_id];
-    std::stable_sort(p.begin(), p.end(),
-                     [](const auto& a, const auto& b) { return a.ply < b.ply; });
-    out.push_back({g, std::move(p)});
-  }
-  return out;
-}
-
-// Who played each engine slot, and whether the seats swap in odd games, as far as the file says.
-struct Seats {
-  std::array<std::string, 2> engines;
-  config::CampaignConfig cfg;  // only `paired` is set
-};
-Seats seats_of(const io::FileMeta& meta) {
-  Seats s;
-  if (meta.match) {
-    s.cfg.paired = true;
-    s.engines = {"A: " + meta.match->engine_a, "B: " + meta.match->engine_b};
-    return s;
-  }
-  // A campaign's stored config; a file without a readable one gets no names.
-  try {
-    const YAML::Node tree = YAML::Load(meta.config_text);
-    if (tree.IsMap()) {
-      if (const YAML::Node paired = tree["campaign"]["paired"]; paired && paired.IsScalar())
-        s.cfg.paired = paired.as<bool>();
-      for (int e = 0; e < 2; ++e) {
-        const std::string key = "player" + std::to_string(e);
-        if (const YAML::Node type = tree["engines"][key]["type"]; type && type.IsScalar())
-          s.engines[e] = "engines." + key + " (" + type.as<std::string>() + ")";
-      }
-    }
-  } catch (const YAML::Exception&) {
-    s = Seats{};
-  }
-  return s;
+// The file's games, or game `only` alone (InputError naming the path when it has no such game).
+std::vector<ExportedGame> chosen_games(const io::CampaignReader& reader, const std::string& path,
+                                       std::optional<uint64_t> only) {
+  std::vector<ExportedGame> games = read_exported_games(reader);
+  if (!only) return games;
+  std::vector<ExportedGame> one;
+  for (ExportedGame& g : games)
+    if (g.game.game_id == *only) one.push_back(std::move(g));
+  if (one.empty())
+    throw InputError("--game " + std::to_string(*only) + ": " + path + " has no game " +
+                     std::to_string(*only) + " (" + std::to_string(games.size()) + " games" +
+                     (games.empty() ? std::string()
+                                    : ", ids " + std::to_string(games.front().game.game_id) +
+                                          " to " + std::to_string(games.back().game.game_id)) +
+                     ")");
+  return one;
 }
 
 template <HostGame G>
-std::string game_file(const io::CampaignReader& reader, const std::string& path) {
-  std::string out;
-  const Seats seats = seats_of(reader.meta());
-  for (const Exported& e : read_games(reader)) {
-    GameFileRecord r;
-    r.game_id = e.game.game_id;
-    r.opening = std::string(io::text_of(e.game.opening));
-    r.first_player = e.game.first_player;
-    r.winner = e.game.winner == 0 || e.game.winner == 1 ? e.game.winner : -1;
-    for (const io::PlyRow& p : e.plies) {
-      r.moves.emplace_back(io::text_of(p.move));
-      r.chances.push_back(p.chance);
-    }
-    for (int player = 0; player < 2; ++player)
-      r.players[player] =
-          seats.engines[engine_for_player(seats.cfg, static_cast<uint32_t>(r.game_id), player)];
-    r.event = reader.meta().match ? "selfplay match" : "selfplay campaign";
-    r.site = reader.meta().host;
-    r.start_time = reader.meta().start_time;
-    try {
-      out += GameHost<G>::game_file_text(r);
-    } catch (const InputError& error) {
-      throw InputError(path + ": " + error.what());
+GameFileRecord game_record(const ExportedGame& e, const Seats& seats, const io::FileMeta& meta) {
+  GameFileRecord r;
+  r.game_id = e.game.game_id;
+  r.opening = std::string(io::text_of(e.game.opening));
+  r.first_player = e.game.first_player;
+  r.winner = e.game.winner == 0 || e.game.winner == 1 ? e.game.winner : -1;
+  for (const io::PlyRow& p : e.plies) {
+    r.moves.emplace_back(io::text_of(p.move));
+    r.chances.push_back(p.chance);
+    r.times_ms.push_back(p.time_ms);
+  }
+  const std::array<std::string, 2> players = seats.players(r.game_id);
+  r.players[0] = players[0];
+  r.players[1] = players[1];
+  r.event = meta.match ? "selfplay match" : "selfplay campaign";
+  r.site = meta.host;
+  r.start_time = meta.start_time;
+  r.rules = meta.rules;
+  return r;
+}
+
+// The file's game's own format named `format`, or nullptr; *names gets the formats it has.
+template <HostGame G>
+const GameFileFormat* game_format(std::string_view format, std::string* names) {
+  const GameFileFormat* found = nullptr;
+  if constexpr (requires { GameHost<G>::kGameFileFormats; }) {
+    for (const GameFileFormat& f : GameHost<G>::kGameFileFormats) {
+      if (format == f.name) found = &f;
+      if (names) *names += std::string(", ") + f.name;
     }
   }
-  return out;
+  return found;
 }
+
+// Calls fn.template operator()<G>(reader) for the file's game.
+template <class Fn>
+auto with_file_game(const io::CampaignReader& reader, const std::string& path, Fn&& fn) {
+  const std::string& game = reader.meta().game;
+  if (!is_game(game))
+    throw InputError(path + ": game '" + game +
+                     "' has no export in this build (known: " + game_names_text() + ")");
+  return with_game(game, fn);
+}
+
+// The game-file format `format` of the file's game G, or InputError listing what it exports as.
+template <HostGame G>
+const GameFileFormat& require_format(std::string_view format, const std::string& path) {
+  std::string names = "tsv, html, boards";
+  if (const GameFileFormat* f = game_format<G>(format, &names)) return *f;
+  throw InputError("--format " + excerpt(format) + ": " + path + " holds " + G::kName +
+                   " games, which export as " + names);
+}
+
+template <HostGame G>
+std::string game_file_text(const ExportedGame& e, const Seats& seats, const io::FileMeta& meta,
+                           const std::string& path, std::string_view format) {
+  try {
+    if constexpr (requires { GameHost<G>::kGameFileFormats; })
+      return GameHost<G>::game_file_text(game_record<G>(e, seats, meta), format);
+    else
+      return {};
+  } catch (const InputError& error) {
+    throw InputError(path + ": " + error.what());
+  }
+}
+
+bool is_picture_format(std::string_view format) { return format == "html" || format == "boards"; }
 
 }  // namespace
 
-std::string export_text(const std::string& path, const MakeRecordRules& make_rules) {
+std::string export_text(const std::string& path, const MakeRecordRules& make_rules,
+                        std::optional<uint64_t> only) {
   const io::CampaignReader reader(path);
   const std::unique_ptr<RecordRules> rules = make_rules(reader.meta(), path);
   std::string out = "game_id\topening\tfirst_player\twinner\tplies\tmoves\n";
-  for (const Exported& e : read_games(reader)) {
+  for (const ExportedGame& e : chosen_games(reader, path, only)) {
     const io::GameRow& g = e.game;
     out += std::to_string(g.game_id) + '\t' + field(io::text_of(g.opening)) + '\t' +
            std::to_string(g.first_player) + '\t' +
@@ -131,22 +126,55 @@ std::string export_text(const std::string& path, const MakeRecordRules& make_rul
   return out;
 }
 
-std::string export_games(const std::string& path, std::string_view format) {
-  if (format == "tsv") return export_text(path);
+std::string export_games(const std::string& path, std::string_view format,
+                         std::optional<uint64_t> only) {
+  if (format == "tsv") return export_text(path, make_record_rules, only);
   const io::CampaignReader reader(path);
-  const std::string& game = reader.meta().game;
-  if (!is_game(game))
-    throw InputError(path + ": game '" + game +
-                     "' has no export in this build (known: " + game_names_text() + ")");
-  return with_game(game, [&]<class G>() -> std::string {
-    std::string formats = "tsv";
-    if constexpr (requires { GameHost<G>::kGameFileFormat; }) {
-      if (format == GameHost<G>::kGameFileFormat) return game_file<G>(reader, path);
-      formats += std::string(" or ") + GameHost<G>::kGameFileFormat;
-    }
-    throw InputError("--format " + excerpt(format) + ": " + path + " holds " + G::kName +
-                     " games, which export as " + formats);
+  if (is_picture_format(format)) {
+    const std::vector<ExportedGame> games = chosen_games(reader, path, only);
+    return format == "html" ? html_viewer(reader, path, games) : board_lines(reader, path, games);
+  }
+  return with_file_game(reader, path, [&]<class G>() -> std::string {
+    const GameFileFormat& f = require_format<G>(format, path);
+    const std::vector<ExportedGame> games = chosen_games(reader, path, only);
+    if (f.one_game_per_file && games.size() != 1)
+      throw InputError("--format " + std::string(f.name) + " holds one game per file, and " + path +
+                       " has " + std::to_string(games.size()) +
+                       " games: choose one with --game ID, or write each to its own file with "
+                       "--out DIRECTORY");
+    const Seats seats(reader.meta());
+    std::string out;
+    for (const ExportedGame& e : games)
+      out += game_file_text<G>(e, seats, reader.meta(), path, format);
+    return out;
   });
+}
+
+bool one_game_per_file(const std::string& path, std::string_view format) {
+  if (format == "tsv" || is_picture_format(format)) return false;
+  const io::CampaignReader reader(path);
+  return with_file_game(reader, path, [&]<class G>() -> bool {
+    return require_format<G>(format, path).one_game_per_file;
+  });
+}
+
+std::vector<std::pair<std::string, std::string>> export_game_files(const std::string& path,
+                                                                   std::string_view format) {
+  const io::CampaignReader reader(path);
+  return with_file_game(
+      reader, path, [&]<class G>() -> std::vector<std::pair<std::string, std::string>> {
+        const GameFileFormat& f = require_format<G>(format, path);
+        const Seats seats(reader.meta());
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const ExportedGame& e : read_exported_games(reader)) {
+          char name[40];
+          std::snprintf(name, sizeof name, "game-%06llu",
+                        static_cast<unsigned long long>(e.game.game_id));
+          out.emplace_back(std::string(name) + f.extension,
+                           game_file_text<G>(e, seats, reader.meta(), path, format));
+        }
+        return out;
+      });
 }
 
 }  // namespace sp::selfplay

@@ -137,6 +137,7 @@ class GameRecordRules final : public RecordRules {
       return;  // no start to replay from (the config is there: a game id it cannot have)
     }
 
+    out.end = s;
     // The repetition rule draws a game that G::is_over does not end (games/common/repetition.hpp).
     PositionHistory<G> history(rules_);
     history.reset(s);
@@ -193,6 +194,7 @@ class GameRecordRules final : public RecordRules {
       }
       out.before.push_back(s);
       G::apply(s, legal.moves[found]);
+      out.end = s;
       repeated = history.push(s);
     }
     if (g.termination != 0) {
@@ -280,12 +282,34 @@ class GameRecordRules final : public RecordRules {
     return sp::ply_text<G>(ply.chance, io::text_of(ply.move));
   }
 
+  std::optional<BoardFrame> board_frame() const override {
+    if constexpr (PictureGame<G>)
+      return GameHost<G>::board_frame(rules_);
+    else
+      return std::nullopt;
+  }
+
+  std::vector<BoardPicture> take_boards(uint64_t game_id) override {
+    std::vector<BoardPicture> out;
+    const auto it = games_.find(game_id);
+    if (it == games_.end()) return out;
+    if constexpr (PictureGame<G>) {
+      if (it->second.end) {
+        for (const State& s : it->second.before) out.push_back(GameHost<G>::picture(s));
+        out.push_back(GameHost<G>::picture(*it->second.end));
+      }
+    }
+    games_.erase(it);
+    return out;
+  }
+
  private:
   using State = typename G::State;
 
   struct Replayed {
     uint64_t plies = 0;         // in /plies
     std::vector<State> before;  // the state (chance drawn) before each ply the replay played
+    std::optional<State> end;   // the state after the last ply it played (or its start)
     bool finished = false;      // the replay reached the end of the game
     int winner = -1;            // then: as /games stores it, -1 for a draw
   };

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "games/common/game_host.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/records.hpp"
 
@@ -73,6 +75,16 @@ class RecordRules {
   // One ply in the game's notation, as records and `selfplay export` write it: EWN "3:b4-c3"
   // (chance, then move); a game without chance writes the move alone.
   virtual std::string ply_text(const io::PlyRow& ply) const = 0;
+
+  // Board pictures (games/common/game_host.hpp PictureGame), for `selfplay export --format html`
+  // and `boards`: the frame of the file's boards, nullopt for a game without pictures.
+  virtual std::optional<BoardFrame> board_frame() const = 0;
+
+  // The boards of game `game_id` as replay() last replayed it: before each ply it played, then
+  // the position after the last (where a replay stopped at a ply it could not play, the boards
+  // end there); forgets the game, so that an export holds one game's states at a time. Empty for
+  // a game not replayed, one whose start could not be set up, or a game without pictures.
+  virtual std::vector<BoardPicture> take_boards(uint64_t game_id) = 0;
 
   // What could not be checked and why (a stored config this build cannot read), for stderr.
   const std::vector<std::string>& notes() const { return notes_; }

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""The replay viewer in a real browser: headless Chromium opens pages `selfplay export --format
+html` wrote, the test steps through games with the keyboard (DevTools key events, as a person's
+keys arrive) and compares the board the page shows, read from its SVG, with the position the rules
+give (`selfplay export --format boards`, which replays every game through the rules), for every
+game; a page whose engine names are hostile markup shows them as text and runs none of it; a
+long game steps to its end.
+
+Usage: tests/viewer_browser_test.py SELFPLAY_BINARY SCRATCH_DIR
+Exit 77 (skip) only when Chromium is not installed (scripts/setup.sh installs Debian's chromium).
+Chromium is driven over --remote-debugging-pipe (file descriptors 3 and 4, NUL-terminated JSON),
+so no Python package beyond the standard library is needed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def fail(message: str) -> None:
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+class Browser:
+    """One headless Chromium, one page, spoken to over the DevTools pipe."""
+
+    def __init__(self, binary: str, profile: Path):
+        to_chrome = os.pipe()    # we write, Chromium reads on fd 3
+        from_chrome = os.pipe()  # Chromium writes on fd 4, we read
+
+        def child_fds():
+            read_end, write_end = os.dup(to_chrome[0]), os.dup(from_chrome[1])
+            os.dup2(read_end, 3)
+            os.dup2(write_end, 4)
+
+        args = [binary, "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                "--remote-debugging-pipe", "--user-data-dir=" + str(profile),
+                "--window-size=1280,1000", "about:blank"]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # Chromium refuses its sandbox as root
+        self.process = subprocess.Popen(args, preexec_fn=child_fds, close_fds=False,
+                                        stdout=subprocess.DEVNULL,
+                                        stderr=open(profile / "chromium.log", "w"))
+        os.close(to_chrome[0])
+        os.close(from_chrome[1])
+        self.out = os.fdopen(to_chrome[1], "wb")
+        self.inp = from_chrome[0]
+        self.buffer = b""
+        self.next_id = 0
+        self.session = None
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Page.enable")
+        self.call("Runtime.enable")
+        self.errors: list[str] = []
+
+    def call(self, method: str, params: dict | None = None, timeout: float = 30.0) -> dict:
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if self.session:
+            message["sessionId"] = self.session
+        self.out.write(json.dumps(message).encode() + b"\0")
+        self.out.flush()
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\0" not in self.buffer:
+                if time.monotonic() > deadline:
+                    fail(method + ": no answer from Chromium within " + str(timeout) + " s")
+                chunk = os.read(self.inp, 1 << 16)
+                if not chunk:
+                    fail(method + ": Chromium closed the pipe")
+                self.buffer += chunk
+            line, self.buffer = self.buffer.split(b"\0", 1)
+            reply = json.loads(line)
+            if reply.get("method") == "Runtime.exceptionThrown":
+                self.errors.append(json.dumps(reply["params"]["exceptionDetails"])[:500])
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    fail(method + ": " + json.dumps(reply["error"]))
+                return reply["result"]
+
+    def evaluate(self, expression: str):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in result:
+            fail("page script error in " + expression + ": " + json.dumps(result["exceptionDetails"]))
+        return result["result"].get("value")
+
+    def open(self, url: str) -> None:
+        self.call("Page.navigate", {"url": url})
+        deadline = time.monotonic() + 30
+        while self.evaluate("document.body && document.body.getAttribute('data-ready')") != "1":
+            if time.monotonic() > deadline:
+                fail("the viewer did not start within 30 s: " + url + " " + " ".join(self.errors))
+            time.sleep(0.05)
+
+    def key(self, key: str, times: int = 1) -> None:
+        codes = {"ArrowRight": 39, "ArrowLeft": 37, "ArrowUp": 38, "ArrowDown": 40,
+                 "Home": 36, "End": 35}
+        for _ in range(times):
+            for kind in ("rawKeyDown", "keyUp"):
+                self.call("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key,
+                                                     "windowsVirtualKeyCode": codes[key]})
+
+    def close(self) -> None:
+        try:
+            self.session = None
+            self.call("Browser.close", timeout=10)
+        except SystemExit:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+SHOWN_BOARD = """[...document.querySelectorAll('#board [data-piece]')]
+    .map(g => [Number(g.getAttribute('data-square')), g.getAttribute('data-piece')])"""
+
+
+def pieces_of(board: str) -> dict[int, str]:
+    """The squares holding a piece: every character but empty ('.') and light squares ('-')."""
+    return {k: c for k, c in enumerate(board) if c not in ".-"}
+
+
+def shown(browser: Browser) -> dict[int, str]:
+    return {k: c for k, c in browser.evaluate(SHOWN_BOARD)}
+
+
+def run(binary: str, args: list[str], cwd: Path) -> str:
+    done = subprocess.run([binary] + args, cwd=cwd, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        fail("selfplay " + " ".join(args) + " exited " + str(done.returncode) + ": " + done.stderr)
+    return done.stdout
+
+
+CAMPAIGN = """game: {game}
+rules: {rules}
+campaign:
+  games: 4
+  concurrency: 2
+  seed: 7
+engines:
+  player0:
+{engine}
+  player1:
+    type: random
+backend:
+  name: cpu
+  threads: 1
+output:
+  path: {game}.h5
+"""
+
+HOSTILE_NAME = "</script><script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
+
+
+def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> None:
+    """Steps through one game of each page with the keyboard and compares every board shown."""
+    record = max(boards, key=lambda r: len(r["plies"]))  # the longest game
+    browser.open(html.as_uri() + "#game=" + str(record["game_id"]))
+    plies = len(record["plies"])
+    if len(record["boards"]) != plies + 1:
+        fail(label + ": the boards export has " + str(len(record["boards"])) + " boards for " +
+             str(plies) + " plies")
+    for ply in range(plies + 1):
+        if ply:
+            browser.key("ArrowRight")
+        got, want = shown(browser), pieces_of(record["boards"][ply])
+        if got != want:
+            fail(label + " game " + str(record["game_id"]) + " after " + str(ply) + " plies: the page "
+                 "shows " + json.dumps(sorted(got.items())) + ", the rules give " +
+                 json.dumps(sorted(want.items())))
+        text = browser.evaluate("document.getElementById('ply').textContent")
+        if not text.startswith("ply " + str(ply) + " of " + str(plies)):
+            fail(label + ": the ply line says " + repr(text) + " after " + str(ply) + " steps")
+    browser.key("ArrowRight")  # past the end: stays at the end
+    if shown(browser) != pieces_of(record["boards"][-1]):
+        fail(label + ": a step past the end changed the board")
+    browser.key("Home")
+    if shown(browser) != pieces_of(record["boards"][0]):
+        fail(label + ": Home does not show the start")
+    browser.key("End")
+    browser.key("ArrowLeft", 2)
+    if plies >= 2 and shown(browser) != pieces_of(record["boards"][plies - 2]):
+        fail(label + ": End then two steps back is not the board two plies before the end")
+    # Down opens the next game of the list, at its start.
+    browser.key("ArrowDown")
+    title = browser.evaluate("document.getElementById('title').textContent")
+    if not title.startswith("Game "):
+        fail(label + ": no game title after the down key: " + repr(title))
+    print(label + ": " + str(plies + 1) + " boards of game " + str(record["game_id"]) +
+          " match the rules")
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    binary = os.path.abspath(sys.argv[1])
+    scratch = Path(sys.argv[2]).resolve()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("SKIP: no chromium on the PATH; scripts/setup.sh installs Debian's chromium")
+        sys.exit(77)
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    (scratch / "profile").mkdir()
+
+    pages = []
+    mcts = "    type: mcts\n    rollouts_per_move: 24\n    rollouts_per_leaf: 2"
+    # Gomoku on 20x20 between random players: long games, up to 400 plies.
+    for game, rules, engine in [("ewn", "{}", mcts), ("checkers", "{}", mcts),
+                                ("gomoku", "{board_size: 20}", "    type: random")]:
+        (scratch / (game + ".yaml")).write_text(CAMPAIGN.format(game=game, rules=rules,
+                                                                engine=engine))
+        run(binary, ["run", game + ".yaml", "--out", game + ".h5", "--quiet"], scratch)
+        run(binary, ["export", game + ".h5", "--format", "html", "--out", game + ".html"], scratch)
+        boards = [json.loads(line) for line in
+                  run(binary, ["export", game + ".h5", "--format", "boards"], scratch).splitlines()]
+        pages.append((game, scratch / (game + ".html"), boards))
+
+    # A match whose engine is named with markup: its name is data in the page.
+    classic = (Path(__file__).resolve().parent.parent / "configs/gomoku/weights/classic.yaml")
+    weights = [line if not line.startswith("name:") else "name: " + json.dumps(HOSTILE_NAME)
+               for line in classic.read_text().splitlines()]
+    (scratch / "hostile.yaml").write_text("\n".join(weights) + "\n")
+    (scratch / "match.yaml").write_text("""game: gomoku
+campaign:
+  concurrency: 1
+  seed: 3
+engines:
+  player0:
+    type: alphabeta
+    weights: hostile.yaml
+    depth: 1
+  player1:
+    type: random
+backend:
+  name: cpu
+  threads: 1
+output:
+  path: match.h5
+match:
+  pairs: 1
+""")
+    run(binary, ["match", "match.yaml", "--out", "match.h5", "--quiet"], scratch)
+    run(binary, ["export", "match.h5", "--format", "html", "--out", "match.html"], scratch)
+    page = (scratch / "match.html").read_text()
+    if "<script>window.pwned" in page or "<img src=x" in page:
+        fail("the hostile name is in the page as markup")
+
+    browser = Browser(chromium, scratch / "profile")
+    try:
+        for game, html, boards in pages:
+            check_game(browser, html, boards, game)
+        browser.open((scratch / "match.html").as_uri())
+        if browser.evaluate("typeof window.pwned") != "undefined":
+            fail("a script in an engine's name ran")
+        if browser.evaluate("document.querySelectorAll('img').length") != 0:
+            fail("an engine's name made an element")
+        title = browser.evaluate("document.getElementById('title').textContent")
+        if HOSTILE_NAME not in title:
+            fail("the hostile name is not shown as text: " + repr(title))
+        print("hostile names: shown as text, nothing ran")
+        if browser.errors:
+            fail("script errors on the pages: " + " | ".join(browser.errors))
+    finally:
+        browser.close()
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
