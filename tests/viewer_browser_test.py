@@ -166,6 +166,7 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
     record = max(boards, key=lambda r: len(r["plies"]))  # the longest game
     browser.open(html.as_uri() + "#game=" + str(record["game_id"]))
     plies = len(record["plies"])
+    crowns = [0, 0]  # checkers: plies without and with a crowning
     if len(record["boards"]) != plies + 1:
         fail(label + ": the boards export has " + str(len(record["boards"])) + " boards for " +
              str(plies) + " plies")
@@ -180,6 +181,20 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
         text = browser.evaluate("document.getElementById('ply').textContent")
         if not text.startswith("ply " + str(ply) + " of " + str(plies)):
             fail(label + ": the ply line says " + repr(text) + " after " + str(ply) + " steps")
+        if ply:
+            last = browser.evaluate("document.getElementById('last-move').textContent")
+            move = record["plies"][ply - 1]
+            if move["move"] not in last:
+                fail(label + ": the last move line says " + repr(last) + ", not " + move["move"])
+            if move["chance"] is not None and "(die " + str(move["chance"]) + ")" not in last:
+                fail(label + ": the last move line does not give die " + str(move["chance"]))
+            if label == "checkers":
+                king = "BW"[move["player"]]
+                crowned = record["boards"][ply].count(king) > record["boards"][ply - 1].count(king)
+                crowns[crowned] += 1
+                if crowned != ("crowned" in last):
+                    fail(label + " ply " + str(ply) + ": crowned is " + str(crowned) +
+                         " but the page says " + repr(last))
     browser.key("ArrowRight")  # past the end: stays at the end
     if shown(browser) != pieces_of(record["boards"][-1]):
         fail(label + ": a step past the end changed the board")
@@ -195,8 +210,10 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
     title = browser.evaluate("document.getElementById('title').textContent")
     if not title.startswith("Game "):
         fail(label + ": no game title after the down key: " + repr(title))
+    if label == "checkers" and not crowns[1]:
+        fail("checkers: the longest game crowns no king, so crowning went unchecked")
     print(label + ": " + str(plies + 1) + " boards of game " + str(record["game_id"]) +
-          " match the rules")
+          " match the rules" + (", " + str(crowns[1]) + " crownings" if crowns[1] else ""))
 
 
 def main() -> None:

@@ -268,14 +268,17 @@
       if (game.rollouts) stats.push(game.rollouts[p] + " rollouts");
       if (game.times) stats.push(Number(game.times[p]).toFixed(1) + " ms");
       if (stats.length) text += "; search: " + stats.join(", ");
-      info.append(el("div", { id: "last" }, text));
+      if (frame.style === "checkers" &&
+          countPieces(cells).kings[mover(p)] > countPieces(game.boards[p]).kings[mover(p)])
+        text += "; crowned";
+      info.append(el("div", { id: "last-move" }, text));
     }
     if (ply < game.moves.length) {
       let text = "To move: " + sides[mover(ply)];
       if (game.chances) text += ", die " + game.chances[ply];
-      info.append(el("div", { id: "next" }, text));
+      info.append(el("div", { id: "next-move" }, text));
     } else {
-      info.append(el("div", { id: "next" }, "Final position"));
+      info.append(el("div", { id: "next-move" }, "Final position"));
     }
     if (frame.style === "checkers" || frame.style === "ewn") {
       const start = countPieces(game.boards[0]);
