@@ -3,11 +3,13 @@
 
 Usage: /usr/bin/python3 notebooks/run_notebooks.py [--campaign FILE] [--sweep CSV[,CSV...]]
                                                    [--tune-log CSV] [--spsa FILE] [--match FILE]
-                                                   [--host-capacity CSV] [--output-dir DIR] [NOTEBOOK ...]
+                                                   [--host-capacity CSV] [--selfplay BIN] [--output-dir DIR]
+                                                   [NOTEBOOK ...]
 
---campaign, --sweep, --tune-log, --spsa, --match and --host-capacity set SELFPLAY_CAMPAIGN,
-SELFPLAY_SWEEP_CSV, SELFPLAY_TUNE_LOG, SELFPLAY_SPSA, SELFPLAY_MATCH and SELFPLAY_HOST_CSV for the kernel (otherwise the
-notebooks read those variables from the environment, or fall back to their defaults). Without
+--campaign, --sweep, --tune-log, --spsa, --match, --host-capacity and --selfplay set SELFPLAY_CAMPAIGN,
+SELFPLAY_SWEEP_CSV, SELFPLAY_TUNE_LOG, SELFPLAY_SPSA, SELFPLAY_MATCH, SELFPLAY_HOST_CSV and
+SELFPLAY_BIN (the selfplay binary that exports boards) for the kernel (otherwise the notebooks read
+those variables from the environment, or fall back to their defaults). Without
 NOTEBOOK arguments every *.ipynb here runs. --output-dir saves the executed notebooks there (the
 committed ones stay without outputs). The kernel is the Jupyter kernel spec "python3"; if there is
 none, it is installed for the user, pointing at this interpreter. Exit code 0 when every notebook
@@ -95,6 +97,7 @@ def main() -> int:
     parser.add_argument("--spsa", help="SPSA trajectory HDF5 (sets SELFPLAY_SPSA)")
     parser.add_argument("--match", help="match HDF5 file (sets SELFPLAY_MATCH)")
     parser.add_argument("--host-capacity", help="experiments/host-capacity CSV (sets SELFPLAY_HOST_CSV)")
+    parser.add_argument("--selfplay", help="the selfplay binary, for the boards (sets SELFPLAY_BIN)")
     parser.add_argument("--output-dir", help="save the executed notebooks here")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell (default 300)")
     parser.add_argument("notebooks", nargs="*", help="notebooks to run (default: every *.ipynb here)")
@@ -107,7 +110,8 @@ def main() -> int:
     if args.sweep:
         os.environ["SELFPLAY_SWEEP_CSV"] = ",".join(os.path.abspath(p.strip()) for p in args.sweep.split(",") if p.strip())
     for value, name in ((args.tune_log, "SELFPLAY_TUNE_LOG"), (args.spsa, "SELFPLAY_SPSA"),
-                        (args.match, "SELFPLAY_MATCH"), (args.host_capacity, "SELFPLAY_HOST_CSV")):
+                        (args.match, "SELFPLAY_MATCH"), (args.host_capacity, "SELFPLAY_HOST_CSV"),
+                        (args.selfplay, "SELFPLAY_BIN")):
         if value:
             os.environ[name] = os.path.abspath(value)
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # silences a debugger warning on stderr

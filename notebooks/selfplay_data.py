@@ -1,5 +1,5 @@
 """Loads selfplay campaign files (HDF5, format version 2 and the older 1) and bench sweep CSVs into
-pandas.
+pandas, and draws the boards of stored games (`selfplay export --format boards`) as inline SVG.
 
 Run with Debian's /usr/bin/python3 (python3-h5py, -numpy, -pandas from scripts/setup.sh). The layout
 read here is the one in README.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump
@@ -9,7 +9,13 @@ read here is the one in README.md ("HDF5 schema"); tests/golden/campaign_schema.
 from __future__ import annotations
 
 import glob
+import html
+import json
+import operator
 import os
+import re
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 
 import h5py
@@ -230,8 +236,10 @@ def full_records(plies: pd.DataFrame) -> pd.Series:
 def wilson_interval(successes, trials, z: float = 1.96):
     """Wilson score interval for a binomial proportion (z = 1.96: 95%).
 
-    Accepts scalars or array-likes; returns (low, high) of the same shape, both within [0, 1].
-    Where trials == 0 the interval is (0, 1). Draws can be counted as half a success.
+    Accepts scalars or array-likes; returns (low, high) of the same shape, both within [0, 1] and
+    low <= successes / trials <= high (the interval contains the rate; rounding could leave it a
+    hair outside at 0 or 1, and error bars take no negative lengths). Where trials == 0 the
+    interval is (0, 1). Draws can be counted as half a success.
     """
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
@@ -241,8 +249,8 @@ def wilson_interval(successes, trials, z: float = 1.96):
     denom = 1.0 + z2 / safe_n
     centre = (p + z2 / (2.0 * safe_n)) / denom
     half = z * np.sqrt(np.maximum(p * (1.0 - p) / safe_n + z2 / (4.0 * safe_n * safe_n), 0.0)) / denom
-    low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-    high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    low = np.where(n > 0, np.minimum(np.clip(centre - half, 0.0, 1.0), p), 0.0)
+    high = np.where(n > 0, np.maximum(np.clip(centre + half, 0.0, 1.0), p), 1.0)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
@@ -301,3 +309,349 @@ def load_host_capacity(path: str | os.PathLike) -> pd.DataFrame:
     one = frame.loc[frame["threads"] == 1, "rollouts_per_s"]
     frame["scaling"] = frame["per_thread"] / one.iloc[0] if len(one) else float("nan")
     return frame
+
+
+# The selfplay binary load_boards runs when SELFPLAY_BIN is not set, relative to the repository root.
+DEFAULT_SELFPLAY = os.path.join("build", "release", "host", "app", "selfplay")
+BOARD_KEYS = ("game_id", "style", "width", "height", "columns", "rows", "squares", "winner", "players",
+              "plies", "boards", "marks")
+# Each style's alphabet (viewer.hpp board_lines, games/common/game_host.hpp BoardFrame): a
+# character to (side, what it is); '.' and '-' are empty.
+BOARD_PIECES = {
+    "ewn": {**{chr(ord("A") + k): (0, str(k + 1)) for k in range(6)},
+            **{chr(ord("a") + k): (1, str(k + 1)) for k in range(6)}},
+    "checkers": {"b": (0, "man"), "B": (0, "king"), "w": (1, "man"), "W": (1, "king")},
+    "gomoku": {"x": (0, "stone"), "o": (1, "stone")},
+}
+BOARD_EMPTY = {"ewn": ".", "checkers": ".-", "gomoku": "."}
+SIDE_NAMES = {"ewn": ("player 0 (red)", "player 1 (blue)"), "checkers": ("Black", "White"),
+              "gomoku": ("Black", "White")}
+# Characters XML 1.0 does not allow (control characters, lone surrogates); replaced by U+FFFD.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def resolve_selfplay(selfplay: str | os.PathLike | None = None) -> str:
+    """Returns the absolute path of the selfplay binary: `selfplay` if given, else the environment
+    variable SELFPLAY_BIN, else build/release/host/app/selfplay; tried as given (from the working
+    directory), then from the repository root, then on the PATH for a bare name. Raises
+    FileNotFoundError naming what was tried when none is an executable file."""
+    if selfplay is not None:
+        name, how = os.fspath(selfplay), "the selfplay argument"
+    elif os.environ.get("SELFPLAY_BIN"):
+        name, how = os.environ["SELFPLAY_BIN"], "SELFPLAY_BIN"
+    else:
+        name, how = DEFAULT_SELFPLAY, "the default"
+    candidates = [name, os.path.join(REPO_ROOT, name)]
+    if os.sep not in name:
+        candidates.append(shutil.which(name) or "")
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return os.path.abspath(candidate)
+    raise FileNotFoundError(
+        f"selfplay binary {name} ({how}): no such executable (tried from {os.getcwd()}, from "
+        f"{REPO_ROOT}{', on the PATH' if os.sep not in name else ''}); build it (scripts/main.sh) "
+        f"or set SELFPLAY_BIN")
+
+
+def load_boards(source: str | os.PathLike, game_id: int | None = None,
+                selfplay: str | os.PathLike | None = None) -> list[dict]:
+    """Loads the boards of stored games: one dict per game, as `selfplay export FILE --format
+    boards` writes its JSON lines (README "Viewing games"): game_id, game, style, width, height,
+    columns, rows, squares, opening, first_player, winner (-1 a draw), termination, players,
+    problems, plies (dicts: ply, player, chance, move, ...), boards (the board before each ply and
+    after the last, width*height characters row by row from the top) and marks (per board, the
+    squares to ring: a Gomoku game's winning row).
+
+    `source` (found by resolve_input) is either such a .jsonl file (`--out`), or an HDF5 campaign or
+    match file, which is exported by running the selfplay binary (resolve_selfplay: `selfplay`,
+    else SELFPLAY_BIN, else the release build). game_id: that game alone (for an HDF5 file, only it
+    is exported; ValueError when a .jsonl file lacks it). Raises FileNotFoundError when the binary
+    is missing, RuntimeError (with its message) when it fails, ValueError for a line that is not
+    a board record; each names the file."""
+    path = resolve_input(source)
+    if game_id is not None:
+        game_id = operator.index(game_id)
+        if game_id < 0:
+            raise ValueError(f"{path}: game_id {game_id} is negative")
+    if h5py.is_hdf5(path):
+        binary = resolve_selfplay(selfplay)
+        argv = [binary, "export", path, "--format", "boards"]
+        if game_id is not None:
+            argv += ["--game", str(game_id)]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise RuntimeError(f"{path}: cannot run {binary}: {e}") from e
+        if done.returncode != 0:
+            raise RuntimeError(f"{path}: `{' '.join(argv)}` failed (exit code {done.returncode}): "
+                               f"{done.stderr.strip() or 'no message'}")
+        text, where = done.stdout, f"{path} (exported by {binary})"
+    else:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text, where = f.read(), path
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{where}:{number}: not a JSON line of `selfplay export --format boards` ({e})") from e
+        _check_board_record(record, f"{where}:{number}")
+        records.append(record)
+    if game_id is not None:
+        records = [r for r in records if r["game_id"] == game_id]
+        if not records:
+            raise ValueError(f"{where}: no game {game_id}")
+    return records
+
+
+def _check_board_record(record, where: str) -> None:
+    """Raises ValueError (naming `where`) unless `record` is a board record load_boards returns:
+    the keys, a known style, labels for its size, plies as objects, boards of width*height
+    characters in its alphabet, one marks list per board."""
+    if not isinstance(record, dict):
+        raise ValueError(f"{where}: a board record is a JSON object, not {type(record).__name__}")
+    missing = [k for k in BOARD_KEYS if k not in record]
+    if missing:
+        raise ValueError(f"{where}: not a board record of `selfplay export --format boards`, missing {missing}")
+    style = record["style"]
+    if style not in BOARD_PIECES:
+        raise ValueError(f"{where}: unknown board style {style!r} (known: {', '.join(BOARD_PIECES)})")
+    width, height = record["width"], record["height"]
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        raise ValueError(f"{where}: board size {width!r} x {height!r}")
+    if len(record["columns"]) != width or len(record["rows"]) != height:
+        raise ValueError(f"{where}: {len(record['columns'])} column and {len(record['rows'])} row labels "
+                         f"for a {width} x {height} board")
+    if record["squares"] and len(record["squares"]) != width * height:
+        raise ValueError(f"{where}: {len(record['squares'])} square labels for {width * height} squares")
+    if not isinstance(record["plies"], list) or not all(isinstance(p, dict) for p in record["plies"]):
+        raise ValueError(f"{where}: plies is not a list of objects")
+    if not record["boards"] or len(record["marks"]) != len(record["boards"]):
+        raise ValueError(f"{where}: {len(record['boards'])} boards and {len(record['marks'])} marks lists")
+    alphabet = set(BOARD_PIECES[style]) | set(BOARD_EMPTY[style])
+    for k, board in enumerate(record["boards"]):
+        if not isinstance(board, str) or len(board) != width * height:
+            raise ValueError(f"{where}: board {k} is not a text of {width * height} characters")
+        wrong = set(board) - alphabet
+        if wrong:
+            raise ValueError(f"{where}: board {k} has {sorted(wrong)}, not in the {style} alphabet")
+    for k, marks in enumerate(record["marks"]):
+        if any(not isinstance(m, int) or not 0 <= m < width * height for m in marks):
+            raise ValueError(f"{where}: marks of board {k} are not squares of the board: {marks!r}")
+
+
+def xml_text(value) -> str:
+    """`value` as text safe inside an SVG/XML element or a quoted attribute: & < > " ' escaped,
+    characters XML does not allow replaced by U+FFFD."""
+    return html.escape(_NOT_XML.sub("\ufffd", str(value)), quote=True)
+
+
+@dataclass(frozen=True, repr=False)
+class BoardSvg:
+    """An SVG picture; Jupyter shows it inline (_repr_svg_), str() and `.svg` are its text."""
+
+    svg: str
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"BoardSvg({len(self.svg)} characters of SVG)"
+
+    def __str__(self) -> str:
+        return self.svg
+
+
+def _element(tag: str, text=None, **attrs) -> str:
+    """One SVG element; attribute names take '-' for '_' (font_size -> font-size), values and text
+    are escaped."""
+    body = "".join(f' {k.rstrip("_").replace("_", "-")}="{xml_text(_number(v))}"' for k, v in attrs.items())
+    if text is None:
+        return f"<{tag}{body}/>"
+    return f"<{tag}{body}>{xml_text(text)}</{tag}>"
+
+
+def _number(v):
+    """Coordinates with at most two decimals, other values unchanged."""
+    return f"{v:.2f}".rstrip("0").rstrip(".") if isinstance(v, float) else v
+
+
+def board_svg(record: dict, ply: int = -1, caption: bool = True) -> BoardSvg:
+    """Draws a game's board after `ply` plies (0 the start; negative counts from the end, -1 the
+    last board) from a record of load_boards, in the look of the replay viewer
+    (host/selfplay/viewer/viewer.js): column and row labels on every side, checkers' square numbers,
+    EWN's cubes with their numbers (red player 0, blue player 1), checkers' men and kings (a ring
+    and a K), Gomoku's stones on the intersections. The squares the last move changed are
+    outlined (red where a piece of the side not moving was taken; Gomoku: a dot on the new stone),
+    the board's marks (a won Gomoku game's five) ringed in red. With `caption`, the game, ply,
+    last move, who is to move or the result, and the players are written below it.
+
+    Each piece is a <g> element with data-piece (its character) and data-square (row * width +
+    column); the outlines have class "last" or "taken", the rings class "mark", both with
+    data-square; a king's ring has class "king". Every text from the record is escaped. Raises
+    ValueError for a record that is not a board record, IndexError for a ply it has no board for."""
+    _check_board_record(record, f"game {record.get('game_id', '?')}" if isinstance(record, dict) else "record")
+    boards = record["boards"]
+    index = ply + len(boards) if ply < 0 else ply
+    if not 0 <= index < len(boards):
+        raise IndexError(f"game {record['game_id']}: no board after ply {ply} "
+                         f"(it has boards after 0 to {len(boards) - 1} plies)")
+    style, width, height = record["style"], record["width"], record["height"]
+    cells, before = boards[index], boards[index - 1] if index > 0 else None
+    changed = {k for k in range(len(cells)) if before is not None and cells[k] != before[k]}
+    marks = set(record["marks"][index])
+    plies = record["plies"]
+    mover = plies[index - 1].get("player") if 0 < index <= len(plies) else None
+
+    if style == "gomoku":
+        body, (w, h) = _gomoku_svg(record, cells, changed, marks)
+    else:
+        body, (w, h) = _squares_svg(record, cells, before, changed, marks, mover)
+    lines = _caption_lines(record, index) if caption else []
+    line_height = 16
+    w = max(w, 16 + 6.5 * max((len(line) for line in lines), default=0))
+    h_total = h + (len(lines) * line_height + 8 if lines else 0)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_number(float(w))}" height="{_number(float(h_total))}" '
+             f'viewBox="0 0 {_number(float(w))} {_number(float(h_total))}" font-family="sans-serif" role="img" '
+             f'data-style="{xml_text(style)}" data-game-id="{xml_text(record["game_id"])}" data-ply="{index}">',
+             _element("title", f"game {record['game_id']} after ply {index}")]
+    parts += body
+    for k, line in enumerate(lines):
+        parts.append(_element("text", line, class_="caption", x=8, y=h + 4 + (k + 1) * line_height - 4,
+                              font_size=13, fill="#222"))
+    parts.append("</svg>")
+    return BoardSvg("\n".join(parts))
+
+
+def _labels(record: dict, x0: float, y0: float, step: float, offset: float, w: float, h: float,
+            pad: float) -> list[str]:
+    """The column labels above and below the board (x0, y0)-(x0 + w, y0 + h), the row labels left
+    and right of it, `pad` away; label i centred at x0 + i * step + offset."""
+    out = []
+    for i, c in enumerate(record["columns"]):
+        x = x0 + i * step + offset
+        out.append(_element("text", c, x=x, y=y0 - pad, text_anchor="middle", font_size=12, fill="#444"))
+        out.append(_element("text", c, x=x, y=y0 + h + pad + 10, text_anchor="middle", font_size=12, fill="#444"))
+    for i, r in enumerate(record["rows"]):
+        y = y0 + i * step + offset + 4
+        out.append(_element("text", r, x=x0 - pad, y=y, text_anchor="end", font_size=12, fill="#444"))
+        out.append(_element("text", r, x=x0 + w + pad, y=y, text_anchor="start", font_size=12, fill="#444"))
+    return out
+
+
+def _gomoku_svg(record: dict, cells: str, changed: set, marks: set) -> tuple[list[str], tuple[float, float]]:
+    """The Gomoku board: a grid, stones on its intersections."""
+    width, height = record["width"], record["height"]
+    step, m = (24 if width > 15 else 28), 46
+    size = (m * 2 + (width - 1) * step, m * 2 + (height - 1) * step)
+    out = [_element("rect", x=0, y=0, width=size[0], height=size[1], fill="#dcb35c")]
+    for i in range(width):
+        out.append(_element("line", x1=m + i * step, y1=m, x2=m + i * step, y2=m + (height - 1) * step,
+                            stroke="#5a4120", stroke_width=1))
+    for j in range(height):
+        out.append(_element("line", x1=m, y1=m + j * step, x2=m + (width - 1) * step, y2=m + j * step,
+                            stroke="#5a4120", stroke_width=1))
+    out += _labels(record, m, m, step, 0, (width - 1) * step, (height - 1) * step, step * 0.5 + 8)
+    for k, c in enumerate(cells):
+        if c not in BOARD_PIECES["gomoku"]:
+            continue
+        x, y = m + (k % width) * step, m + (k // width) * step
+        out.append(f'<g data-square="{k}" data-piece="{xml_text(c)}">')
+        out.append(_element("circle", cx=x, cy=y, r=step * 0.45, fill="#111" if c == "x" else "#f8f8f8",
+                            stroke="#000", stroke_width=1))
+        if k in changed:
+            out.append(_element("circle", class_="last", data_square=k, cx=x, cy=y, r=step * 0.12, fill="#e03030"))
+        if k in marks:
+            out.append(_element("circle", class_="mark", data_square=k, cx=x, cy=y, r=step * 0.5, fill="none",
+                                stroke="#e03030", stroke_width=3))
+        out.append("</g>")
+    for k in sorted(marks - {k for k, c in enumerate(cells) if c in BOARD_PIECES["gomoku"]}):
+        x, y = m + (k % width) * step, m + (k // width) * step  # a mark without a stone
+        out.append(_element("circle", class_="mark", data_square=k, cx=x, cy=y, r=step * 0.5, fill="none",
+                            stroke="#e03030", stroke_width=3))
+    return out, size
+
+
+def _squares_svg(record: dict, cells: str, before: str | None, changed: set, marks: set,
+                 mover: int | None) -> tuple[list[str], tuple[float, float]]:
+    """The EWN and checkers boards: pieces inside squares."""
+    style, width, height = record["style"], record["width"], record["height"]
+    checkers = style == "checkers"
+    pieces = BOARD_PIECES[style]
+    step, m = (52 if checkers else 64), 28
+    size = (m * 2 + width * step, m * 2 + height * step)
+    out = _labels(record, m, m, step, step / 2, width * step, height * step, 8)
+    squares = record["squares"]
+    for k, c in enumerate(cells):
+        x, y = m + (k % width) * step, m + (k // width) * step
+        fill = ("#f0d9b5" if c == "-" else "#b58863") if checkers else "#f3efe6"
+        out.append(_element("rect", x=x, y=y, width=step, height=step, fill=fill,
+                            stroke="none" if checkers else "#999"))
+        if squares and squares[k]:
+            out.append(_element("text", squares[k], class_="square", x=x + 3, y=y + 11, font_size=10, fill="#fff"))
+        if k in changed:
+            # A square the last move changed: red where a piece of the side not moving was taken.
+            taken = (before is not None and before[k] in pieces and c not in pieces
+                     and mover is not None and pieces[before[k]][0] != mover)
+            out.append(_element("rect", class_="taken" if taken else "last", data_square=k, x=x + 2, y=y + 2,
+                                width=step - 4, height=step - 4, fill="none",
+                                stroke="#d03030" if taken else "#f5c400", stroke_width=3))
+        if k in marks:
+            out.append(_element("rect", class_="mark", data_square=k, x=x + 1, y=y + 1, width=step - 2, height=step - 2,
+                                fill="none", stroke="#e03030", stroke_width=2))
+        if c not in pieces:
+            continue
+        side, kind = pieces[c]
+        cx, cy = x + step / 2, y + step / 2
+        out.append(f'<g data-square="{k}" data-piece="{xml_text(c)}">')
+        if checkers:
+            out.append(_element("circle", cx=cx, cy=cy, r=step * 0.38, fill="#2b2b2b" if side == 0 else "#f5f1e6",
+                                stroke="#000" if side == 0 else "#666", stroke_width=1.5))
+            if kind == "king":
+                out.append(_element("circle", class_="king", cx=cx, cy=cy, r=step * 0.26, fill="none",
+                                    stroke="#d4a017", stroke_width=2))
+                out.append(_element("text", "K", x=cx, y=cy + 5, text_anchor="middle", font_size=15,
+                                    font_weight="bold", fill="#d4a017"))
+        else:
+            out.append(_element("rect", x=x + step * 0.14, y=y + step * 0.14, width=step * 0.72,
+                                height=step * 0.72, rx=8, fill="#c0392b" if side == 0 else "#2c6fb7", stroke="#333"))
+            out.append(_element("text", kind, x=cx, y=cy + 9, text_anchor="middle", font_size=26,
+                                font_weight="bold", fill="#fff"))
+        out.append("</g>")
+    return out, size
+
+
+def _caption_lines(record: dict, index: int) -> list[str]:
+    """The caption under a board: the game and ply with the last move, who is to move (with the
+    chance outcome, EWN's die) or the result, the replay's problems, and the players."""
+    sides = SIDE_NAMES[record["style"]]
+    plies, boards = record["plies"], record["boards"]
+    line = f"game {record['game_id']}, after ply {index} of {len(plies)}"
+    if 0 < index <= len(plies):
+        last = plies[index - 1]
+        chance = last.get("chance")
+        line += f"; last move {'' if chance is None else f'{chance}:'}{last.get('move', '?')}"
+    lines = [line]
+    if index < len(plies):
+        nxt = plies[index]
+        player = nxt.get("player")
+        to_move = sides[player] if player in (0, 1) else f"player {player}"
+        chance = nxt.get("chance")
+        lines.append(f"to move: {to_move}" + ("" if chance is None else f", die {chance}"))
+    elif index == len(boards) - 1 and not record.get("problems"):
+        winner = record["winner"]
+        result = sides[winner] + " won" if winner in (0, 1) else "a draw"
+        lines.append(f"final position: {result}" + (f" ({record['termination']})" if record.get("termination") else ""))
+    for problem in record.get("problems") or []:
+        lines.append(f"replay stopped: {_shorten(problem, 100)}")
+    players = record["players"]
+    lines.append("; ".join(f"{sides[s]}: {_shorten(players[s], 48) or '?'}" for s in (0, 1) if s < len(players)))
+    return lines
+
+
+def _shorten(text, at: int) -> str:
+    """`text` as str, cut to `at` characters with an ellipsis."""
+    text = str(text)
+    return text if len(text) <= at else text[: at - 1] + "\u2026"

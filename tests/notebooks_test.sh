@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Executes the analysis notebooks on data the CLI generates: a 16-game campaign, a small bench
 # sweep, a texel loss log, an SPSA trajectory and a match, then notebooks/run_notebooks.py (fails if any cell raises). Also checks that a broken
-# input makes the runner fail, that the executed notebooks contain their plots, and that the
-# loader reads format-1 files like their format-2 copies.
+# input makes the runner fail, that the executed notebooks contain their plots and boards, that the
+# loader reads format-1 files like their format-2 copies, and that the boards of tiny checkers and
+# Gomoku campaigns and the EWN one are drawn piece for piece, with hostile labels escaped.
 # Usage: tests/notebooks_test.sh SELFPLAY_BINARY SCRATCH_DIR
 # Exit 77 (skip) only when Debian's Python lacks the notebook packages (run scripts/setup.sh).
 set -euo pipefail
@@ -167,22 +168,162 @@ assert np.allclose(elapsed, [0.5, 1.0, 2.0, 2.5, 3.5, 0.4, 1.1, 1.9]), elapsed
 print("perf rows of rank files: ok")
 EOF
 
+# Boards: selfplay_data.load_boards runs `selfplay export --format boards` (or reads its --out file)
+# and board_svg draws them. A tiny checkers and a tiny Gomoku campaign (random against a cheap MCTS;
+# the seeds give a checkers king and a won Gomoku game) and the EWN campaign above: every board of
+# every game must show exactly its pieces on their squares, the last move's squares and the marks;
+# hostile labels must come out escaped, and bad input must fail naming the file.
+for game in checkers gomoku; do
+  cat >"$scratch/$game-boards.yaml" <<EOF
+game: $game
+campaign: {games: 4, concurrency: 2, seed: 3}
+engines:
+  player0: {type: random}
+  player1: {type: mcts, rollouts_per_move: 16, rollouts_per_leaf: 4}
+backend: {name: cpu, threads: 1}
+output: {path: $game-boards.h5, positions_per_game: 1}
+EOF
+  "$bin" run "$scratch/$game-boards.yaml" --out "$scratch/$game-boards.h5" --quiet >"$scratch/$game-boards.log"
+done
+"$bin" export "$scratch/gomoku-boards.h5" --format boards --out "$scratch/gomoku-boards.jsonl"
+"$py" - "$root/notebooks" "$bin" "$scratch" <<'EOF'
+import collections, copy, os, sys
+import xml.etree.ElementTree as ET
+sys.path.insert(0, sys.argv[1])
+import selfplay_data as sd
+binary, scratch = sys.argv[2], sys.argv[3]
+SVG = "{http://www.w3.org/2000/svg}"
+# The pieces of each style's alphabet (README "Viewing games"), written out here, not taken from the
+# module under test.
+PIECES = {"ewn": "ABCDEFabcdef", "checkers": "bBwW", "gomoku": "xo"}
+
+def check_board(record, ply):
+    """board_svg of one board: well-formed, each piece once on its square, the outlines on the
+    squares the last move changed, the rings on the marks; returns the parsed tree."""
+    board = record["boards"][ply]
+    tree = ET.fromstring(sd.board_svg(record, ply).svg)
+    pieces = PIECES[record["style"]]
+    drawn = sorted((int(g.get("data-square")), g.get("data-piece"))
+                   for g in tree.iter(SVG + "g") if g.get("data-piece"))
+    want = [(k, c) for k, c in enumerate(board) if c in pieces]
+    assert drawn == want, (record["game_id"], ply, drawn, want)
+    kinds = collections.Counter(e.get("class") for e in tree.iter())
+    kings = sum(c in "BW" for c in board) if record["style"] == "checkers" else 0
+    assert kinds["king"] == kings, (record["game_id"], ply, kinds, board)
+    before = record["boards"][ply - 1] if ply else board
+    changed = {k for k in range(len(board)) if board[k] != before[k]}
+    outlined = {int(e.get("data-square")) for e in tree.iter() if e.get("class") in ("last", "taken")}
+    if record["style"] == "gomoku":
+        changed = {k for k in changed if board[k] in pieces}  # a dot on the new stone
+    assert outlined == changed, (record["game_id"], ply, outlined, changed)
+    ringed = sorted(int(e.get("data-square")) for e in tree.iter() if e.get("class") == "mark")
+    assert ringed == sorted(record["marks"][ply]), (record["game_id"], ply, ringed)
+    if record["style"] == "ewn":
+        numbers = [g.find(SVG + "text").text for g in tree.iter(SVG + "g") if g.get("data-piece")]
+        assert numbers == [str("ABCDEF".find(c.upper()) + 1) for _, c in want], (numbers, want)
+    return tree
+
+seen = collections.Counter()
+for name, style in (("checkers-boards.h5", "checkers"), ("gomoku-boards.h5", "gomoku"), ("campaign.h5", "ewn")):
+    records = sd.load_boards(os.path.join(scratch, name), selfplay=binary)
+    assert len(records) == (16 if style == "ewn" else 4), (name, len(records))
+    for record in records:
+        assert record["style"] == style and not record["problems"], (name, record["game_id"], record["problems"])
+        assert len(record["boards"]) == len(record["plies"]) + 1, (name, record["game_id"])
+        for ply in range(len(record["boards"])):
+            check_board(record, ply)
+        seen[style, "king"] += any(c in "BW" for c in "".join(record["boards"])) if style == "checkers" else 0
+        seen[style, "marks"] += len(record["marks"][-1]) >= 5 and record["winner"] >= 0
+        on_board = [sum(c in PIECES[style] for c in board) for board in record["boards"]]
+        seen[style, "capture"] += any(a > b for a, b in zip(on_board, on_board[1:]))
+assert seen["checkers", "king"] and seen["checkers", "capture"], seen
+assert seen["gomoku", "marks"], seen
+assert seen["ewn", "capture"], seen
+print("boards drawn:", ", ".join(f"{style} games with a {what}: {n}" for (style, what), n in sorted(seen.items()) if n))
+# The last board is ply -1's; the --out file reads as the binary's output; --game exports one game.
+gomoku = sd.load_boards(os.path.join(scratch, "gomoku-boards.h5"), selfplay=binary)
+assert sd.board_svg(gomoku[0], -1).svg == sd.board_svg(gomoku[0], len(gomoku[0]["boards"]) - 1).svg
+assert sd.load_boards(os.path.join(scratch, "gomoku-boards.jsonl")) == gomoku
+assert sd.load_boards(os.path.join(scratch, "gomoku-boards.h5"), game_id=2, selfplay=binary) == [gomoku[2]]
+assert sd.load_boards(os.path.join(scratch, "gomoku-boards.jsonl"), game_id=3) == [gomoku[3]]
+assert "<svg" in sd.board_svg(gomoku[0], 0)._repr_svg_() and str(sd.board_svg(gomoku[0], 0)).startswith("<svg")
+
+# Hostile texts come out as text: the SVG has no element but its own, and the texts read back.
+checkers = sd.load_boards(os.path.join(scratch, "checkers-boards.h5"), game_id=0, selfplay=binary)[0]
+hostile = copy.deepcopy(checkers)
+evil = '<script>alert("x")</script>'
+hostile["players"] = [evil, "a&b 'c' \x01"]
+hostile["columns"][0] = evil
+hostile["rows"][0] = "</text><script>1</script>"
+hostile["squares"][1] = "]]><x/>"
+hostile["plies"][0]["move"] = evil
+hostile["game_id"] = '"><script>'
+svg = sd.board_svg(hostile, 1).svg
+assert "<script" not in svg and "<x/>" not in svg, svg
+tree = check_board(hostile, 1)
+assert {e.tag for e in tree.iter()} <= {SVG + t for t in ("svg", "title", "g", "rect", "circle", "line", "text")}, svg
+texts = [e.text or "" for e in tree.iter()]
+assert evil in texts and "</text><script>1</script>" in texts and "]]><x/>" in texts, texts
+assert any(evil in t for t in texts if "last move" in t) and any("a&b 'c' \ufffd" in t for t in texts), texts
+assert tree.get("data-game-id") == '"><script>', tree.attrib
+
+# Bad input fails, naming what is wrong.
+def fails(error, words, call):
+    try:
+        call()
+    except error as e:
+        assert all(w in str(e) for w in words), (words, e)
+        return
+    sys.exit(f"no {error.__name__} for {words}")
+h5 = os.path.join(scratch, "gomoku-boards.h5")
+missing = os.path.join(scratch, "no-such-selfplay")
+fails(FileNotFoundError, [missing], lambda: sd.load_boards(h5, selfplay=missing))
+fails(RuntimeError, [h5, "999"], lambda: sd.load_boards(h5, game_id=999, selfplay=binary))
+fails(ValueError, ["campaign.tsv:1"], lambda: sd.load_boards(os.path.join(scratch, "campaign.tsv")))
+fails(ValueError, ["no game 999"], lambda: sd.load_boards(os.path.join(scratch, "gomoku-boards.jsonl"), game_id=999))
+fails(IndexError, ["ply"], lambda: sd.board_svg(checkers, len(checkers["boards"])))
+short = copy.deepcopy(checkers)
+short["boards"][3] = short["boards"][3][:-1]
+fails(ValueError, ["board 3"], lambda: sd.board_svg(short, 0))
+alien = copy.deepcopy(checkers)
+alien["boards"][0] = "x" + alien["boards"][0][1:]
+fails(ValueError, ["board 0", "'x'"], lambda: sd.board_svg(alien, 0))
+print("boards: ok")
+EOF
+
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
   --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \
-  --host-capacity "$scratch/host-capacity.csv" --output-dir "$scratch/executed"
+  --host-capacity "$scratch/host-capacity.csv" --selfplay "$bin" --output-dir "$scratch/executed"
+# campaign_overview draws the longest game's boards of any game: the checkers and Gomoku campaigns.
+for game in checkers gomoku; do
+  "$py" "$runner" --campaign "$scratch/$game-boards.h5" --selfplay "$bin" --output-dir "$scratch/executed-$game" \
+    "$root/notebooks/campaign_overview.ipynb"
+done
 
-# Every plot must have been drawn: campaign_overview has 5 figures, throughput 2, tuning 3.
-"$py" - "$scratch/executed" <<'EOF'
-import os, sys
+# Every plot must have been drawn: campaign_overview has 5 figures and 2 boards (SVG, the longest
+# game's first and last, in its game's style), throughput 2 figures, tuning 3.
+"$py" - "$scratch" <<'EOF'
+import os, re, sys
 import nbformat
-expected = {"campaign_overview.ipynb": 5, "throughput.ipynb": 2, "tuning.ipynb": 3}
-for name, want in expected.items():
-    nb = nbformat.read(os.path.join(sys.argv[1], name), as_version=4)
-    got = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
-    if got != want:
-        sys.exit(f"{name}: {got} figures, expected {want}")
-print("figures: as expected")
+scratch = sys.argv[1]
+expected = {("executed", "campaign_overview.ipynb"): (5, 2, "ewn"), ("executed", "throughput.ipynb"): (2, 0, None),
+            ("executed", "tuning.ipynb"): (3, 0, None),
+            ("executed-checkers", "campaign_overview.ipynb"): (5, 2, "checkers"),
+            ("executed-gomoku", "campaign_overview.ipynb"): (5, 2, "gomoku")}
+for (folder, name), (figures, boards, style) in expected.items():
+    nb = nbformat.read(os.path.join(scratch, folder, name), as_version=4)
+    outputs = [o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])]
+    got = sum("image/png" in d for d in outputs)
+    if got != figures:
+        sys.exit(f"{folder}/{name}: {got} figures, expected {figures}")
+    svgs = [d["image/svg+xml"] for d in outputs if "image/svg+xml" in d]
+    svgs = ["".join(s) if isinstance(s, list) else s for s in svgs]
+    # The start may be empty (Gomoku's), the end never is.
+    if (len(svgs) != boards or any(f'data-style="{style}"' not in s for s in svgs)
+            or (svgs and "data-piece=" not in svgs[-1])):
+        sys.exit(f"{folder}/{name}: {len(svgs)} boards, expected {boards} of style {style}, the last with pieces")
+print("figures and boards: as expected")
 EOF
 
 # The runner must report a failing cell: a campaign file that does not exist.
