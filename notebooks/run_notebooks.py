@@ -98,6 +98,8 @@ def main() -> int:
     parser.add_argument("--match", help="match HDF5 file (sets SELFPLAY_MATCH)")
     parser.add_argument("--host-capacity", help="experiments/host-capacity CSV (sets SELFPLAY_HOST_CSV)")
     parser.add_argument("--selfplay", help="the selfplay binary, for the boards (sets SELFPLAY_BIN)")
+    parser.add_argument("--scaling", help="experiments/rollout-scaling scaling CSV (sets SELFPLAY_SCALING_CSV)")
+    parser.add_argument("--throughput", help="experiments/rollout-scaling throughput CSV (sets SELFPLAY_THROUGHPUT_CSV)")
     parser.add_argument("--output-dir", help="save the executed notebooks here")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell (default 300)")
     parser.add_argument("notebooks", nargs="*", help="notebooks to run (default: every *.ipynb here)")
@@ -111,7 +113,8 @@ def main() -> int:
         os.environ["SELFPLAY_SWEEP_CSV"] = ",".join(os.path.abspath(p.strip()) for p in args.sweep.split(",") if p.strip())
     for value, name in ((args.tune_log, "SELFPLAY_TUNE_LOG"), (args.spsa, "SELFPLAY_SPSA"),
                         (args.match, "SELFPLAY_MATCH"), (args.host_capacity, "SELFPLAY_HOST_CSV"),
-                        (args.selfplay, "SELFPLAY_BIN")):
+                        (args.selfplay, "SELFPLAY_BIN"), (args.scaling, "SELFPLAY_SCALING_CSV"),
+                        (args.throughput, "SELFPLAY_THROUGHPUT_CSV")):
         if value:
             os.environ[name] = os.path.abspath(value)
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # silences a debugger warning on stderr

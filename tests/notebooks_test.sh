@@ -291,10 +291,15 @@ fails(ValueError, ["board 0", "'x'"], lambda: sd.board_svg(alien, 0))
 print("boards: ok")
 EOF
 
+# The rollout-scaling experiment at its quick size (4 pairs a point, two budgets), for its notebook.
+"$py" "$root/experiments/rollout-scaling/run.py" --quick --bin "$bin" --threads 1 \
+  --out "$scratch/scaling/scaling.csv" >"$scratch/scaling.log"
+
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
   --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \
-  --host-capacity "$scratch/host-capacity.csv" --selfplay "$bin" --output-dir "$scratch/executed"
+  --host-capacity "$scratch/host-capacity.csv" --selfplay "$bin" --output-dir "$scratch/executed" \
+  --scaling "$scratch/scaling/scaling.csv" --throughput "$scratch/scaling/throughput.csv"
 # campaign_overview draws the longest game's boards of any game: the checkers and Gomoku campaigns.
 for game in checkers gomoku; do
   "$py" "$runner" --campaign "$scratch/$game-boards.h5" --selfplay "$bin" --output-dir "$scratch/executed-$game" \
@@ -308,7 +313,7 @@ import os, re, sys
 import nbformat
 scratch = sys.argv[1]
 expected = {("executed", "campaign_overview.ipynb"): (5, 2, "ewn"), ("executed", "throughput.ipynb"): (2, 0, None),
-            ("executed", "tuning.ipynb"): (3, 0, None),
+            ("executed", "tuning.ipynb"): (3, 0, None), ("executed", "rollout_scaling.ipynb"): (3, 0, None),
             ("executed-checkers", "campaign_overview.ipynb"): (5, 2, "checkers"),
             ("executed-gomoku", "campaign_overview.ipynb"): (5, 2, "gomoku")}
 for (folder, name), (figures, boards, style) in expected.items():

@@ -20,9 +20,12 @@
 #     rollouts per leaf, 6400 per move) whose end-to-end rollouts/s is set against the kernel's;
 #     the same config on the null backend: what the host's cores can feed.
 #  3. compute-sanitizer memcheck and racecheck on `gpu_check --sanitize`, when the tool is there.
+#  4. What a GPU buys: MCTS at 1e5-1e6 rollouts a move against each game's reference engine on cuda
+#     (experiments/rollout-scaling/run.py), in the time that is left.
 # Between 1 and 2 the kernels' registers and stack as built (cuobjdump -res-usage) go to full.log.
 # Results (at most 8 files, as the device call returns them): full.log, table.md (printed last),
-# kernel.csv, sweep-cuda.csv, sweep-cpu.csv, pipeline.csv, sanitize.log. Campaign files go to
+# kernel.csv, sweep-cuda.csv, sweep-cpu.csv, pipeline.csv, sanitize.log, scaling-cuda.csv (step 4:
+# the top rollout budgets of every game on the GPU, experiments/rollout-scaling). Campaign files go to
 # SP_GPU_WORK (default build/gpu-check-work). Exit 0 when every check ran and passed, 1 on a
 # failure, 3 without a GPU.
 #
@@ -53,7 +56,7 @@ work=${SP_GPU_WORK:-build/gpu-check-work}
 rm -rf "$work" && mkdir -p "$work" || exit 1
 work=$(cd "$work" && pwd)
 log=$out/full.log
-rm -f "$out"/{table.md,kernel.csv,sweep-cuda.csv,sweep-cpu.csv,pipeline.csv,sanitize.log}
+rm -f "$out"/{table.md,kernel.csv,sweep-cuda.csv,sweep-cpu.csv,pipeline.csv,sanitize.log,scaling-cuda.csv}
 : >"$log"
 start=$SECONDS
 failed=0
@@ -311,6 +314,40 @@ else
   done
 fi
 
+# ---- 4. what a GPU buys: the top rollout budgets of each game on cuda (experiments/rollout-scaling)
+# MCTS at 1e5, 3e5 and 1e6 rollouts a move against each game's reference engine, in the time left
+# (a point is not played when the one before says it would not fit), rows in the columns of
+# experiments/rollout-scaling/results/scaling.csv; append them there by hand. Needs python3 with
+# PyYAML and numpy; skipped with a line saying why otherwise.
+scaling_note=
+# A python3 with PyYAML and numpy: the PATH's, else the system's.
+spy=python3
+if ! python3 -c 'import yaml, numpy' 2>/dev/null && /usr/bin/python3 -c 'import yaml, numpy' 2>/dev/null; then
+  spy=/usr/bin/python3
+fi
+if [ -z "$app" ]; then
+  scaling_note="skipped: no selfplay binary ($carry_note)"
+elif ! "$spy" -c "import yaml, numpy" 2>/dev/null; then
+  scaling_note="skipped: python3 lacks PyYAML or numpy"
+elif [ "$(left)" -lt 60 ]; then
+  scaling_note="skipped: the time budget is spent"
+else
+  t0=$SECONDS
+  pairs=20
+  [ -n "$quick$rehearse" ] && pairs=2
+  budgets=100000,300000,1000000
+  [ -n "$rehearse" ] && budgets=100,300
+  timeout -k 5 "$(limit 600)" "$spy" experiments/rollout-scaling/run.py --backend "$gpu" \
+    --series reference --budgets "$budgets" --pairs "$pairs" --point-seconds $(( $(left) / 6 )) \
+    --threads "$(nproc)" --bin "$app" --out "$out/scaling-cuda.csv" --throughput "$work/throughput.csv" \
+    --work "$work/scaling" >>"$log" 2>&1
+  rc=$?
+  cat "$work/throughput.csv" >>"$log" 2>/dev/null
+  scaling_note="$(tail -n +2 "$out/scaling-cuda.csv" 2>/dev/null | grep -c ',ok$') points played, exit $rc$(why $rc), in $((SECONDS - t0)) s (scaling-cuda.csv)"
+  [ "$rc" = 0 ] || [ "$rc" = 124 ] || fail "rollout scaling (exit $rc)"
+fi
+say "rollout scaling on $gpu_label: $scaling_note"
+
 # ---- the table, last
 {
   if [ -f "$out/table.md" ]; then cat "$out/table.md"; else echo "gpu_check wrote no table (exit $rc)"; fi
@@ -324,6 +361,7 @@ fi
   fi
   echo
   echo "compute-sanitizer: $verdict"
+  echo "rollout scaling: $scaling_note"
   skipped=
   [ -z "$app" ] && skipped="; the pipeline did NOT run"
   echo "total $((SECONDS - start)) s (budget $budget s); $([ "$failed" = 0 ] && echo "every check that ran PASSED" || echo "FAILURES above")$skipped"
