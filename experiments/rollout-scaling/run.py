@@ -17,7 +17,8 @@ not played; experiments/gpu-check/run.sh plays the top budgets on a GPU (--backe
 Usage: run.py [--games ewn,checkers,gomoku] [--series reference,previous,batching] [--pairs 100]
               [--budgets 100,300,...] [--batching-budget 3000] [--point-seconds 900]
               [--backend cpu] [--threads 2] [--out results/scaling.csv] [--throughput CSV]
-              [--work DIR] [--quick] [--bin PATH]
+              [--work DIR] [--per-leaf 1,8,64,256] [--leaves 1,4,16] [--virtual-loss 1,0]
+              [--quick] [--bin PATH]
 --quick: 4 pairs, budgets 100 and 300, batching 1 and 8 per leaf only (the notebook's CI data).
 """
 from __future__ import annotations
@@ -187,10 +188,14 @@ def main() -> None:
     p.add_argument("--throughput", help="the playouts/s CSV (default: throughput.csv beside --out)")
     p.add_argument("--work", help="the matches' configs and files (default: work/ beside --out)")
     p.add_argument("--bin", default=str(ROOT / "build/release/host/app/selfplay"))
+    p.add_argument("--per-leaf", default="1,8,64,256", help="batching: rollouts per leaf")
+    p.add_argument("--leaves", default="1,4,16", help="batching: leaves per round")
+    p.add_argument("--virtual-loss", default="1,0", help="batching: virtual loss")
     p.add_argument("--quick", action="store_true")
     args = p.parse_args()
     budgets = [int(b) for b in args.budgets.split(",") if int(b) >= args.min_budget]
-    per_leaf_list, leaves_list, vloss_list = [1, 8, 64, 256], [1, 4, 16], [1, 0]
+    per_leaf_list, leaves_list, vloss_list = ([int(x) for x in v.split(",")] for v in
+                                              (args.per_leaf, args.leaves, args.virtual_loss))
     if args.quick:
         args.pairs, budgets = 4, [100, 300]
         per_leaf_list, leaves_list, vloss_list = [1, 8], [4], [1]
