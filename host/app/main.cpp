@@ -102,6 +102,9 @@ int run_command(int argc, char** argv) {
       &sp::app::add_engine);
   add("tune", "Tune evaluation weights on the positions of campaign HDF5 files (Texel)",
       &sp::app::add_tune);
+  add("improve",
+      "The research loop: self-play, fit, SPRT gate, repeat; stronger weights with their lineage",
+      &sp::app::add_improve);
   add("verify", "Replay every game of a campaign or match file; report the first bad rows",
       &sp::app::add_verify);
   add("export",

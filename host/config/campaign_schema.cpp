@@ -23,7 +23,7 @@ namespace sp::config {
 
 // A match (selfplay match) plays 2 x match.pairs games, always in pairs: it has no games and no
 // paired key.
-Section<CampaignConfig> campaign_keys(bool match) {
+Section<CampaignConfig> campaign_keys(bool match, bool with_seed) {
   Section<CampaignConfig> s;
   if (!match) s.integer("games", &CampaignConfig::games, 200, 1, 1'000'000'000, "games to play");
   s.node(
@@ -41,8 +41,9 @@ Section<CampaignConfig> campaign_keys(bool match) {
       [](const uint32_t& n) { return n == 0 ? std::string("auto") : std::to_string(n); },
       "games in flight at once; their searches share rollout batches; auto: enough to fill the "
       "backend's batches, as many as memory allows");
-  s.seed("seed", &CampaignConfig::seed, 1,
-         "campaign seed; with the rest of the config it fixes every game record");
+  if (with_seed)
+    s.seed("seed", &CampaignConfig::seed, 1,
+           "campaign seed; with the rest of the config it fixes every game record");
   if (!match)
     s.boolean("paired", &CampaignConfig::paired, false,
               "game pairs: games 2k and 2k+1 share the setup and the dice, and the engines swap "
@@ -324,8 +325,9 @@ Section<BackendConfig> backend_keys() {
 
 Section<OutputConfig> output_keys(const std::string& default_path) {
   Section<OutputConfig> s;
-  s.string("path", &OutputConfig::path, default_path, false,
-           "HDF5 file the game records are written to");
+  if (!default_path.empty())
+    s.string("path", &OutputConfig::path, default_path, false,
+             "HDF5 file the game records are written to");
   s.integer("positions_per_game", &OutputConfig::positions_per_game, 4, 0, 4096,
             "positions sampled per game for /positions; 0 = every ply");
   // Each flush writes the HDF5 metadata again: flushing after every batch (1e-300 s) made files

@@ -16,7 +16,8 @@ namespace sp::config {
 using WeightsLoader = std::function<std::shared_ptr<const eval::Weights>(const std::string& file)>;
 
 // campaign.games (campaigns only), concurrency, seed, paired (campaigns only).
-Section<CampaignConfig> campaign_keys(bool match);
+// with_seed false: without `seed:` (improve configs, whose loop sets every seed).
+Section<CampaignConfig> campaign_keys(bool match, bool with_seed = true);
 
 // An engine's keys in three runs, around the game's playout keys: its type (expectimax in a game
 // with chance, alphabeta in one without), the rollout and tree keys, then the evaluation and
@@ -44,6 +45,7 @@ std::string command_text(const std::vector<std::string>& words);
 bool applies_to_rollout_engines(const EngineConfig& e);
 
 Section<BackendConfig> backend_keys();
+// An empty default_path: without `path:` (improve configs, whose loop names every file).
 Section<OutputConfig> output_keys(const std::string& default_path);
 Section<MatchSettings> match_keys();
 

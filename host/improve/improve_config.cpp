@@ -1,0 +1,114 @@
+#include "host/improve/improve_config.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace sp::improve::detail {
+
+std::vector<std::string> read_feature_list(const YAML::Node& v, config::Mark at,
+                                           config::Document& doc, const std::string& path,
+                                           const std::vector<std::string>& known) {
+  if (v.IsNull() || (v.IsScalar() && v.Scalar() == "all")) return {};
+  if (!v.IsSequence()) doc.fail(at, path, "must be all or a list of feature names");
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const YAML::Node& item : v) {
+    const config::Mark item_at = config::detail::mark_of(item);
+    const std::string name = config::detail::read_string(item, item_at, doc, path, false);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      const std::string hint = config::closest_match(name, known);
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      doc.fail(item_at, path,
+               "unknown feature '" + name + "'" +
+                   (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                   "; the game's features: " + list);
+    }
+    if (!seen.insert(name).second) doc.fail(item_at, path, "feature '" + name + "' listed twice");
+    out.push_back(name);
+  }
+  if (out.empty()) doc.fail(at, path, "an empty list tunes nothing: write all or name features");
+  return out;
+}
+
+std::string format_feature_list(const std::vector<std::string>& features) {
+  if (features.empty()) return "all";
+  std::string out = "[";
+  for (size_t i = 0; i < features.size(); ++i) out += (i ? ", " : "") + features[i];
+  return out + "]";
+}
+
+config::Section<DataSettings> data_keys() {
+  config::Section<DataSettings> s;
+  s.integer("window", &DataSettings::window, 2, 1, 1000,
+            "each fit reads the campaigns of the last `window` generations (this one included)");
+  s.real("validation_fraction", &DataSettings::validation_fraction, 0.1,
+         config::Range{0, 1, true, true},
+         "share of the games held out to measure the fit (split by game), in (0, 1)");
+  s.integer("positions_per_game", &DataSettings::positions_per_game, 0, 0, 4096,
+            "at most this many stored positions per game, drawn by the seed; 0 = all");
+  return s;
+}
+
+config::Section<AnchorSettings> anchor_keys() {
+  config::Section<AnchorSettings> s;
+  s.integer("anchor_every", &AnchorSettings::every, 5, 0, 1'000'000,
+            "the champion plays generation 0 every this many generations and at the end; 0 = "
+            "only at the end");
+  s.integer("anchor_pairs", &AnchorSettings::pairs, 200, 1, 500'000'000,
+            "game pairs of each anchor match (fixed length, the same openings every time)");
+  return s;
+}
+
+config::Section<StopSettings> stop_keys() {
+  config::Section<StopSettings> s;
+  s.integer("generations", &StopSettings::generations, 10, 1, 1'000'000,
+            "generations in all, those of earlier runs (resume) included");
+  s.real("wall_seconds", &StopSettings::wall_seconds, 0, config::Range{0, 1e9},
+         "no generation starts once the loop has run this long (all runs); 0 = no limit");
+  s.integer("rejections", &StopSettings::rejections, 3, 0, 1'000'000,
+            "stop after this many rejected candidates in a row; 0 = never");
+  return s;
+}
+
+void refuse_seeds(const YAML::Node& root, config::Document& doc) {
+  if (!root.IsMap()) return;
+  const auto refuse = [&](const YAML::Node& section, const char* path, const char* why) {
+    if (section.IsMap() && section["seed"])
+      doc.fail(config::detail::mark_of(section["seed"]), path, why);
+  };
+  if (root["selfplay"].IsMap())
+    refuse(root["selfplay"]["campaign"], "selfplay.campaign.seed",
+           "the loop sets each generation's campaign seed from its own `seed:`");
+  refuse(root["gate"], "gate.seed", "the loop sets each gate's seed from its own `seed:`");
+  if (root["selfplay"].IsMap() && root["selfplay"]["output"].IsMap() &&
+      root["selfplay"]["output"]["path"])
+    doc.fail(config::detail::mark_of(root["selfplay"]["output"]["path"]), "selfplay.output.path",
+             "the loop writes each generation's campaign to DIR/gen-NNN/campaign.h5");
+}
+
+void check_loop_keys(const config::Document& doc, const config::CampaignConfig& selfplay,
+                     const config::CampaignConfig& gate) {
+  using config::EngineType;
+  const config::EngineConfig& champion = gate.engines[0];
+  if (champion.type != EngineType::kAlphaBeta && champion.type != EngineType::kExpectimax &&
+      champion.type != EngineType::kMcts)
+    doc.fail_key("champion.type",
+                 "must be an engine that evaluates with weights: alphabeta, expectimax or mcts "
+                 "(with eval_blend or progressive_bias)");
+  if (champion.type == EngineType::kMcts && champion.eval_blend == 0 &&
+      champion.progressive_bias == 0)
+    doc.fail_key("champion.eval_blend",
+                 "an mcts champion uses its weights only through eval_blend or progressive_bias: "
+                 "set one above 0");
+  if (champion.weights.empty())
+    doc.fail_key("champion.weights",
+                 "required: the weights file the loop starts from (generation 0) and improves");
+  if (!gate.match.sprt.enabled)
+    doc.fail_key("gate.sprt.enabled",
+                 "must be true: a candidate is accepted only when the SPRT accepts H1, so a gate "
+                 "without it would reject every candidate");
+  (void)selfplay;
+}
+
+}  // namespace sp::improve::detail

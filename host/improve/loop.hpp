@@ -1,0 +1,440 @@
+// `selfplay improve`: the research loop. Each generation plays a self-play campaign with the
+// champion's weights, fits a candidate to the positions of the last `data.window` campaigns
+// (Texel), gates it against the champion in an SPRT match, and keeps it only when the SPRT accepts
+// H1. Every `gate.anchor_every` generations and at the end the champion plays generation 0 on a
+// fixed anchor match. What a generation wrote lives in DIR/gen-NNN/; DIR/lineage.h5 has a row per
+// finished generation and DIR/champion.yaml the current best weights.
+//
+// Every step is a file the existing commands understand (campaign.yaml, tune.yaml, gate.yaml,
+// anchor.yaml with their outputs), written before the step runs, so a researcher can rerun or
+// inspect any of them. Seeds derive from (seed, generation, step) alone, and a resumed step
+// continues its own file (campaigns and matches resume; a fit is rerun, it is deterministic), so a
+// loop killed at any moment and resumed writes the same lineage, weights and records as one that
+// ran through.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "games/common/game_host.hpp"
+#include "host/common/log.hpp"
+#include "host/eval/weights.hpp"
+#include "host/improve/improve_config.hpp"
+#include "host/improve/lineage.hpp"
+#include "host/io/campaign_file.hpp"
+#include "host/selfplay/campaign.hpp"
+#include "host/selfplay/match.hpp"
+#include "host/stats/match_stats.hpp"
+#include "host/tune/tune_config.hpp"
+#include "host/tune/tune_run.hpp"
+
+namespace sp::improve {
+
+struct ImproveOptions {
+  std::string out;                      // DIR; required
+  bool resume = false;                  // continue the loop in DIR
+  std::optional<uint32_t> generations;  // overrides stop.generations
+  std::optional<std::string> backend;   // overrides selfplay.backend.name (every step)
+  std::optional<int> threads;           // overrides selfplay.backend.threads
+  std::optional<int> device;            // overrides selfplay.backend.device
+  bool live = false;                    // the steps rewrite their status line (a terminal)
+};
+
+struct ImproveResult {
+  Lineage lineage;
+  bool interrupted = false;
+  std::string stopped_by;  // why the loop ended: "generations", "rejections", "wall clock"
+  std::string summary;     // the closing table
+};
+
+// The steps of a generation; each has its own seed.
+enum class Step : uint64_t { kCampaign = 1, kTune = 2, kGate = 3, kAnchor = 4 };
+// The seed of a step: splitmix64 over (seed, generation, step). The anchor match uses generation 0
+// whatever generation plays it, so every anchor match plays the same openings and dice.
+uint64_t step_seed(uint64_t seed, uint32_t generation, Step step);
+
+// fnv1a64 over the weight values' shortest exact texts, as 16 hex digits.
+std::string weights_hash(const std::vector<double>& w);
+
+// DIR/gen-007 for generation 7.
+std::string generation_dir(const std::string& dir, uint32_t generation);
+// The weights file of generation g's candidate (gen-000/weights.yaml for generation 0): the file
+// a champion's engines read.
+std::string weights_file(const std::string& dir, uint32_t generation);
+
+// What a resume must match: the effective config (every key) without backend and stop, whose
+// values change how fast the loop runs or how long, not what it computes; the champion's weights
+// given by their values. selfplay::identity_difference names the first key that differs.
+std::string loop_identity(const std::string& explain_all, const std::vector<std::string>& names,
+                          const std::vector<double>& initial_weights);
+
+// Claims DIR for the loop: refuses an existing, non-empty DIR without resume and a resume of a DIR
+// without lineage.h5 (unless it holds only a start cut short: improve.yaml and gen-000); creates
+// it. Returns whether a lineage is there to continue. Throws InputError.
+bool claim_loop_dir(const std::string& dir, bool resume);
+
+// The closing table: generation, verdict, gate games, Elo against the parent (95%), Elo of the
+// champion against generation 0 where measured, reason.
+std::string format_lineage_table(const Lineage& lineage);
+
+// Why the loop stops before playing generation rows.size() (stop keys and --generations), or "".
+std::string stop_reason(const Lineage& lineage, const StopSettings& stop);
+
+// Consecutive rejections at the end of the lineage.
+uint32_t trailing_rejections(const Lineage& lineage);
+
+// Process CPU seconds (user + system), from getrusage.
+double cpu_seconds_now();
+
+namespace loop_detail {
+
+using Clock = std::chrono::steady_clock;
+
+// Progress lines: one per finished step, with the generation's and the loop's ETA from the mean
+// step durations of the generations this run finished.
+class LoopProgress {
+ public:
+  LoopProgress(uint32_t first, uint32_t last) : first_(first), last_(last) {}
+  void start_generation(uint32_t g) {
+    g_ = g;
+    gen_start_ = Clock::now();
+  }
+  void step_done(const char* step, const std::string& what);
+  void generation_done() {
+    ++done_;
+    total_ += seconds_since(gen_start_);
+  }
+
+ private:
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+  uint32_t first_, last_, g_ = 0, done_ = 0;
+  double total_ = 0;
+  Clock::time_point gen_start_ = Clock::now();
+};
+
+void write_text_file(const std::string& path, const std::string& text);  // atomically
+std::string read_text_file(const std::string& path);                     // throws InputError
+
+// The tune config of a generation's fit as YAML text.
+std::string tune_yaml(const std::string& game, uint64_t seed,
+                      const std::vector<std::string>& inputs, const DataSettings& data,
+                      const TuneSettings& tune, const std::string& initial,
+                      const std::string& output, const std::string& name, const std::string& log);
+
+// The anchor row values from an earlier row that measured the same champion with the same pairs
+// (the anchor match is deterministic, so its result would be the same); false when none did.
+bool reuse_anchor(const Lineage& lineage, uint32_t champion, uint32_t pairs, LineageRow& row);
+
+// Sets the gate columns of row from a finished gate (engine A: the candidate).
+void set_gate_columns(LineageRow& row, const selfplay::MatchResult& gate);
+
+// Rollouts over the moves of a campaign or match file's stored games.
+uint64_t file_rollouts(const std::string& path);
+
+}  // namespace loop_detail
+
+// The effective configuration of a loop: its config, with the backend overrides of options.
+template <HostGame G>
+ImproveConfig<G> with_overrides(ImproveConfig<G> c, const ImproveOptions& options) {
+  selfplay::RunOptions run;
+  run.backend = options.backend;
+  run.threads = options.threads;
+  run.device = options.device;
+  selfplay::apply_overrides(c.selfplay, run);
+  c.gate.backend = c.selfplay.backend;
+  if (options.generations) c.stop.generations = *options.generations;
+  return c;
+}
+
+struct GateOutcome {
+  selfplay::MatchResult match;
+  Verdict verdict = Verdict::kReject;
+  std::string reason;
+};
+
+// The verdict of a gate: accept only when the SPRT accepted H1; H0 and an undecided SPRT (every
+// pair played) reject.
+GateOutcome gate_verdict(selfplay::MatchResult match, const config::SprtSettings& sprt);
+
+// The gate match of a candidate: the champion engine's settings on both sides, the candidate's
+// weights in engine A and the champion's in engine B, c's gate rules, openings, pairs and SPRT.
+// Writes PATH.yaml (the match config) and plays it into PATH.h5, continuing that file when it is
+// there.
+template <HostGame G>
+GateOutcome gate_candidate(const ImproveConfig<G>& c, uint64_t seed,
+                           const std::string& candidate_file, const std::string& champion_file,
+                           const std::string& path, bool live, const std::atomic<bool>& stop) {
+  config::Config<G> gate = c.gate;
+  gate.seed = seed;
+  gate.output.path = path + ".h5";
+  gate.engines[0].weights = candidate_file;
+  gate.engines[0].evaluation =
+      std::make_shared<const eval::Weights>(eval::load_weights<G>(candidate_file));
+  gate.engines[1].weights = champion_file;
+  gate.engines[1].evaluation =
+      std::make_shared<const eval::Weights>(eval::load_weights<G>(champion_file));
+  loop_detail::write_text_file(path + ".yaml", config::explain_match_config<G>(gate));
+  selfplay::MatchOptions mo;
+  mo.resume = std::filesystem::exists(gate.output.path);
+  mo.live = live;
+  return gate_verdict(selfplay::run_match<G>(gate, mo, stop), c.gate.match.sprt);
+}
+
+// Runs (or, with options.resume, continues) the loop of config c in options.out. stop
+// (SIGINT/SIGTERM/SIGHUP) ends it at the next point a step can stop cleanly; the result is then
+// interrupted and --resume continues it. Throws InputError for a DIR that exists without resume
+// (and the reverse), a resume with another config (naming the key), and the errors of the steps.
+template <HostGame G>
+ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& options,
+                          const std::atomic<bool>& stop) {
+  namespace fs = std::filesystem;
+  using namespace loop_detail;
+  ImproveResult result;
+  if constexpr (!FeatureGame<G>) {
+    throw InputError(std::string(G::kName) + " has no evaluation features: nothing to improve");
+  } else {
+    const std::string dir = fs::absolute(options.out).lexically_normal().string();
+    const std::string lineage_path = dir + "/lineage.h5";
+    const std::string champion_path = dir + "/champion.yaml";
+    const std::string initial_source = c.gate.engines[0].weights;
+    std::vector<std::string> names;
+    for (const std::string_view f : G::feature_names()) names.emplace_back(f);
+    const eval::Weights initial = eval::load_weights<G>(initial_source);
+    const std::string identity = loop_identity(explain_improve_config(c, true), names, initial.w);
+
+    const bool have_lineage = claim_loop_dir(dir, options.resume);
+    Lineage& lineage = result.lineage;
+    if (have_lineage) {
+      lineage = read_lineage(lineage_path);
+      if (lineage.game != G::kName)
+        throw InputError(lineage_path + " is a loop of " + lineage.game + ", this config plays " +
+                         G::kName);
+      if (const std::string diff = selfplay::identity_difference(lineage.identity, identity);
+          !diff.empty())
+        throw InputError("cannot resume " + dir + ": the config differs from the loop's at " +
+                         diff + " (a resumed loop must compute what it started)");
+      log::info(fmt::format("resume: {} finished generations in {}", lineage.rows.size() - 1,
+                            lineage_path));
+    } else {
+      // Generation 0: the initial weights, copied so that the loop never reads them again.
+      fs::create_directories(generation_dir(dir, 0));
+      write_text_file(dir + "/improve.yaml", explain_improve_config(c));
+      write_text_file(weights_file(dir, 0), read_text_file(initial_source));
+      lineage.game = G::kName;
+      lineage.config_text = explain_improve_config(c, true);
+      lineage.identity = identity;
+      lineage.features = names;
+      LineageRow row;
+      set_reason(row, "initial weights " + initial_source);
+      const std::string hash = weights_hash(initial.w);
+      std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
+      row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
+      lineage.rows.push_back(row);
+      lineage.weights.push_back(initial.w);
+      write_lineage(lineage_path, lineage);
+    }
+    // champion.yaml follows the lineage (a loop killed between the two writes left the old one).
+    const auto publish_champion = [&] {
+      const std::string text = read_text_file(weights_file(dir, lineage.rows.back().champion));
+      if (!fs::exists(champion_path) || read_text_file(champion_path) != text)
+        write_text_file(champion_path, text);
+    };
+    publish_champion();
+
+    const auto g_first = static_cast<uint32_t>(lineage.rows.size());
+    LoopProgress progress(g_first, c.stop.generations);
+    const auto backend_run = [&](bool resume) {
+      selfplay::RunOptions o;
+      o.resume = resume;
+      o.live = options.live;
+      return o;
+    };
+    while (!stop) {
+      result.stopped_by = stop_reason(lineage, c.stop);
+      if (!result.stopped_by.empty()) break;
+      const auto g = static_cast<uint32_t>(lineage.rows.size());
+      const uint32_t parent = lineage.rows.back().champion;
+      const std::string gdir = generation_dir(dir, g);
+      fs::create_directories(gdir);
+      progress.start_generation(g);
+      const double cpu0 = cpu_seconds_now();
+      const auto wall0 = Clock::now();
+      LineageRow row;
+      row.generation = g;
+      row.parent = parent;
+      row.champion = parent;
+      const std::string parent_file = weights_file(dir, parent);
+      const auto parent_weights =
+          std::make_shared<const eval::Weights>(eval::load_weights<G>(parent_file));
+
+      // 1. Self-play with the champion's weights where the engines use the initial ones.
+      config::Config<G> campaign = c.selfplay;
+      campaign.seed = step_seed(c.seed, g, Step::kCampaign);
+      campaign.output.path = gdir + "/campaign.h5";
+      for (config::EngineConfig& e : campaign.engines)
+        if (!e.weights.empty() && e.weights == initial_source) {
+          e.weights = parent_file;
+          e.evaluation = parent_weights;
+        }
+      write_text_file(gdir + "/campaign.yaml", config::explain_campaign_config<G>(campaign));
+      {
+        const selfplay::RunResult r = selfplay::run_campaign<G>(
+            campaign, backend_run(fs::exists(campaign.output.path)), stop);
+        if (r.interrupted) {
+          result.interrupted = true;
+          break;
+        }
+        row.games = r.games_in_file;
+        row.rollouts = file_rollouts(campaign.output.path);
+        progress.step_done("campaign",
+                           fmt::format("{} games, {} rollouts", row.games, row.rollouts));
+      }
+
+      // 2. The fit: the window's campaigns, starting from the champion.
+      std::vector<std::string> inputs;
+      for (uint32_t k = g >= c.data.window ? g - c.data.window + 1 : 1; k <= g; ++k)
+        inputs.push_back(generation_dir(dir, k) + "/campaign.h5");
+      const std::string candidate_path = weights_file(dir, g);
+      write_text_file(gdir + "/tune.yaml",
+                      tune_yaml(G::kName, step_seed(c.seed, g, Step::kTune), inputs, c.data, c.tune,
+                                parent_file, candidate_path, fmt::format("gen-{:03}", g),
+                                gdir + "/tune-losses.csv"));
+      bool fitted = false;
+      {
+        const tune::TuneConfig tc = tune::load_tune_config(gdir + "/tune.yaml");
+        std::FILE* log_file = std::fopen((gdir + "/tune.log").c_str(), "w");
+        if (!log_file) throw std::runtime_error("cannot write " + gdir + "/tune.log");
+        try {
+          const tune::TuneReport report = tune::run_tune(tc, log_file);
+          std::fclose(log_file);
+          row.train_positions = report.train_positions;
+          row.validation_positions = report.validation_positions;
+          row.k = report.k.k;
+          row.train_loss_before = report.result.before.train_loss;
+          row.train_loss = report.result.after.train_loss;
+          row.validation_loss_before = report.result.before.validation_loss;
+          row.validation_loss = report.result.after.validation_loss;
+          fitted = true;
+        } catch (const tune::TuneDiverged& e) {
+          std::fclose(log_file);
+          row.verdict = static_cast<uint8_t>(Verdict::kReject);
+          set_reason(row, std::string("fit diverged: ") + e.what());
+        } catch (...) {
+          std::fclose(log_file);
+          throw;
+        }
+      }
+      std::vector<double> candidate(names.size(), std::nan(""));
+      if (fitted) {
+        candidate = eval::load_weights<G>(candidate_path).w;
+        const std::string hash = weights_hash(candidate);
+        std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
+        if (candidate == parent_weights->w) {
+          fitted = false;
+          row.verdict = static_cast<uint8_t>(Verdict::kReject);
+          set_reason(row, "the fit left every weight as it was");
+        } else if (c.tune.require_validation_gain && std::isfinite(row.validation_loss) &&
+                   !(row.validation_loss < row.validation_loss_before)) {
+          fitted = false;
+          row.verdict = static_cast<uint8_t>(Verdict::kReject);
+          set_reason(row, fmt::format("validation loss did not fall ({:.6f} -> {:.6f})",
+                                      row.validation_loss_before, row.validation_loss));
+        }
+      }
+      progress.step_done("tune", fitted
+                                     ? fmt::format("{} positions, validation loss {:.6f} -> "
+                                                   "{:.6f}",
+                                                   row.train_positions, row.validation_loss_before,
+                                                   row.validation_loss)
+                                     : reason_of(row));
+
+      // 3. The gate: candidate (A) against champion (B), SPRT.
+      if (fitted) {
+        const GateOutcome gate =
+            gate_candidate<G>(c, step_seed(c.seed, g, Step::kGate), candidate_path, parent_file,
+                              gdir + "/gate", options.live, stop);
+        if (gate.match.interrupted) {
+          result.interrupted = true;
+          break;
+        }
+        set_gate_columns(row, gate.match);
+        row.verdict = static_cast<uint8_t>(gate.verdict);
+        if (gate.verdict == Verdict::kAccept) row.champion = g;
+        set_reason(row, gate.reason);
+        progress.step_done(
+            "gate", fmt::format("{} {:+.1f} Elo [{:+.1f}, {:+.1f}]: {}", verdict_name(gate.verdict),
+                                row.elo, row.elo_lo, row.elo_hi, gate.reason));
+      }
+
+      // 4. The anchor: the champion after this generation against generation 0.
+      Lineage next = lineage;
+      next.rows.push_back(row);
+      const bool anchor_due =
+          (c.anchor.every > 0 && g % c.anchor.every == 0) || !stop_reason(next, c.stop).empty();
+      if (anchor_due) {
+        if (row.champion == 0) {
+          row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
+        } else if (!reuse_anchor(lineage, row.champion, c.anchor.pairs, row)) {
+          config::Config<G> anchor = c.gate;
+          anchor.seed = step_seed(c.seed, 0, Step::kAnchor);
+          anchor.output.path = gdir + "/anchor.h5";
+          anchor.match.pairs = c.anchor.pairs;
+          anchor.games = 2 * uint64_t{c.anchor.pairs};
+          anchor.match.sprt.enabled = false;
+          const std::string champion_file = weights_file(dir, row.champion);
+          anchor.engines[0].weights = champion_file;
+          anchor.engines[0].evaluation =
+              std::make_shared<const eval::Weights>(eval::load_weights<G>(champion_file));
+          anchor.engines[1].weights = weights_file(dir, 0);
+          anchor.engines[1].evaluation = std::make_shared<const eval::Weights>(initial);
+          write_text_file(gdir + "/anchor.yaml", config::explain_match_config<G>(anchor));
+          selfplay::MatchOptions mo;
+          mo.resume = fs::exists(anchor.output.path);
+          mo.live = options.live;
+          const selfplay::MatchResult r = selfplay::run_match<G>(anchor, mo, stop);
+          if (r.interrupted) {
+            result.interrupted = true;
+            break;
+          }
+          const stats::Estimate e = stats::estimate(r.counter.penta());
+          row.anchor_pairs = r.counter.penta().pairs();
+          row.anchor_elo = e.elo;
+          row.anchor_elo_lo = e.elo_lo;
+          row.anchor_elo_hi = e.elo_hi;
+        }
+        progress.step_done("anchor",
+                           fmt::format("champion gen {} against gen 0: {:+.1f} Elo [{:+.1f}, "
+                                       "{:+.1f}] over {} pairs",
+                                       row.champion, row.anchor_elo, row.anchor_elo_lo,
+                                       row.anchor_elo_hi, row.anchor_pairs));
+      }
+
+      // 5. The lineage, then the champion it names.
+      row.cpu_seconds = cpu_seconds_now() - cpu0;
+      row.wall_seconds = std::chrono::duration<double>(Clock::now() - wall0).count();
+      lineage.rows.push_back(row);
+      lineage.weights.push_back(candidate);
+      write_lineage(lineage_path, lineage);
+      publish_champion();
+      progress.generation_done();
+    }
+    if (stop) result.interrupted = true;
+    result.summary = format_lineage_table(lineage);
+  }
+  return result;
+}
+
+}  // namespace sp::improve

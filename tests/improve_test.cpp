@@ -1,0 +1,455 @@
+// The research loop (selfplay improve): its config errors name the file, line and key; a tiny loop
+// of every game writes its generations, a lineage whose gate columns are the gate files' and a
+// champion.yaml any engine loads; the gate rejects a worse candidate and accepts a better one; a
+// loop killed (SIGKILL) at any moment and resumed equals one that ran through; a changed config is
+// refused naming the key; SIGINT stops with 130.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "games/checkers/host.hpp"
+#include "games/common/errors.hpp"
+#include "games/ewn/host.hpp"
+#include "games/gomoku/host.hpp"
+#include "host/common/log.hpp"
+#include "host/eval/weights.hpp"
+#include "host/improve/improve_config.hpp"
+#include "host/improve/lineage.hpp"
+#include "host/improve/loop.hpp"
+#include "host/io/campaign_file.hpp"
+#include "host/stats/match_stats.hpp"
+#include "tests/test_util.hpp"
+
+namespace sp::improve {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string weights_path(const std::string& game, const std::string& file) {
+  return sp::test::source_path("configs/" + game + "/weights/" + file);
+}
+
+// A loop small enough for a unit test: the champion's engine at depth 1 plays itself.
+template <class G>
+std::string tiny_config(uint32_t generations = 2) {
+  const std::string game = G::kName;
+  const bool ewn = game == "ewn";
+  const std::string engine_type = ewn ? "expectimax" : "alphabeta";
+  const std::string weights = weights_path(game, ewn ? "survival-distance.yaml" : "classic.yaml");
+  const std::string rules = game == "checkers" ? "rules: {start: ballots}\n"
+                            : game == "gomoku" ? "rules: {opening: file}\n"
+                                               : "";
+  const std::string engine = "{type: " + engine_type + ", weights: \"" + weights + "\", depth: 1}";
+  return "game: " + game + "\nseed: 11\n" + rules + "champion: " + engine +
+         "\nselfplay:\n  campaign: {games: 40, concurrency: 4}\n  engines: {player0: " + engine +
+         ", player1: " + engine +
+         "}\n  backend: {name: cpu, threads: 1}\n  output: {positions_per_game: 8}\n"
+         "tune: {epochs: 60, require_validation_gain: false}\n"
+         "gate:\n  pairs: 24\n  sprt: {elo0: 0, elo1: 60}\n  anchor_every: 1\n  anchor_pairs: "
+         "8\n"
+         "stop: {generations: " +
+         std::to_string(generations) + ", rejections: 0}\n";
+}
+
+// The weights file at `from` with every weight negated (an evaluation that plays to lose).
+template <class G>
+std::string negated_weights(const std::string& from) {
+  const eval::Weights w = eval::load_weights<G>(from);
+  std::string text = "name: negated\nweights:\n";
+  for (size_t i = 0; i < w.w.size(); ++i)
+    text += fmt::format("  {}: {}\n", G::feature_names()[i], -w.w[i]);
+  return text;
+}
+
+class ImproveDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("improve_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    log::set_quiet(true);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+// What must be the same after any interruption: every column but the times.
+std::vector<std::string> comparable(const Lineage& l) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < l.rows.size(); ++i) {
+    LineageRow r = l.rows[i];
+    r.cpu_seconds = r.wall_seconds = 0;
+    // Field by field through the printed row: NaNs compare equal as text.
+    std::string s = fmt::format(
+        "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} "
+        "{} {} {} {} {}",
+        r.generation, r.parent, r.champion, r.weights_hash, r.games, r.rollouts, r.train_positions,
+        r.validation_positions, r.k, r.train_loss_before, r.train_loss, r.validation_loss_before,
+        r.validation_loss, r.wins, r.draws, r.losses, r.penta[0], r.penta[1], r.penta[2],
+        r.penta[3], r.penta[4], r.llr, r.verdict, reason_of(r), r.elo, r.elo_lo, r.elo_hi,
+        r.anchor_pairs, r.anchor_elo, r.anchor_elo_lo, r.anchor_elo_hi);
+    for (const double w : l.weights[i]) s += fmt::format(" {}", w);
+    out.push_back(s);
+  }
+  return out;
+}
+
+// The game records of every campaign and match file under dir, by file. Of a match, those of the
+// pairs its SPRT counted: games already running when it decided are finished and stored too, and
+// which ones those are depends on scheduling (selfplay/match.hpp).
+std::map<std::string, std::vector<std::string>> records_under(const fs::path& dir) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().extension() != ".h5" || e.path().filename() == "lineage.h5") continue;
+    const io::CampaignReader reader(e.path().string());
+    const bool match = reader.meta().match.has_value();
+    const uint64_t counted = 2 * reader.match_pairs_count();
+    std::vector<std::string> records;
+    for (const io::GameRow& g : reader.games())
+      if (!match || g.game_id < counted)
+        records.push_back(std::to_string(g.game_id) + " " + g.opening + " " + g.record);
+    std::sort(records.begin(), records.end());
+    out[fs::relative(e.path(), dir).string()] = records;
+  }
+  return out;
+}
+
+TEST_F(ImproveDir, ConfigErrorsNameTheFileLineAndKey) {
+  const std::string base = tiny_config<EwnGame>();
+  struct Case {
+    std::string text, expect;
+  };
+  const std::vector<Case> cases{
+      {base + "bogus: 1\n", "key 'bogus'"},
+      {base + "data: {windw: 3}\n", "did you mean 'window'"},
+      {base.substr(0, base.find("tune:")) + "tune: {epochs: 60, features: [own_cubz]}\n" +
+           base.substr(base.find("gate:")),
+       "unknown feature 'own_cubz' (did you mean 'own_cubes'?)"},
+      {base.substr(0, base.find("  output:")) + "  output: {path: x.h5}\n" +
+           base.substr(base.find("tune:")),
+       "key 'selfplay.output.path': the loop writes"},
+      {base.substr(0, base.find("  campaign:")) + "  campaign: {games: 40, seed: 3}\n" +
+           base.substr(base.find("  engines:")),
+       "key 'selfplay.campaign.seed': the loop sets"},
+      {base.substr(0, base.find("champion:")) + "champion: {type: random}\n" +
+           base.substr(base.find("selfplay:")),
+       "key 'champion.type'"},
+      {base.substr(0, base.find("champion:")) + "champion: {type: expectimax}\n" +
+           base.substr(base.find("selfplay:")),
+       "champion.weights"},
+      {base.substr(0, base.find("  sprt:")) + "  sprt: {enabled: false}\n" +
+           base.substr(base.find("  anchor_every")),
+       "key 'gate.sprt.enabled': must be true"},
+      {base.substr(0, base.find("stop:")) + "stop: {generations: 0}\n", "stop.generations"},
+      {base.substr(0, base.find("gate:")) + "gate: {seed: 4}\n" + base.substr(base.find("stop:")),
+       "key 'gate.seed': the loop sets"},
+  };
+  for (const Case& c : cases) {
+    try {
+      load_improve_config_text<EwnGame>(c.text, "loop.yaml");
+      ADD_FAILURE() << "accepted:\n" << c.text;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(c.expect), std::string::npos) << what;
+      EXPECT_EQ(what.rfind("loop.yaml:", 0), 0u) << what;  // file:line:column first
+    }
+  }
+}
+
+TEST_F(ImproveDir, ExplainLoadsBackToTheSameConfig) {
+  const auto c = load_improve_config_text<GomokuGame>(tiny_config<GomokuGame>(), "a.yaml");
+  const std::string text = explain_improve_config(c);
+  const auto again = load_improve_config_text<GomokuGame>(text, "b.yaml");
+  EXPECT_EQ(explain_improve_config(again), text);
+  EXPECT_EQ(explain_improve_config(again, true), explain_improve_config(c, true));
+  // gate.rules defaults to the top-level rules; the gate's engines are the champion's.
+  EXPECT_EQ(c.gate.engines[0].type, config::EngineType::kAlphaBeta);
+  EXPECT_EQ(c.gate.engines[1].weights, c.gate.engines[0].weights);
+  EXPECT_TRUE(c.gate.paired);
+  EXPECT_EQ(c.gate.games, 48u);
+}
+
+TEST(ImproveSteps, SeedsDependOnSeedGenerationAndStep) {
+  EXPECT_EQ(step_seed(1, 2, Step::kGate), step_seed(1, 2, Step::kGate));
+  EXPECT_NE(step_seed(1, 2, Step::kGate), step_seed(1, 2, Step::kCampaign));
+  EXPECT_NE(step_seed(1, 2, Step::kGate), step_seed(1, 3, Step::kGate));
+  EXPECT_NE(step_seed(1, 2, Step::kGate), step_seed(2, 2, Step::kGate));
+  EXPECT_EQ(weights_hash({1, 2.5}), weights_hash({1, 2.5}));
+  EXPECT_NE(weights_hash({1, 2.5}), weights_hash({2.5, 1}));
+  EXPECT_EQ(weights_hash({}).size(), 16u);
+}
+
+TEST(ImproveSteps, OnlyAnSprtThatAcceptsH1Accepts) {
+  config::SprtSettings s;
+  s.elo0 = 0;
+  s.elo1 = 20;
+  const auto with = [](std::optional<stats::SprtState::Decision> d) {
+    selfplay::MatchResult r;
+    if (d) {
+      r.sprt = stats::SprtState{};
+      r.sprt->decision = *d;
+    }
+    return r;
+  };
+  EXPECT_EQ(gate_verdict(with(stats::SprtState::kAcceptH1), s).verdict, Verdict::kAccept);
+  EXPECT_EQ(gate_verdict(with(stats::SprtState::kAcceptH0), s).verdict, Verdict::kReject);
+  const GateOutcome undecided = gate_verdict(with(stats::SprtState::kContinue), s);
+  EXPECT_EQ(undecided.verdict, Verdict::kReject);
+  EXPECT_NE(undecided.reason.find("undecided"), std::string::npos) << undecided.reason;
+  EXPECT_EQ(gate_verdict(with(std::nullopt), s).verdict, Verdict::kReject);
+}
+
+TEST(ImproveSteps, StopsByGenerationsRejectionsAndWallClock) {
+  Lineage l;
+  l.rows.resize(1);
+  StopSettings s;
+  s.generations = 3;
+  s.rejections = 2;
+  EXPECT_EQ(stop_reason(l, s), "");
+  LineageRow reject;
+  reject.verdict = static_cast<uint8_t>(Verdict::kReject);
+  LineageRow accept;
+  accept.verdict = static_cast<uint8_t>(Verdict::kAccept);
+  l.rows.push_back(reject);
+  l.rows.push_back(accept);
+  EXPECT_EQ(trailing_rejections(l), 0u);
+  EXPECT_EQ(stop_reason(l, s), "");
+  l.rows.push_back(reject);
+  EXPECT_NE(stop_reason(l, s).find("generations"), std::string::npos);
+  s.generations = 10;
+  EXPECT_EQ(stop_reason(l, s), "");
+  l.rows.push_back(reject);
+  EXPECT_NE(stop_reason(l, s).find("rejections"), std::string::npos);
+  s.rejections = 0;
+  s.wall_seconds = 5;
+  EXPECT_EQ(stop_reason(l, s), "");
+  l.rows[1].wall_seconds = 6;
+  EXPECT_NE(stop_reason(l, s).find("wall clock"), std::string::npos);
+}
+
+// The gate on its own: the champion's evaluation negated plays far worse, so the SPRT rejects it
+// as a candidate and accepts the champion over it.
+TEST_F(ImproveDir, TheGateRejectsAWorseCandidateAndAcceptsABetterOne) {
+  const auto c = load_improve_config_text<EwnGame>(tiny_config<EwnGame>(), "loop.yaml");
+  const std::string good = c.gate.engines[0].weights;
+  const std::string bad = write("negated.yaml", negated_weights<EwnGame>(good));
+  const std::atomic<bool> stop{false};
+  const GateOutcome worse =
+      gate_candidate<EwnGame>(c, 5, bad, good, (dir_ / "worse").string(), false, stop);
+  EXPECT_EQ(worse.verdict, Verdict::kReject) << worse.reason;
+  EXPECT_NE(worse.reason.find("accepted H0"), std::string::npos) << worse.reason;
+  const GateOutcome better =
+      gate_candidate<EwnGame>(c, 5, good, bad, (dir_ / "better").string(), false, stop);
+  EXPECT_EQ(better.verdict, Verdict::kAccept) << better.reason;
+  EXPECT_GT(stats::estimate(better.match.counter.penta()).elo, 100);
+  EXPECT_TRUE(fs::exists(dir_ / "better.yaml"));
+  EXPECT_TRUE(fs::exists(dir_ / "better.h5"));
+}
+
+template <class G>
+class ImproveGame : public ImproveDir {};
+using Games = ::testing::Types<EwnGame, CheckersGame, GomokuGame>;
+TYPED_TEST_SUITE(ImproveGame, Games);
+
+TYPED_TEST(ImproveGame, ATinyLoopWritesItsGenerationsLineageAndChampion) {
+  using G = TypeParam;
+  const auto c = load_improve_config_text<G>(tiny_config<G>(2), "loop.yaml");
+  ImproveOptions o;
+  o.out = (this->dir_ / "loop").string();
+  const std::atomic<bool> stop{false};
+  const ImproveResult r = run_improve<G>(c, o, stop);
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_NE(r.stopped_by.find("generations"), std::string::npos) << r.stopped_by;
+  const fs::path dir = o.out;
+  const Lineage l = read_lineage((dir / "lineage.h5").string());
+  ASSERT_EQ(l.rows.size(), 3u);
+  EXPECT_EQ(l.game, G::kName);
+  EXPECT_EQ(l.features.size(), G::feature_names().size());
+  EXPECT_EQ(static_cast<Verdict>(l.rows[0].verdict), Verdict::kInitial);
+  for (uint32_t g = 1; g <= 2; ++g) {
+    const LineageRow& row = l.rows[g];
+    const fs::path gdir = generation_dir(o.out, g);
+    EXPECT_EQ(row.generation, g);
+    EXPECT_EQ(row.parent, l.rows[g - 1].champion);
+    EXPECT_EQ(row.games, 40u);
+    EXPECT_TRUE(fs::exists(gdir / "campaign.yaml"));
+    EXPECT_TRUE(fs::exists(gdir / "campaign.h5"));
+    EXPECT_TRUE(fs::exists(gdir / "tune.yaml"));
+    EXPECT_TRUE(fs::exists(gdir / "tune.log"));
+    EXPECT_GT(row.train_positions, 0u);
+    EXPECT_TRUE(std::isfinite(row.validation_loss)) << reason_of(row);
+    const auto verdict = static_cast<Verdict>(row.verdict);
+    ASSERT_TRUE(verdict == Verdict::kAccept || verdict == Verdict::kReject);
+    EXPECT_EQ(row.champion, verdict == Verdict::kAccept ? g : row.parent);
+    EXPECT_FALSE(reason_of(row).empty());
+    // A gate was played unless the fit's own check rejected the candidate; its columns are the
+    // gate file's.
+    if (fs::exists(gdir / "gate.h5")) {
+      const io::CampaignReader gate((gdir / "gate.h5").string());
+      const std::vector<io::MatchPairRow> pairs = gate.match_pairs();
+      ASSERT_FALSE(pairs.empty());
+      EXPECT_EQ(row.penta[0] + row.penta[1] + row.penta[2] + row.penta[3] + row.penta[4],
+                pairs.size());
+      EXPECT_DOUBLE_EQ(row.llr, pairs.back().llr);
+      double score = 0;
+      for (const auto& p : pairs) score += p.result_1 + p.result_2;
+      EXPECT_DOUBLE_EQ(row.wins + 0.5 * row.draws, score);
+    } else {
+      EXPECT_EQ(verdict, Verdict::kReject);
+      EXPECT_EQ(row.wins + row.draws + row.losses, 0u);
+    }
+    // anchor_every 1: every row has the champion's Elo against generation 0.
+    EXPECT_FALSE(std::isnan(row.anchor_elo));
+    if (row.champion == 0) {
+      EXPECT_EQ(row.anchor_pairs, 0u);
+    }
+  }
+  // champion.yaml is the champion's weights file and loads in an engine.
+  const uint32_t champion = l.rows.back().champion;
+  EXPECT_EQ(sp::test::read_text(dir / "champion.yaml"),
+            sp::test::read_text(weights_file(o.out, champion)));
+  const eval::Weights w = eval::load_weights<G>((dir / "champion.yaml").string());
+  ASSERT_EQ(w.w.size(), l.weights[champion].size());
+  for (size_t i = 0; i < w.w.size(); ++i)  // the lineage stores float32
+    EXPECT_EQ(static_cast<float>(w.w[i]), static_cast<float>(l.weights[champion][i])) << i;
+  EXPECT_NE(r.summary.find("Elo vs gen 0"), std::string::npos);
+}
+
+TEST_F(ImproveDir, ResumeRefusesAnotherConfigNamingTheKey) {
+  const std::string text = tiny_config<EwnGame>(1);
+  ImproveOptions o;
+  o.out = (dir_ / "loop").string();
+  const std::atomic<bool> stop{false};
+  run_improve<EwnGame>(load_improve_config_text<EwnGame>(text, "a.yaml"), o, stop);
+  // Without --resume an existing loop is refused; with it, a changed key is named.
+  EXPECT_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(text, "a.yaml"), o, stop),
+               InputError);
+  o.resume = true;
+  std::string changed = text;
+  changed.replace(changed.find("epochs: 60"), 10, "epochs: 61");
+  try {
+    run_improve<EwnGame>(load_improve_config_text<EwnGame>(changed, "a.yaml"), o, stop);
+    ADD_FAILURE() << "a changed config resumed";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tune.epochs (60 in the file, 61 in this run)"),
+              std::string::npos)
+        << e.what();
+  }
+  // The backend and stop keys may change: more generations continue the loop.
+  std::string more = text;
+  more.replace(more.find("generations: 1"), 14, "generations: 2");
+  more.replace(more.find("threads: 1"), 10, "threads: 2");
+  const ImproveResult r =
+      run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop);
+  EXPECT_EQ(r.lineage.rows.size(), 3u);
+  // --resume of a directory that is not a loop's.
+  o.out = (dir_ / "none").string();
+  EXPECT_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(text, "a.yaml"), o, stop),
+               InputError);
+}
+
+// The CLI killed with SIGKILL at several moments (inside the first campaign, inside a gate, and
+// after delays that land wherever they land), each resumed until it finishes, gives the lineage,
+// weights and game records of a run that was never interrupted. Generation 0 plays to lose
+// (negated weights), so the first fit improves on it and its gate and anchor are played.
+TEST_F(ImproveDir, KilledAtAnyMomentAndResumedEqualsAnUninterruptedRun) {
+  const std::string good = weights_path("ewn", "survival-distance.yaml");
+  const std::string bad = write("negated.yaml", negated_weights<EwnGame>(good));
+  std::string text = tiny_config<EwnGame>(3);
+  for (size_t at = text.find(good); at != std::string::npos; at = text.find(good))
+    text.replace(at, good.size(), bad);
+  const std::string config = write("loop.yaml", text);
+  const std::string reference = (dir_ / "reference").string();
+  {
+    sp::test::Child child({SELFPLAY_BINARY, "improve", config, "--out", reference, "--quiet"});
+    ASSERT_EQ(child.wait(), 0);
+  }
+  const Lineage want = read_lineage(reference + "/lineage.h5");
+  const auto want_records = records_under(reference);
+  ASSERT_EQ(static_cast<Verdict>(want.rows.at(1).verdict), Verdict::kAccept)
+      << reason_of(want.rows.at(1));
+  ASSERT_TRUE(want_records.count("gen-001/gate.h5"));
+  ASSERT_TRUE(want_records.count("gen-001/anchor.h5"));
+
+  struct Kill {
+    std::vector<std::string> env;  // SELFPLAY_TEST_STOP_AFTER_GAMES: stop inside a file
+    int delay_ms;                  // else: kill after this long
+  };
+  const std::vector<Kill> kills{{{"SELFPLAY_TEST_STOP_AFTER_GAMES=10"}, 0},
+                                {{"SELFPLAY_TEST_STOP_AFTER_GAMES=44"}, 0},
+                                {{}, 150},
+                                {{}, 400}};
+  int run = 0;
+  for (const Kill& k : kills) {
+    const std::string out = (dir_ / ("killed" + std::to_string(run++))).string();
+    {
+      sp::test::Child child({SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet"},
+                            "/dev/null", k.env);
+      if (!k.env.empty()) {
+        if (child.wait_stopped()) child.signal(SIGKILL);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(k.delay_ms));
+        child.signal(SIGKILL);
+      }
+      child.wait();
+    }
+    int rc = -1;
+    for (int attempt = 0; attempt < 3 && rc != 0; ++attempt) {
+      const bool started = fs::exists(out);
+      std::vector<std::string> args{SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet"};
+      if (started) args.push_back("--resume");
+      sp::test::Child resume(args);
+      rc = resume.wait();
+    }
+    ASSERT_EQ(rc, 0) << out;
+    const Lineage got = read_lineage(out + "/lineage.h5");
+    EXPECT_EQ(comparable(got), comparable(want)) << out;
+    const auto got_records = records_under(out);
+    EXPECT_EQ(got_records.size(), want_records.size()) << out;
+    for (const auto& [file, records] : want_records) {
+      const auto it = got_records.find(file);
+      ASSERT_NE(it, got_records.end()) << out << ": no " << file;
+      EXPECT_TRUE(it->second == records) << out << ": the games of " << file << " differ";
+    }
+    // champion.yaml's provenance comments name its directory and date: its values must agree.
+    EXPECT_EQ(eval::load_weights<EwnGame>(out + "/champion.yaml").w,
+              eval::load_weights<EwnGame>(reference + "/champion.yaml").w);
+  }
+}
+
+TEST_F(ImproveDir, SigintStopsWith130AndResumeFinishes) {
+  const std::string config = write("loop.yaml", tiny_config<EwnGame>(2));
+  const std::string out = (dir_ / "loop").string();
+  {
+    sp::test::Child child({SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet"},
+                          "/dev/null", {"SELFPLAY_TEST_STOP_AFTER_GAMES=10"});
+    ASSERT_TRUE(child.wait_stopped());
+    child.signal(SIGINT);
+    child.signal(SIGCONT);
+    EXPECT_EQ(child.wait(), 130);
+  }
+  sp::test::Child resume({SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet", "--resume"});
+  EXPECT_EQ(resume.wait(), 0);
+  EXPECT_EQ(read_lineage(out + "/lineage.h5").rows.size(), 3u);
+}
+
+}  // namespace
+}  // namespace sp::improve
