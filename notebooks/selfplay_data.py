@@ -655,3 +655,41 @@ def _shorten(text, at: int) -> str:
     """`text` as str, cut to `at` characters with an ellipsis."""
     text = str(text)
     return text if len(text) <= at else text[: at - 1] + "\u2026"
+
+
+LINEAGE_VERDICTS = {0: "initial", 1: "accept", 2: "reject"}
+
+
+@dataclass
+class Lineage:
+    """DIR/lineage.h5 of `selfplay improve` (docs/improve.md): one row per generation."""
+    game: str
+    rows: pd.DataFrame      # the /lineage columns; verdict as text, penta split into penta_0..4
+    weights: pd.DataFrame   # per generation the candidate's weights (generation 0: the initial ones)
+    config: str
+
+
+def load_lineage(path: str | os.PathLike) -> Lineage:
+    """Reads a lineage file. Raises ValueError naming the file when it is not one."""
+    path = resolve_input(path)
+    with h5py.File(path, "r") as f:
+        if _decode(f.attrs.get("kind", b"")) != "selfplay improve lineage" or "lineage" not in f:
+            raise ValueError(f"{path}: not a selfplay improve lineage file (no /lineage)")
+        table = f["lineage"][()]
+        rows = {}
+        for name in table.dtype.names:
+            column = table[name]
+            if name == "penta":
+                for k in range(5):
+                    rows[f"penta_{k}"] = column[:, k].astype(np.int64)
+            elif column.dtype.kind == "S":
+                rows[name] = [_decode(v) for v in column]
+            else:
+                rows[name] = column
+        frame = pd.DataFrame(rows)
+        frame["verdict"] = frame["verdict"].map(LINEAGE_VERDICTS).fillna("?")
+        features = [_decode(v) for v in f["weights"].attrs["features"]]
+        weights = pd.DataFrame(f["weights"][()], columns=features)
+        weights.index.name = "generation"
+        return Lineage(game=_decode(f.attrs["game"]), rows=frame, weights=weights,
+                       config=_decode(f.attrs["config"]))

@@ -29,6 +29,7 @@
 #include "host/improve/loop.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/stats/match_stats.hpp"
+#include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::improve {
@@ -185,6 +186,21 @@ TEST_F(ImproveDir, ExplainLoadsBackToTheSameConfig) {
   EXPECT_EQ(c.gate.engines[1].weights, c.gate.engines[0].weights);
   EXPECT_TRUE(c.gate.paired);
   EXPECT_EQ(c.gate.games, 48u);
+}
+
+// The shipped loops load, document every key they set, and set every key that applies.
+TEST_F(ImproveDir, ShippedConfigsLoadAndDocumentEveryKey) {
+  const auto check = [&]<class G>() {
+    const std::string path =
+        sp::test::source_path(std::string("configs/") + G::kName + "/improve.yaml");
+    const ImproveConfig<G> c = load_improve_config<G>(path);
+    sp::test::expect_documented_config(path, explain_improve_config(c));
+    EXPECT_EQ(c.gate.engines[0].weights, c.selfplay.engines[0].weights) << path;
+    EXPECT_TRUE(c.gate.match.sprt.enabled) << path;
+  };
+  check.template operator()<EwnGame>();
+  check.template operator()<CheckersGame>();
+  check.template operator()<GomokuGame>();
 }
 
 TEST(ImproveSteps, SeedsDependOnSeedGenerationAndStep) {

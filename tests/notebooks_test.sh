@@ -295,11 +295,44 @@ EOF
 "$py" "$root/experiments/rollout-scaling/run.py" --quick --bin "$bin" --threads 1 \
   --out "$scratch/scaling/scaling.csv" >"$scratch/scaling.log"
 
+# improve.ipynb: a two-generation loop of the tiny campaign's size, and the loader's refusals.
+cat >"$scratch/improve.yaml" <<EOF
+game: ewn
+seed: 3
+champion: {type: expectimax, weights: $root/configs/ewn/weights/survival-distance.yaml, depth: 1}
+selfplay:
+  campaign: {games: 60, concurrency: 8}
+  engines:
+    player0: {type: expectimax, weights: $root/configs/ewn/weights/survival-distance.yaml, depth: 1}
+    player1: {type: expectimax, weights: $root/configs/ewn/weights/survival-distance.yaml, depth: 1}
+  backend: {name: cpu, threads: 1}
+tune: {epochs: 50, require_validation_gain: false}
+gate: {pairs: 30, anchor_every: 1, anchor_pairs: 10}
+stop: {generations: 2, rejections: 0}
+EOF
+"$bin" improve "$scratch/improve.yaml" --out "$scratch/improve" --quiet >"$scratch/improve.log"
+"$py" - "$scratch/improve/lineage.h5" "$scratch/campaign.h5" "$root/notebooks" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[3])
+import selfplay_data as sd
+l = sd.load_lineage(sys.argv[1])
+assert l.game == "ewn" and list(l.rows["generation"]) == [0, 1, 2], l.rows
+assert l.rows["verdict"].iloc[0] == "initial" and set(l.rows["verdict"].iloc[1:]) <= {"accept", "reject"}, l.rows
+assert len(l.weights) == 3 and "own_cubes" in l.weights.columns, l.weights
+try:
+    sd.load_lineage(sys.argv[2])
+    sys.exit("a campaign file was read as a lineage")
+except ValueError as e:
+    assert "not a selfplay improve lineage" in str(e), e
+print("lineage: ok")
+EOF
+
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
   --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \
   --host-capacity "$scratch/host-capacity.csv" --selfplay "$bin" --output-dir "$scratch/executed" \
-  --scaling "$scratch/scaling/scaling.csv" --throughput "$scratch/scaling/throughput.csv"
+  --scaling "$scratch/scaling/scaling.csv" --throughput "$scratch/scaling/throughput.csv" \
+  --lineage "$scratch/improve/lineage.h5"
 # campaign_overview draws the longest game's boards of any game: the checkers and Gomoku campaigns.
 for game in checkers gomoku; do
   "$py" "$runner" --campaign "$scratch/$game-boards.h5" --selfplay "$bin" --output-dir "$scratch/executed-$game" \
@@ -314,6 +347,7 @@ import nbformat
 scratch = sys.argv[1]
 expected = {("executed", "campaign_overview.ipynb"): (5, 2, "ewn"), ("executed", "throughput.ipynb"): (2, 0, None),
             ("executed", "tuning.ipynb"): (3, 0, None), ("executed", "rollout_scaling.ipynb"): (3, 0, None),
+            ("executed", "improve.ipynb"): (3, 0, None),
             ("executed-checkers", "campaign_overview.ipynb"): (5, 2, "checkers"),
             ("executed-gomoku", "campaign_overview.ipynb"): (5, 2, "gomoku")}
 for (folder, name), (figures, boards, style) in expected.items():

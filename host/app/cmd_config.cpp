@@ -6,6 +6,7 @@
 #include "host/app/commands.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
+#include "host/improve/improve_config.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/memory.hpp"
 
@@ -27,11 +28,29 @@ Runner add_config(CLI::App& app) {
   explain->excludes(check);
   auto match = std::make_shared<bool>(false);
   app.add_flag("--match", *match, "FILE is a match config (selfplay match)");
+  auto improve = std::make_shared<bool>(false);
+  app.add_flag("--improve", *improve, "FILE is an improve config (selfplay improve)")
+      ->excludes("--match");
   auto game = std::make_shared<std::string>();
   add_game_option(app, *game);
   app.require_option(1, 3);
-  return [file, explain, match, game]() {
+  return [file, explain, match, improve, game]() {
     return with_game(config::config_file_game(*file, *game), [&]<class G>() {
+      if (*improve) {
+        const improve::ImproveConfig<G> c = improve::load_improve_config<G>(*file);
+        if (explain->count()) {
+          std::fputs(improve::explain_improve_config(c).c_str(), stdout);
+          return 0;
+        }
+        // Each step's run: the generation's campaign and the gate match, as the loop plays them.
+        selfplay::check_run_memory(c.selfplay);
+        selfplay::check_run_memory(c.gate);
+        const selfplay::MemoryEstimate m = selfplay::estimate_run_memory(c.selfplay);
+        const selfplay::MemoryEstimate g = selfplay::estimate_run_memory(c.gate);
+        std::printf("ok\nmemory: each campaign's engines need %s, each gate's %s\n",
+                    m.summary().c_str(), g.summary().c_str());
+        return 0;
+      }
       config::Config<G> c =
           *match ? config::load_match_config<G>(*file) : config::load_campaign_config<G>(*file);
       if (explain->count()) {

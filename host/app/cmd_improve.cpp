@@ -57,9 +57,8 @@ Runner add_improve(CLI::App& app) {
   return [o]() {
     if (dist::size() > 1)
       throw InputError(
-          "selfplay improve runs as one process: under an MPI launcher, run each generation's "
-          "campaign with `mpirun selfplay run DIR/gen-NNN/campaign.yaml` (README \"Research "
-          "loop\")");
+          "selfplay improve runs as one process and does not run under an MPI launcher yet "
+          "(docs/improve.md); start it without mpirun/srun");
     log::set_quiet(o->quiet);
     improve::ImproveOptions options;
     options.out = o->out.empty() ? default_dir(o->config) : o->out;

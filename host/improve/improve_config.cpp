@@ -72,19 +72,20 @@ config::Section<StopSettings> stop_keys() {
 }
 
 void refuse_seeds(const YAML::Node& root, config::Document& doc) {
-  if (!root.IsMap()) return;
-  const auto refuse = [&](const YAML::Node& section, const char* path, const char* why) {
-    if (section.IsMap() && section["seed"])
-      doc.fail(config::detail::mark_of(section["seed"]), path, why);
+  // A missing key of a const node is an invalid node: test each step before taking the next.
+  const auto child = [](const YAML::Node& node, const char* key) {
+    return node.IsMap() && node[key] ? node[key] : YAML::Node();
   };
-  if (root["selfplay"].IsMap())
-    refuse(root["selfplay"]["campaign"], "selfplay.campaign.seed",
-           "the loop sets each generation's campaign seed from its own `seed:`");
-  refuse(root["gate"], "gate.seed", "the loop sets each gate's seed from its own `seed:`");
-  if (root["selfplay"].IsMap() && root["selfplay"]["output"].IsMap() &&
-      root["selfplay"]["output"]["path"])
-    doc.fail(config::detail::mark_of(root["selfplay"]["output"]["path"]), "selfplay.output.path",
-             "the loop writes each generation's campaign to DIR/gen-NNN/campaign.h5");
+  const auto refuse = [&](const YAML::Node& value, const char* path, const char* why) {
+    if (value.IsDefined() && !value.IsNull()) doc.fail(config::detail::mark_of(value), path, why);
+  };
+  const YAML::Node selfplay = child(root, "selfplay");
+  refuse(child(child(selfplay, "campaign"), "seed"), "selfplay.campaign.seed",
+         "the loop sets each generation's campaign seed from its own `seed:`");
+  refuse(child(child(selfplay, "output"), "path"), "selfplay.output.path",
+         "the loop writes each generation's campaign to DIR/gen-NNN/campaign.h5");
+  refuse(child(child(root, "gate"), "seed"), "gate.seed",
+         "the loop sets each gate's seed from its own `seed:`");
 }
 
 void check_loop_keys(const config::Document& doc, const config::CampaignConfig& selfplay,
