@@ -376,6 +376,27 @@ TEST_F(ImproveDir, ResumeRefusesAnotherConfigNamingTheKey) {
   const ImproveResult r =
       run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop);
   EXPECT_EQ(r.lineage.rows.size(), 3u);
+  // A champion.yaml edited by hand is refused; restored, the loop goes on.
+  const fs::path champion = dir_ / "loop" / "champion.yaml";
+  const std::string kept = sp::test::read_text(champion);
+  std::ofstream(champion, std::ios::app) << "# edited\n";
+  try {
+    run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop);
+    ADD_FAILURE() << "an edited champion.yaml resumed";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("edited by hand"), std::string::npos) << e.what();
+  }
+  std::ofstream(champion) << kept;
+  // So is generation 0's weights file (the anchors' side) once its values changed.
+  const std::string gen0 = weights_file(o.out, 0);
+  const std::string gen0_text = sp::test::read_text(gen0);
+  std::string edited = gen0_text;
+  edited.replace(edited.find("own_cubes: 120"), 14, "own_cubes: 121");
+  std::ofstream(gen0) << edited;
+  EXPECT_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop),
+               InputError);
+  std::ofstream(gen0) << gen0_text;
+  EXPECT_NO_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop));
   // --resume of a directory that is not a loop's.
   o.out = (dir_ / "none").string();
   EXPECT_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(text, "a.yaml"), o, stop),
@@ -449,6 +470,41 @@ TEST_F(ImproveDir, KilledAtAnyMomentAndResumedEqualsAnUninterruptedRun) {
     EXPECT_EQ(eval::load_weights<EwnGame>(out + "/champion.yaml").w,
               eval::load_weights<EwnGame>(reference + "/champion.yaml").w);
   }
+}
+
+// A write that fails (a file size limit: EFBIG, as a full disk gives ENOSPC) at several sizes,
+// inside a campaign, a match or the lineage: exit 1 with one error line, nothing half-written,
+// and --resume without the limit gives the lineage of a run that never failed.
+TEST_F(ImproveDir, AFailedWriteExitsOneAndResumesOnceSpaceIsBack) {
+  const std::string config = write("loop.yaml", tiny_config<EwnGame>(2));
+  const std::string reference = (dir_ / "reference").string();
+  {
+    sp::test::Child child({SELFPLAY_BINARY, "improve", config, "--out", reference, "--quiet"});
+    ASSERT_EQ(child.wait(), 0);
+  }
+  const Lineage want = read_lineage(reference + "/lineage.h5");
+  int failed = 0;
+  // The lineage (about 28 KiB), a campaign (about 43 KiB), a gate (about 49 KiB).
+  for (const rlim_t limit : {rlim_t{24 * 1024}, rlim_t{36 * 1024}, rlim_t{46 * 1024}}) {
+    SCOPED_TRACE(limit);
+    const std::string out = (dir_ / ("limited" + std::to_string(limit))).string();
+    const std::string log = (dir_ / ("limited" + std::to_string(limit) + ".log")).string();
+    sp::test::Child child({SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet"}, log, {},
+                          {.stderr_to_log = true, .file_size_limit = limit, .timeout_seconds = 60});
+    const int rc = child.wait();
+    const std::string said = sp::test::read_text(log);
+    if (rc == 0) continue;  // the loop's largest file fits: nothing failed at this size
+    ++failed;
+    EXPECT_EQ(rc, 1) << said;
+    EXPECT_NE(said.find("error: "), std::string::npos) << said;
+    EXPECT_NE(said.find("too large"), std::string::npos) << said;
+    EXPECT_EQ(said.find("HDF5-DIAG"), std::string::npos) << said;
+    sp::test::Child resume(
+        {SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet", "--resume"});
+    ASSERT_EQ(resume.wait(), 0) << out;
+    EXPECT_EQ(comparable(read_lineage(out + "/lineage.h5")), comparable(want)) << out;
+  }
+  EXPECT_GE(failed, 3) << "the limits no longer make the loop's writes fail";
 }
 
 TEST_F(ImproveDir, SigintStopsWith130AndResumeFinishes) {

@@ -105,7 +105,7 @@ std::string reason_of(const LineageRow& row) {
 
 void write_lineage(const std::string& path, const Lineage& lineage) {
   const std::string temp = path + ".tmp";
-  {
+  try {
     const Datatype type = row_type();
     File file = create_file(temp, false);
     write_attribute(file.get(), "kind", std::string_view("selfplay improve lineage"));
@@ -126,6 +126,10 @@ void write_lineage(const std::string& path, const Lineage& lineage) {
     append_rows(weights.get(), H5T_NATIVE_FLOAT, flat.data(), lineage.weights.size());
     weights.close("weights");
     file.close(temp);
+  } catch (...) {
+    std::error_code ec;  // a failed write leaves nothing behind; the old lineage stays
+    std::filesystem::remove(temp, ec);
+    throw;
   }
   io::install_file(temp, path);
 }

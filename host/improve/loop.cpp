@@ -72,10 +72,12 @@ bool claim_loop_dir(const std::string& dir, bool resume) {
   }
   if (!exists) throw InputError("--resume: " + dir + " does not exist (start the loop without it)");
   if (has_lineage) return true;
-  // A start cut short before its lineage was written leaves at most these.
+  // A start cut short before its lineage was written leaves at most these (and the temporary
+  // files of the writes it was in: lineage.h5.tmp, improve.yaml.tmp-XXXXXX).
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name != "improve.yaml" && name != "gen-000" && name.rfind("improve.yaml.", 0) != 0)
+    if (name != "improve.yaml" && name != "gen-000" && name != "lineage.h5.tmp" &&
+        name.rfind("improve.yaml.tmp", 0) != 0)
       throw InputError("--resume: " + dir + " has no lineage.h5 but holds " + name +
                        ": not a loop's directory");
   }

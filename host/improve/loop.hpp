@@ -193,6 +193,20 @@ GateOutcome gate_candidate(const ImproveConfig<G>& c, uint64_t seed,
   return gate_verdict(selfplay::run_match<G>(gate, mo, stop), c.gate.match.sprt);
 }
 
+// Throws InputError unless the weights file at path holds `expected` (as the lineage stores them,
+// float32): a generation's file edited after the lineage recorded it.
+template <HostGame G>
+void check_weights_file(const std::string& path, const std::vector<double>& expected) {
+  const eval::Weights w = eval::load_weights<G>(path);
+  bool same = w.w.size() == expected.size();
+  for (size_t i = 0; same && i < expected.size(); ++i)
+    same = static_cast<float>(w.w[i]) == static_cast<float>(expected[i]);
+  if (!same)
+    throw InputError(path +
+                     ": its weights are not the ones lineage.h5 recorded for it: edited "
+                     "after the loop wrote it? Restore it, or start a new loop");
+}
+
 // Runs (or, with options.resume, continues) the loop of config c in options.out. stop
 // (SIGINT/SIGTERM/SIGHUP) ends it at the next point a step can stop cleanly; the result is then
 // interrupted and --resume continues it. Throws InputError for a DIR that exists without resume
@@ -246,12 +260,30 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       lineage.weights.push_back(initial.w);
       write_lineage(lineage_path, lineage);
     }
-    // champion.yaml follows the lineage (a loop killed between the two writes left the old one).
+    // champion.yaml follows the lineage. A loop killed between the two writes left the previous
+    // champion's file there, which is replaced; any other content was edited by hand: refused, as
+    // is a generation's weights file whose values are not the lineage's.
     const auto publish_champion = [&] {
       const std::string text = read_text_file(weights_file(dir, lineage.rows.back().champion));
       if (!fs::exists(champion_path) || read_text_file(champion_path) != text)
         write_text_file(champion_path, text);
     };
+    if (have_lineage) {
+      const uint32_t champion = lineage.rows.back().champion;
+      check_weights_file<G>(weights_file(dir, champion), lineage.weights.at(champion));
+      check_weights_file<G>(weights_file(dir, 0), lineage.weights.at(0));  // the anchors' side
+      const uint32_t previous =
+          lineage.rows.size() >= 2 ? lineage.rows[lineage.rows.size() - 2].champion : champion;
+      if (fs::exists(champion_path)) {
+        const std::string now = read_text_file(champion_path);
+        if (now != read_text_file(weights_file(dir, champion)) &&
+            now != read_text_file(weights_file(dir, previous)))
+          throw InputError("cannot resume " + dir + ": " + champion_path +
+                           " is not the weights of generation " + std::to_string(champion) + " (" +
+                           weights_file(dir, champion) +
+                           ") the lineage names: edited by hand? Restore it from that file");
+      }
+    }
     publish_champion();
 
     const auto g_first = static_cast<uint32_t>(lineage.rows.size());
