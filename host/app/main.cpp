@@ -75,7 +75,8 @@ int run_command(int argc, char** argv) {
   // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{
-      "selfplay: Monte Carlo self-play for EinStein wuerfelt nicht (CPU and CUDA backends)"};
+      "selfplay: Monte Carlo self-play for EinStein wuerfelt nicht, Gomoku and English checkers "
+      "(CPU and CUDA backends)"};
   app.require_subcommand(1);
   std::map<CLI::App*, sp::app::Runner> runners;
   auto add = [&](const char* name, const char* help, sp::app::Runner (*reg)(CLI::App&)) {
