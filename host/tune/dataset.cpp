@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -220,7 +221,11 @@ LoadedPositions load_positions(const std::vector<std::string>& files,
       keep.insert(keep.end(), idx.begin(), idx.end());
       ++summary.games;
     }
-    std::sort(keep.begin(), keep.end());
+    // In (game, ply) order, not file order: the fit's sums then do not depend on the order games
+    // finished in, nor on how a campaign's games were spread over the rank files of an index.
+    std::sort(keep.begin(), keep.end(), [&](size_t a, size_t b) {
+      return std::tie(rows[a].game_id, rows[a].ply, a) < std::tie(rows[b].game_id, rows[b].ply, b);
+    });
     Positions& p = out.positions;
     for (const size_t i : keep) {
       const io::PositionRow& r = rows[i];
