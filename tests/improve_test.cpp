@@ -269,11 +269,11 @@ TEST_F(ImproveDir, TheGateRejectsAWorseCandidateAndAcceptsABetterOne) {
   const std::string bad = write("negated.yaml", negated_weights<EwnGame>(good));
   const std::atomic<bool> stop{false};
   const GateOutcome worse =
-      gate_candidate<EwnGame>(c, 5, bad, good, (dir_ / "worse").string(), false, stop);
+      gate_candidate<EwnGame>(c, 5, bad, good, (dir_ / "worse").string(), {}, stop);
   EXPECT_EQ(worse.verdict, Verdict::kReject) << worse.reason;
   EXPECT_NE(worse.reason.find("accepted H0"), std::string::npos) << worse.reason;
   const GateOutcome better =
-      gate_candidate<EwnGame>(c, 5, good, bad, (dir_ / "better").string(), false, stop);
+      gate_candidate<EwnGame>(c, 5, good, bad, (dir_ / "better").string(), {}, stop);
   EXPECT_EQ(better.verdict, Verdict::kAccept) << better.reason;
   EXPECT_GT(stats::estimate(better.match.counter.penta()).elo, 100);
   EXPECT_TRUE(fs::exists(dir_ / "better.yaml"));

@@ -1,6 +1,6 @@
-// Campaigns and matches on several MPI ranks (label mpi): the built CLI launched with
-// `mpirun --oversubscribe -np R` on this machine, its records compared with a single-process run.
-// Skipped, with the reason, when mpirun is absent or the binary was built without MPI.
+// Campaigns, matches and the research loop on several MPI ranks (label mpi): the built CLI launched
+// with `mpirun --oversubscribe -np R` on this machine, its records compared with a single-process
+// run. Skipped, with the reason, when mpirun is absent or the binary was built without MPI.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/improve/lineage.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/ranks.hpp"
 #include "tests/test_util.hpp"
@@ -273,6 +274,97 @@ TEST(MpiCampaign, AKilledRankLosesOnlyItsGamesInProgressAndResumeCompletes) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(records(selfplay::rank_files(out), 24), records({single}));
   EXPECT_EQ(records({out}, 24), records({single}));
+}
+
+// A tiny EWN research loop: the champion, expectimax at depth 1, makes its own data.
+std::string tiny_loop(const TempDir& dir) {
+  const std::string weights = source_path("configs/ewn/weights/survival-distance.yaml");
+  const std::string engine = "{type: expectimax, weights: \"" + weights + "\", depth: 1}";
+  return dir
+      .write("loop.yaml", "game: ewn\nseed: 11\nchampion: " + engine +
+                              "\nselfplay:\n  campaign: {games: 40, concurrency: 4}\n"
+                              "  engines: {player0: " +
+                              engine + ", player1: " + engine +
+                              "}\n  backend: {name: cpu, threads: 1}\n"
+                              "  output: {positions_per_game: 8}\n"
+                              "tune: {epochs: 60, require_validation_gain: false}\n"
+                              "gate:\n  pairs: 24\n  sprt: {elo0: 0, elo1: 60}\n"
+                              "  anchor_every: 1\n  anchor_pairs: 8\n"
+                              "stop: {generations: 3, rejections: 0}\n")
+      .string();
+}
+
+// Every column of a lineage but the times, and the weights, as text (NaNs compare equal).
+std::string lineage_text(const std::string& path) {
+  const improve::Lineage l = improve::read_lineage(path);
+  std::string out;
+  for (size_t i = 0; i < l.rows.size(); ++i) {
+    const improve::LineageRow& r = l.rows[i];
+    out += std::to_string(r.generation) + " parent " + std::to_string(r.parent) + " champion " +
+           std::to_string(r.champion) + " " + r.weights_hash + " games " + std::to_string(r.games) +
+           " rollouts " + std::to_string(r.rollouts) + " positions " +
+           std::to_string(r.train_positions) + "/" + std::to_string(r.validation_positions) +
+           " loss " + std::to_string(r.validation_loss) + " wdl " + std::to_string(r.wins) + "/" +
+           std::to_string(r.draws) + "/" + std::to_string(r.losses) + " llr " +
+           std::to_string(r.llr) + " verdict " + std::to_string(r.verdict) + " " +
+           improve::reason_of(r) + " anchor " + std::to_string(r.anchor_pairs) + " " +
+           std::to_string(r.anchor_elo) + ":";
+    for (const double w : l.weights[i]) out += " " + std::to_string(w);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(MpiImprove, TwoRanksGiveTheLineageChampionAndRecordsOfOneProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string config = tiny_loop(dir);
+  const std::string single = dir.file("single");
+  const auto one = selfplay(0, {"improve", config, "--out", single, "--quiet"});
+  ASSERT_EQ(one.code, 0) << one.out;
+  const std::string expected = lineage_text(single + "/lineage.h5");
+  ASSERT_EQ(count_of(expected, "\n"), 4u) << expected;  // generation 0 and three more
+  const std::string ranked = dir.file("ranked");
+  const auto two = selfplay(2, {"improve", config, "--out", ranked, "--quiet"});
+  ASSERT_EQ(two.code, 0) << two.out;
+  EXPECT_EQ(lineage_text(ranked + "/lineage.h5"), expected);
+  EXPECT_EQ(file_text(ranked + "/champion.yaml"), file_text(single + "/champion.yaml"));
+  // Both ranks played every campaign and match: rank files beside each, the same records.
+  for (const std::string step : {"campaign", "gate"}) {
+    const std::string out = ranked + "/gen-001/" + step + ".h5";
+    const std::vector<std::string> parts = selfplay::rank_files(out);
+    ASSERT_EQ(parts.size(), 2u) << out;
+    for (const std::string& part : parts) {
+      EXPECT_GT(io::CampaignReader(part).games_count(), 0u) << part;
+    }
+    if (std::string(step) == "campaign") {
+      EXPECT_EQ(records({out}), records({single + "/gen-001/" + step + ".h5"}));
+    }
+  }
+  // Only rank 0 printed the closing table.
+  EXPECT_EQ(count_of(two.out, "stopped by generations"), 1u) << two.out;
+}
+
+TEST(MpiImprove, AnInterruptedRankedLoopResumesAsOneProcessToTheSameLineage) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string config = tiny_loop(dir);
+  const std::string single = dir.file("single");
+  ASSERT_EQ(selfplay(0, {"improve", config, "--out", single, "--quiet"}).code, 0);
+  // Two ranks play one generation, then one process continues the loop over their files.
+  const std::string loop = dir.file("loop");
+  const auto first =
+      selfplay(2, {"improve", config, "--out", loop, "--generations", "1", "--quiet"});
+  ASSERT_EQ(first.code, 0) << first.out;
+  const auto rest = selfplay(0, {"improve", config, "--out", loop, "--resume", "--quiet"});
+  ASSERT_EQ(rest.code, 0) << rest.out;
+  EXPECT_EQ(lineage_text(loop + "/lineage.h5"), lineage_text(single + "/lineage.h5"));
+  EXPECT_EQ(file_text(loop + "/champion.yaml"), file_text(single + "/champion.yaml"));
 }
 
 TEST(MpiMatch, RanksReachTheSprtDecisionAndPairsOfOneProcess) {

@@ -55,11 +55,7 @@ Runner add_improve(CLI::App& app) {
   add_game_option(app, o->game);
   app.add_flag("--quiet", o->quiet, "No progress output, only the closing table");
   return [o]() {
-    if (dist::size() > 1)
-      throw InputError(
-          "selfplay improve runs as one process and does not run under an MPI launcher yet "
-          "(docs/improve.md); start it without mpirun/srun");
-    log::set_quiet(o->quiet);
+    log::set_quiet(o->quiet || dist::rank() != 0);
     improve::ImproveOptions options;
     options.out = o->out.empty() ? default_dir(o->config) : o->out;
     options.resume = o->resume;
@@ -68,12 +64,18 @@ Runner add_improve(CLI::App& app) {
     if (o->threads >= 0) options.threads = o->threads;
     if (o->device >= 0) options.device = o->device;
     options.live = isatty(STDERR_FILENO) && !o->quiet;
-    const improve::ImproveResult r =
-        with_game(config::config_file_game(o->config, o->game), [&]<class G>() {
-          const auto cfg =
-              improve::with_overrides(improve::load_improve_config<G>(o->config), options);
-          return improve::run_improve<G>(cfg, options, stop_on_signals());
-        });
+    const std::string game = config::config_file_game(o->config, o->game);
+    if (dist::rank() != 0) {  // a follower: plays its share of rank 0's campaigns and matches
+      const bool interrupted = with_game(game, [&]<class G>() {
+        improve::load_improve_config<G>(o->config);  // the same checks, the same errors
+        return improve::follow_improve<G>(options, stop_on_signals());
+      });
+      return interrupted ? 130 : 0;
+    }
+    const improve::ImproveResult r = with_game(game, [&]<class G>() {
+      const auto cfg = improve::with_overrides(improve::load_improve_config<G>(o->config), options);
+      return improve::run_improve<G>(cfg, options, stop_on_signals());
+    });
     std::fputs(r.summary.c_str(), stdout);
     const std::string dir = std::filesystem::absolute(options.out).lexically_normal().string();
     if (r.interrupted) {

@@ -47,11 +47,16 @@ int size();
 int node_rank();
 int node_size();
 
+// Two independent streams of messages (two MPI communicators): a run's own (its dealer, kRun), and
+// that of a loop of runs around it (selfplay improve's step orders, kLoop), so that neither reader
+// takes the other's messages. Order holds within a channel only.
+enum class Channel { kRun = 0, kLoop = 1 };
+
 // Sends data to rank `dest` without blocking; the bytes are kept until MPI has delivered them.
-void send(int dest, int tag, std::vector<std::byte> data);
-// A message that has arrived, if any; never blocks. Messages from one rank arrive in the order
-// they were sent.
-std::optional<Message> receive();
+void send(int dest, int tag, std::vector<std::byte> data, Channel channel = Channel::kRun);
+// A message that has arrived on `channel`, if any; never blocks. Messages from one rank arrive in
+// the order they were sent.
+std::optional<Message> receive(Channel channel = Channel::kRun);
 // Whether sends are still undelivered (they are completed by this call, send() and receive()).
 bool sends_pending();
 

@@ -14,6 +14,10 @@ namespace {
 
 bool g_started = false;
 int g_rank = 0, g_size = 1, g_node_rank = 0, g_node_size = 1;
+// Channel::kRun is MPI_COMM_WORLD, Channel::kLoop a duplicate of it.
+MPI_Comm g_loop = MPI_COMM_NULL;
+
+MPI_Comm comm_of(Channel channel) { return channel == Channel::kLoop ? g_loop : MPI_COMM_WORLD; }
 
 struct PendingSend {
   MPI_Request request = MPI_REQUEST_NULL;
@@ -57,6 +61,8 @@ void init(int& argc, char**& argv) {
   check(MPI_Comm_rank(node, &g_node_rank), "MPI_Comm_rank");
   check(MPI_Comm_size(node, &g_node_size), "MPI_Comm_size");
   MPI_Comm_free(&node);
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &g_loop), "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(g_loop, MPI_ERRORS_RETURN);
 }
 
 void finalize() {
@@ -68,6 +74,7 @@ void finalize() {
     MPI_Request_free(&s.request);
   }
   g_sends.clear();
+  MPI_Comm_free(&g_loop);
   MPI_Finalize();
   g_started = false;
 }
@@ -82,23 +89,24 @@ int size() { return g_size; }
 int node_rank() { return g_node_rank; }
 int node_size() { return g_node_size; }
 
-void send(int dest, int tag, std::vector<std::byte> data) {
+void send(int dest, int tag, std::vector<std::byte> data, Channel channel) {
   if (!g_started) throw std::logic_error("dist::send without MPI started");
   PendingSend& s = g_sends.emplace_back();
   s.data = std::move(data);
   check(MPI_Isend(s.data.data(), static_cast<int>(s.data.size()), MPI_BYTE, dest, tag,
-                  MPI_COMM_WORLD, &s.request),
+                  comm_of(channel), &s.request),
         "MPI_Isend");
   complete_sends();
 }
 
-std::optional<Message> receive() {
+std::optional<Message> receive(Channel channel) {
   if (!g_started) return std::nullopt;
   complete_sends();
   int flag = 0;
   MPI_Status status;
   // Any source and any tag: messages of one rank are then taken in the order they were sent.
-  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
+  const MPI_Comm comm = comm_of(channel);
+  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &status), "MPI_Iprobe");
   if (!flag) return std::nullopt;
   int count = 0;
   check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
@@ -106,9 +114,8 @@ std::optional<Message> receive() {
   m.source = status.MPI_SOURCE;
   m.tag = status.MPI_TAG;
   m.data.resize(static_cast<size_t>(count));
-  check(
-      MPI_Recv(m.data.data(), count, MPI_BYTE, m.source, m.tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-      "MPI_Recv");
+  check(MPI_Recv(m.data.data(), count, MPI_BYTE, m.source, m.tag, comm, MPI_STATUS_IGNORE),
+        "MPI_Recv");
   return m;
 }
 

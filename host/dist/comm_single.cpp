@@ -26,10 +26,10 @@ int size() { return 1; }
 int node_rank() { return 0; }
 int node_size() { return 1; }
 
-void send(int dest, int, std::vector<std::byte>) {
+void send(int dest, int, std::vector<std::byte>, Channel) {
   throw std::logic_error("dist::send to rank " + std::to_string(dest) + " in a single process");
 }
-std::optional<Message> receive() { return std::nullopt; }
+std::optional<Message> receive(Channel) { return std::nullopt; }
 bool sends_pending() { return false; }
 
 }  // namespace sp::dist

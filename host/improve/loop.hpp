@@ -29,12 +29,16 @@
 
 #include "games/common/game_host.hpp"
 #include "host/common/log.hpp"
+#include "host/config/load.hpp"
 #include "host/eval/weights.hpp"
 #include "host/improve/improve_config.hpp"
 #include "host/improve/lineage.hpp"
+#include "host/improve/loop_ranks.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
+#include "host/selfplay/campaign_ranks.hpp"
 #include "host/selfplay/match.hpp"
+#include "host/selfplay/match_ranks.hpp"
 #include "host/stats/match_stats.hpp"
 #include "host/tune/tune_config.hpp"
 #include "host/tune/tune_run.hpp"
@@ -169,28 +173,82 @@ struct GateOutcome {
 // pair played) reject.
 GateOutcome gate_verdict(selfplay::MatchResult match, const config::SprtSettings& sprt);
 
-// The gate match of a candidate: the champion engine's settings on both sides, the candidate's
-// weights in engine A and the champion's in engine B, c's gate rules, openings, pairs and SPRT.
-// Writes PATH.yaml (the match config) and plays it into PATH.h5, continuing that file when it is
-// there.
+// A match of the weights files a (engine A) and b (engine B), both played by match's engines
+// (the champion's settings): seed as given, PATH.yaml its config, PATH.h5 its games, continued when
+// that file is there.
+// A campaign step: the campaign of config file `path` (written by rank 0), on every rank of a
+// ranked loop (rank 0 orders the others to play it) or as one process; continued when resume.
+template <HostGame G>
+selfplay::RunResult campaign_step(const config::Config<G>& campaign, const std::string& path,
+                                  bool resume, const ImproveOptions& options,
+                                  const std::atomic<bool>& stop) {
+  selfplay::RunOptions o;
+  o.resume = resume;
+  o.live = options.live;
+  o.device = options.device;
+  if (ranked_loop() || selfplay::ranked_run(campaign.output.path)) {
+    send_order({OrderKind::kCampaign, resume, path});
+    return selfplay::run_campaign_ranks<G>(campaign, o, stop);
+  }
+  return selfplay::run_campaign<G>(campaign, o, stop);
+}
+
+// A match step, as campaign_step.
+template <HostGame G>
+selfplay::MatchResult match_step(const config::Config<G>& match, const std::string& path,
+                                 bool resume, const ImproveOptions& options,
+                                 const std::atomic<bool>& stop) {
+  selfplay::MatchOptions o;
+  o.resume = resume;
+  o.live = options.live;
+  o.device = options.device;
+  if (ranked_loop() || selfplay::ranked_run(match.output.path)) {
+    send_order({OrderKind::kMatch, resume, path});
+    return selfplay::run_match_ranks<G>(match, o, stop);
+  }
+  return selfplay::run_match<G>(match, o, stop);
+}
+
+template <HostGame G>
+selfplay::MatchResult weights_match(config::Config<G> match, uint64_t seed, const std::string& a,
+                                    const std::string& b, const std::string& path,
+                                    const ImproveOptions& options, const std::atomic<bool>& stop) {
+  match.seed = seed;
+  match.output.path = path + ".h5";
+  for (const auto& [engine, file] : {std::pair{0, a}, std::pair{1, b}}) {
+    match.engines[engine].weights = file;
+    match.engines[engine].evaluation =
+        std::make_shared<const eval::Weights>(eval::load_weights<G>(file));
+  }
+  loop_detail::write_text_file(path + ".yaml", config::explain_match_config<G>(match));
+  return match_step<G>(match, path + ".yaml", std::filesystem::exists(match.output.path), options,
+                       stop);
+}
+
+// The gate match of a candidate: the candidate's weights in engine A and the champion's in engine
+// B, c's gate rules, openings, pairs and SPRT.
 template <HostGame G>
 GateOutcome gate_candidate(const ImproveConfig<G>& c, uint64_t seed,
                            const std::string& candidate_file, const std::string& champion_file,
-                           const std::string& path, bool live, const std::atomic<bool>& stop) {
-  config::Config<G> gate = c.gate;
-  gate.seed = seed;
-  gate.output.path = path + ".h5";
-  gate.engines[0].weights = candidate_file;
-  gate.engines[0].evaluation =
-      std::make_shared<const eval::Weights>(eval::load_weights<G>(candidate_file));
-  gate.engines[1].weights = champion_file;
-  gate.engines[1].evaluation =
-      std::make_shared<const eval::Weights>(eval::load_weights<G>(champion_file));
-  loop_detail::write_text_file(path + ".yaml", config::explain_match_config<G>(gate));
-  selfplay::MatchOptions mo;
-  mo.resume = std::filesystem::exists(gate.output.path);
-  mo.live = live;
-  return gate_verdict(selfplay::run_match<G>(gate, mo, stop), c.gate.match.sprt);
+                           const std::string& path, const ImproveOptions& options,
+                           const std::atomic<bool>& stop) {
+  return gate_verdict(
+      weights_match<G>(c.gate, seed, candidate_file, champion_file, path, options, stop),
+      c.gate.match.sprt);
+}
+
+// The anchor match: the champion's weights (A) against generation 0's (B) over anchor.pairs pairs,
+// without the SPRT, always with generation 0's anchor seed (the same games for the same weights).
+template <HostGame G>
+selfplay::MatchResult anchor_match(const ImproveConfig<G>& c, const std::string& champion_file,
+                                   const std::string& initial_file, const std::string& path,
+                                   const ImproveOptions& options, const std::atomic<bool>& stop) {
+  config::Config<G> anchor = c.gate;
+  anchor.match.pairs = c.anchor.pairs;
+  anchor.games = 2 * uint64_t{c.anchor.pairs};
+  anchor.match.sprt.enabled = false;
+  return weights_match<G>(anchor, step_seed(c.seed, 0, Step::kAnchor), champion_file, initial_file,
+                          path, options, stop);
 }
 
 // Throws InputError unless the weights file at path holds `expected` (as the lineage stores them,
@@ -288,12 +346,6 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
 
     const auto g_first = static_cast<uint32_t>(lineage.rows.size());
     LoopProgress progress(g_first, c.stop.generations);
-    const auto backend_run = [&](bool resume) {
-      selfplay::RunOptions o;
-      o.resume = resume;
-      o.live = options.live;
-      return o;
-    };
     while (!stop) {
       result.stopped_by = stop_reason(lineage, c.stop);
       if (!result.stopped_by.empty()) break;
@@ -323,8 +375,8 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
         }
       write_text_file(gdir + "/campaign.yaml", config::explain_campaign_config<G>(campaign));
       {
-        const selfplay::RunResult r = selfplay::run_campaign<G>(
-            campaign, backend_run(fs::exists(campaign.output.path)), stop);
+        const selfplay::RunResult r = campaign_step<G>(
+            campaign, gdir + "/campaign.yaml", fs::exists(campaign.output.path), options, stop);
         if (r.interrupted) {
           result.interrupted = true;
           break;
@@ -393,11 +445,13 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
                                                    row.validation_loss)
                                      : reason_of(row));
 
-      // 3. The gate: candidate (A) against champion (B), SPRT.
+      // 3. The gate: candidate (A) against champion (B), SPRT. (A stop during the fit ends the loop
+      // here: a resume fits again, deterministically.)
+      if (stop) break;
       if (fitted) {
         const GateOutcome gate =
             gate_candidate<G>(c, step_seed(c.seed, g, Step::kGate), candidate_path, parent_file,
-                              gdir + "/gate", options.live, stop);
+                              gdir + "/gate", options, stop);
         if (gate.match.interrupted) {
           result.interrupted = true;
           break;
@@ -417,26 +471,13 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       const bool anchor_due =
           (c.anchor.every > 0 && g % c.anchor.every == 0) || !stop_reason(next, c.stop).empty();
       if (anchor_due) {
+        if (stop) break;
         if (row.champion == 0) {
           row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
         } else if (!reuse_anchor(lineage, row.champion, c.anchor.pairs, row)) {
-          config::Config<G> anchor = c.gate;
-          anchor.seed = step_seed(c.seed, 0, Step::kAnchor);
-          anchor.output.path = gdir + "/anchor.h5";
-          anchor.match.pairs = c.anchor.pairs;
-          anchor.games = 2 * uint64_t{c.anchor.pairs};
-          anchor.match.sprt.enabled = false;
-          const std::string champion_file = weights_file(dir, row.champion);
-          anchor.engines[0].weights = champion_file;
-          anchor.engines[0].evaluation =
-              std::make_shared<const eval::Weights>(eval::load_weights<G>(champion_file));
-          anchor.engines[1].weights = weights_file(dir, 0);
-          anchor.engines[1].evaluation = std::make_shared<const eval::Weights>(initial);
-          write_text_file(gdir + "/anchor.yaml", config::explain_match_config<G>(anchor));
-          selfplay::MatchOptions mo;
-          mo.resume = fs::exists(anchor.output.path);
-          mo.live = options.live;
-          const selfplay::MatchResult r = selfplay::run_match<G>(anchor, mo, stop);
+          const selfplay::MatchResult r =
+              anchor_match<G>(c, weights_file(dir, row.champion), weights_file(dir, 0),
+                              gdir + "/anchor", options, stop);
           if (r.interrupted) {
             result.interrupted = true;
             break;
@@ -464,9 +505,37 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       progress.generation_done();
     }
     if (stop) result.interrupted = true;
+    send_order({OrderKind::kEnd, false, ""});
     result.summary = format_lineage_table(lineage);
   }
   return result;
+}
+
+// A follower of a ranked loop (rank > 0, loop_ranks.hpp): plays its share of each campaign and
+// match rank 0 orders, from the config file rank 0 wrote, until rank 0 says the loop ended.
+// Returns whether a step was stopped (by a signal): the loop was then interrupted.
+template <HostGame G>
+bool follow_improve(const ImproveOptions& options, const std::atomic<bool>& stop) {
+  bool interrupted = false;
+  for (;;) {
+    const StepOrder order = wait_order();
+    if (order.kind == OrderKind::kEnd) return interrupted || stop;
+    if (order.kind == OrderKind::kCampaign) {
+      selfplay::RunOptions o;
+      o.resume = order.resume;
+      o.device = options.device;
+      interrupted |=
+          selfplay::run_campaign_ranks<G>(config::load_campaign_config<G>(order.config), o, stop)
+              .interrupted;
+    } else {
+      selfplay::MatchOptions o;
+      o.resume = order.resume;
+      o.device = options.device;
+      interrupted |=
+          selfplay::run_match_ranks<G>(config::load_match_config<G>(order.config), o, stop)
+              .interrupted;
+    }
+  }
 }
 
 }  // namespace sp::improve
