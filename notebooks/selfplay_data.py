@@ -667,6 +667,9 @@ class Lineage:
     rows: pd.DataFrame      # the /lineage columns; verdict as text, penta split into penta_0..4
     weights: pd.DataFrame   # per generation the candidate's weights (generation 0: the initial ones)
     config: str
+    # With tune.spsa: per generation the candidate's values of the champion engine's tuned keys
+    # (generation 0: the champion engine's); no columns without it.
+    engine: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def load_lineage(path: str | os.PathLike) -> Lineage:
@@ -691,5 +694,10 @@ def load_lineage(path: str | os.PathLike) -> Lineage:
         features = [_decode(v) for v in f["weights"].attrs["features"]]
         weights = pd.DataFrame(f["weights"][()], columns=features)
         weights.index.name = "generation"
+        engine = pd.DataFrame(index=weights.index)
+        if "engine" in f:
+            keys = [_decode(v) for v in f["engine"].attrs["keys"]]
+            engine = pd.DataFrame(f["engine"][()], columns=keys)
+            engine.index.name = "generation"
         return Lineage(game=_decode(f.attrs["game"]), rows=frame, weights=weights,
-                       config=_decode(f.attrs["config"]))
+                       config=_decode(f.attrs["config"]), engine=engine)

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "games/checkers/host.hpp"
 #include "games/common/errors.hpp"
 #include "games/ewn/host.hpp"
@@ -162,6 +164,23 @@ TEST_F(ImproveDir, ConfigErrorsNameTheFileLineAndKey) {
       {base.substr(0, base.find("stop:")) + "stop: {generations: 0}\n", "stop.generations"},
       {base.substr(0, base.find("gate:")) + "gate: {seed: 4}\n" + base.substr(base.find("stop:")),
        "key 'gate.seed': the loop sets"},
+      // tune.spsa: keys of the champion engine (expectimax here: exploration is mcts's), with
+      // bounds the key can hold, and no start (the champion's value is the start).
+      {base.substr(0, base.find("tune:")) +
+           "tune:\n  spsa:\n    parameters: [{name: exploration, min: 0.1, max: 2}]\n" +
+           base.substr(base.find("gate:")),
+       "exploration"},
+      {base.substr(0, base.find("tune:")) +
+           "tune:\n  spsa:\n    parameters: [{name: exploratoin, min: 0.1, max: 2}]\n" +
+           base.substr(base.find("gate:")),
+       "key 'tune.spsa.parameters.name': unknown engine key \"exploratoin\""},
+      {base.substr(0, base.find("tune:")) +
+           "tune:\n  spsa:\n    parameters: [{name: depth, start: 1, min: 1, max: 3}]\n" +
+           base.substr(base.find("gate:")),
+       "key 'tune.spsa.parameters.start': unknown key"},
+      {base.substr(0, base.find("tune:")) + "tune:\n  spsa: {iterations: 0}\n" +
+           base.substr(base.find("gate:")),
+       "tune.spsa.iterations"},
   };
   for (const Case& c : cases) {
     try {
@@ -269,11 +288,11 @@ TEST_F(ImproveDir, TheGateRejectsAWorseCandidateAndAcceptsABetterOne) {
   const std::string bad = write("negated.yaml", negated_weights<EwnGame>(good));
   const std::atomic<bool> stop{false};
   const GateOutcome worse =
-      gate_candidate<EwnGame>(c, 5, bad, good, (dir_ / "worse").string(), {}, stop);
+      gate_candidate<EwnGame>(c, 5, {bad, {}}, {good, {}}, (dir_ / "worse").string(), {}, stop);
   EXPECT_EQ(worse.verdict, Verdict::kReject) << worse.reason;
   EXPECT_NE(worse.reason.find("accepted H0"), std::string::npos) << worse.reason;
   const GateOutcome better =
-      gate_candidate<EwnGame>(c, 5, good, bad, (dir_ / "better").string(), {}, stop);
+      gate_candidate<EwnGame>(c, 5, {good, {}}, {bad, {}}, (dir_ / "better").string(), {}, stop);
   EXPECT_EQ(better.verdict, Verdict::kAccept) << better.reason;
   EXPECT_GT(stats::estimate(better.match.counter.penta()).elo, 100);
   EXPECT_TRUE(fs::exists(dir_ / "better.yaml"));
@@ -347,6 +366,87 @@ TYPED_TEST(ImproveGame, ATinyLoopWritesItsGenerationsLineageAndChampion) {
   for (size_t i = 0; i < w.w.size(); ++i)  // the lineage stores float32
     EXPECT_EQ(static_cast<float>(w.w[i]), static_cast<float>(l.weights[champion][i])) << i;
   EXPECT_NE(r.summary.find("Elo vs gen 0"), std::string::npos);
+}
+
+// tune.spsa on an MCTS champion: each generation tunes its exploration and eval_blend after the
+// fit; the lineage holds the values row for row, the gate plays the candidate's against the
+// champion's, the self-play the champion's, champion-engine.yaml the champion's; a resumed loop
+// equals one that ran through.
+std::string spsa_config(uint32_t generations) {
+  const std::string weights = weights_path("ewn", "survival-distance.yaml");
+  const std::string engine = "{type: mcts, weights: \"" + weights +
+                             "\", eval_blend: 0.5, exploration: 0.7, rollouts_per_move: 24, "
+                             "rollouts_per_leaf: 4, leaves_per_round: 1}";
+  return "game: ewn\nseed: 5\nchampion: " + engine +
+         "\nselfplay:\n  campaign: {games: 24, concurrency: 4}\n  engines: {player0: " + engine +
+         ", player1: " + engine +
+         "}\n  backend: {name: cpu, threads: 1}\n  output: {positions_per_game: 8}\n"
+         "tune:\n  epochs: 40\n  require_validation_gain: false\n  spsa:\n    iterations: 3\n"
+         "    pairs: 2\n    parameters:\n"
+         "      - {name: exploration, min: 0.1, max: 2, c_end: 0.2, r_end: 0.05}\n"
+         "      - {name: eval_blend, min: 0, max: 1, c_end: 0.1, r_end: 0.05}\n"
+         "gate:\n  pairs: 12\n  sprt: {elo0: 0, elo1: 60}\n  anchor_every: 1\n  anchor_pairs: 4\n"
+         "stop: {generations: " +
+         std::to_string(generations) + ", rejections: 0}\n";
+}
+
+TEST_F(ImproveDir, SpsaTunesTheChampionEnginesKeysAfterEachFit) {
+  const auto c = load_improve_config_text<EwnGame>(spsa_config(2), "loop.yaml");
+  ImproveOptions o;
+  o.out = (dir_ / "loop").string();
+  const std::atomic<bool> stop{false};
+  const ImproveResult r = run_improve<EwnGame>(c, o, stop);
+  ASSERT_FALSE(r.interrupted);
+  const Lineage l = read_lineage(o.out + "/lineage.h5");
+  ASSERT_EQ(l.rows.size(), 3u);
+  EXPECT_EQ(l.engine_keys, (std::vector<std::string>{"exploration", "eval_blend"}));
+  ASSERT_EQ(l.engine_values.size(), 3u);
+  EXPECT_EQ(l.engine_values[0], (std::vector<double>{0.7, 0.5}));
+  bool moved = false;
+  for (uint32_t g = 1; g <= 2; ++g) {
+    const fs::path gdir = generation_dir(o.out, g);
+    const uint32_t parent = l.rows[g].parent;
+    ASSERT_TRUE(fs::exists(gdir / "spsa.yaml")) << g;
+    EXPECT_TRUE(fs::exists(gdir / "spsa.log"));
+    EXPECT_TRUE(fs::exists(gdir / "spsa.h5"));
+    // The lineage's values are the SPSA result's, which started from the parent's.
+    const YAML::Node result = YAML::LoadFile((gdir / "spsa-result.yaml").string());
+    EXPECT_EQ(result["exploration"].as<double>(), l.engine_values[g][0]) << g;
+    EXPECT_EQ(result["eval_blend"].as<double>(), l.engine_values[g][1]) << g;
+    const YAML::Node tune = YAML::LoadFile((gdir / "spsa.yaml").string());
+    EXPECT_EQ(tune["spsa"]["parameters"][0]["start"].as<double>(), l.engine_values[parent][0]);
+    moved |= l.engine_values[g] != l.engine_values[parent];
+    // Self-play with the champion's keys; the gate: candidate's (A) against champion's (B).
+    const auto campaign = config::load_campaign_config<EwnGame>((gdir / "campaign.yaml").string());
+    EXPECT_EQ(campaign.engines[0].exploration, l.engine_values[parent][0]);
+    EXPECT_EQ(campaign.engines[1].eval_blend, l.engine_values[parent][1]);
+    ASSERT_TRUE(fs::exists(gdir / "gate.yaml")) << reason_of(l.rows[g]);
+    const auto gate = config::load_match_config<EwnGame>((gdir / "gate.yaml").string());
+    EXPECT_EQ(gate.engines[0].exploration, l.engine_values[g][0]);
+    EXPECT_EQ(gate.engines[0].eval_blend, l.engine_values[g][1]);
+    EXPECT_EQ(gate.engines[1].exploration, l.engine_values[parent][0]);
+    EXPECT_EQ(gate.engines[1].eval_blend, l.engine_values[parent][1]);
+  }
+  EXPECT_TRUE(moved) << "SPSA never moved a key";
+  const uint32_t champion = l.rows.back().champion;
+  const YAML::Node keys = YAML::LoadFile(o.out + "/champion-engine.yaml");
+  EXPECT_EQ(keys["exploration"].as<double>(), l.engine_values[champion][0]);
+  EXPECT_EQ(keys["eval_blend"].as<double>(), l.engine_values[champion][1]);
+
+  // One generation, then a resume to two: the same lineage, keys and champion files.
+  ImproveOptions first = o;
+  first.out = (dir_ / "resumed").string();
+  first.generations = 1;
+  run_improve<EwnGame>(with_overrides(c, first), first, stop);
+  ImproveOptions rest = first;
+  rest.generations.reset();
+  rest.resume = true;
+  run_improve<EwnGame>(c, rest, stop);
+  const Lineage again = read_lineage(first.out + "/lineage.h5");
+  EXPECT_EQ(comparable(again), comparable(l));
+  EXPECT_EQ(again.engine_values, l.engine_values);
+  EXPECT_EQ(sp::test::read_text(fs::path(first.out) / "champion-engine.yaml"),
+            sp::test::read_text(dir_ / "loop" / "champion-engine.yaml"));
 }
 
 TEST_F(ImproveDir, ResumeRefusesAnotherConfigNamingTheKey) {

@@ -295,18 +295,21 @@ EOF
 "$py" "$root/experiments/rollout-scaling/run.py" --quick --bin "$bin" --threads 1 \
   --out "$scratch/scaling/scaling.csv" >"$scratch/scaling.log"
 
-# improve.ipynb: a two-generation loop of the tiny campaign's size, and the loader's refusals.
+# improve.ipynb: a two-generation loop of the tiny campaign's size with an MCTS champion whose
+# exploration SPSA tunes, and the loader's refusals.
+mcts="{type: mcts, weights: $root/configs/ewn/weights/survival-distance.yaml, eval_blend: 0.5, rollouts_per_move: 40, rollouts_per_leaf: 4, leaves_per_round: 1}"
 cat >"$scratch/improve.yaml" <<EOF
 game: ewn
 seed: 3
-champion: {type: expectimax, weights: $root/configs/ewn/weights/survival-distance.yaml, depth: 1}
+champion: $mcts
 selfplay:
   campaign: {games: 60, concurrency: 8}
-  engines:
-    player0: {type: expectimax, weights: $root/configs/ewn/weights/survival-distance.yaml, depth: 1}
-    player1: {type: expectimax, weights: $root/configs/ewn/weights/survival-distance.yaml, depth: 1}
+  engines: {player0: $mcts, player1: $mcts}
   backend: {name: cpu, threads: 1}
-tune: {epochs: 50, require_validation_gain: false}
+tune:
+  epochs: 50
+  require_validation_gain: false
+  spsa: {iterations: 3, pairs: 2, parameters: [{name: exploration, min: 0.1, max: 2, c_end: 0.2, r_end: 0.05}]}
 gate: {pairs: 30, anchor_every: 1, anchor_pairs: 10}
 stop: {generations: 2, rejections: 0}
 EOF
@@ -319,6 +322,8 @@ l = sd.load_lineage(sys.argv[1])
 assert l.game == "ewn" and list(l.rows["generation"]) == [0, 1, 2], l.rows
 assert l.rows["verdict"].iloc[0] == "initial" and set(l.rows["verdict"].iloc[1:]) <= {"accept", "reject"}, l.rows
 assert len(l.weights) == 3 and "own_cubes" in l.weights.columns, l.weights
+assert list(l.engine.columns) == ["exploration"] and len(l.engine) == 3, l.engine
+assert l.engine["exploration"].iloc[0] == 0.7, l.engine
 try:
     sd.load_lineage(sys.argv[2])
     sys.exit("a campaign file was read as a lineage")
@@ -347,7 +352,7 @@ import nbformat
 scratch = sys.argv[1]
 expected = {("executed", "campaign_overview.ipynb"): (5, 2, "ewn"), ("executed", "throughput.ipynb"): (2, 0, None),
             ("executed", "tuning.ipynb"): (3, 0, None), ("executed", "rollout_scaling.ipynb"): (3, 0, None),
-            ("executed", "improve.ipynb"): (3, 0, None),
+            ("executed", "improve.ipynb"): (4, 0, None),
             ("executed-checkers", "campaign_overview.ipynb"): (5, 2, "checkers"),
             ("executed-gomoku", "campaign_overview.ipynb"): (5, 2, "gomoku")}
 for (folder, name), (figures, boards, style) in expected.items():

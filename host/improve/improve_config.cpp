@@ -50,6 +50,31 @@ config::Section<DataSettings> data_keys() {
   return s;
 }
 
+config::Section<SpsaStepSettings> spsa_step_keys() {
+  using S = SpsaStepSettings;
+  config::Section<S> s;
+  s.node(
+      "parameters", &S::parameters, {}, "list of {name, min, max, c_end, r_end}",
+      [](const YAML::Node& v, config::Mark at, config::Document& doc, const std::string& path) {
+        return tune::read_spsa_params(v, at, doc, path, false);
+      },
+      [](const std::vector<tune::SpsaParamConfig>& p) {
+        return tune::format_spsa_params(p, false);
+      },
+      "the champion engine's keys SPSA tunes after each fit, each from the champion's value "
+      "within [min, max]; empty: no SPSA step");
+  s.only_if([](const S& x) { return !x.parameters.empty(); }, "with tune.spsa.parameters");
+  s.integer("iterations", &S::iterations, 20, 1, 10'000'000, "SPSA iterations per generation");
+  s.integer("pairs", &S::pairs, 4, 1, 1'000'000, "game pairs per iteration");
+  s.boolean("mirror", &S::mirror, true,
+            "true: theta + c_k Delta plays theta - c_k Delta; false: both play the champion's "
+            "values and W - L is their difference");
+  s.real("A", &S::big_a, -1, config::Range{-1, 1e9}, "stability constant A; -1 = 0.1 * iterations");
+  s.real("alpha", &S::alpha, 0.602, config::Range{0, 10}, "a_k = a / (A + k)^alpha");
+  s.real("gamma", &S::gamma, 0.101, config::Range{0, 10}, "c_k = c / k^gamma");
+  return s;
+}
+
 config::Section<AnchorSettings> anchor_keys() {
   config::Section<AnchorSettings> s;
   s.integer("anchor_every", &AnchorSettings::every, 5, 0, 1'000'000,

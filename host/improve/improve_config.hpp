@@ -14,6 +14,8 @@
 #include "host/config/game_schema.hpp"
 #include "host/config/load.hpp"
 #include "host/config/schema.hpp"
+#include "host/tune/spsa.hpp"
+#include "host/tune/spsa_game.hpp"
 #include "host/tune/texel.hpp"
 
 namespace sp::improve {
@@ -23,6 +25,19 @@ struct DataSettings {
   uint32_t window = 2;               // campaigns of the last `window` generations
   double validation_fraction = 0.1;  // of their games, held out
   uint32_t positions_per_game = 0;   // 0 = every stored position
+};
+
+// tune.spsa: the optional second step of each generation: SPSA (host/tune/spsa.hpp) of
+// real-valued keys of the champion engine (exploration, eval_blend, eval_scale, progressive_bias
+// of mcts, the game's playout weights), starting from the champion's values and played with the
+// candidate's weights on the gate's settings.
+struct SpsaStepSettings {
+  std::vector<tune::SpsaParamConfig> parameters;  // empty: no SPSA step
+  uint32_t iterations = 20;
+  uint32_t pairs = 4;  // game pairs per iteration
+  bool mirror = true;
+  double big_a = -1;  // A; < 0 means 0.1 * iterations
+  double alpha = 0.602, gamma = 0.101;
 };
 
 // tune: the Texel fit of each generation (the keys of a tune config's texel: section).
@@ -36,6 +51,7 @@ struct TuneSettings {
   // A fit whose validation loss does not fall is rejected without a gate; false: every fit that
   // changed a weight goes to the gate.
   bool require_validation_gain = true;
+  SpsaStepSettings spsa;
 };
 
 // gate: the anchor match's size and cadence (the rest of gate: is a match config's).
@@ -94,6 +110,7 @@ std::string format_feature_list(const std::vector<std::string>& features);
 config::Section<DataSettings> data_keys();
 config::Section<StopSettings> stop_keys();
 config::Section<AnchorSettings> anchor_keys();
+config::Section<SpsaStepSettings> spsa_step_keys();
 
 // selfplay.campaign.seed and gate.seed, which the loop sets: refused with that reason (the schema
 // would call them unknown keys).
@@ -171,6 +188,8 @@ config::Section<ImproveConfig<G>> improve_schema() {
   fit.boolean("require_validation_gain", &TuneSettings::require_validation_gain, true,
               "reject a fit whose validation loss does not fall without playing its gate; false: "
               "the gate decides every fit");
+  fit.section("spsa", &TuneSettings::spsa, detail::spsa_step_keys(),
+              "optional second step: SPSA of the champion engine's real-valued keys");
   s.section("data", &C::data, detail::data_keys(), "which positions each fit reads");
   s.section("tune", &C::tune, std::move(fit), "the Texel fit of each generation");
 
@@ -224,6 +243,23 @@ ImproveConfig<G> load_improve_config_text(const std::string& text, const std::st
   c.gate.backend = c.selfplay.backend;
   c.gate.paired = true;
   c.gate.games = 2 * c.gate.match.pairs;
+  // tune.spsa.parameters: keys of the champion engine SPSA can tune, with bounds it can hold.
+  if (!c.tune.spsa.parameters.empty()) {
+    const tune::SpsaKeys<G> keys;
+    const std::vector<config::KeyInfo> champion_keys = keys.keys(c.gate, 0);
+    const std::string engine =
+        "the champion engine (champion:, type " + keys.type_text(c.gate) + ")";
+    for (const tune::SpsaParamConfig& p : c.tune.spsa.parameters) {
+      tune::check_spsa_name(p, champion_keys, engine, doc, "tune.spsa.parameters");
+      config::Config<G> scratch = c.gate;
+      try {
+        keys.set(scratch, 0, p.name, p.min, p.min_at, doc, "tune.spsa.parameters.min");
+        keys.set(scratch, 0, p.name, p.max, p.max_at, doc, "tune.spsa.parameters.max");
+      } catch (const config::ConfigError& e) {
+        throw config::ConfigError(std::string(e.what()) + " (the range of " + p.name + ")");
+      }
+    }
+  }
   c.source_path = name;
   c.source_text = text;
   return c;

@@ -125,6 +125,16 @@ void write_lineage(const std::string& path, const Lineage& lineage) {
       for (const double v : w) flat.push_back(static_cast<float>(v));
     append_rows(weights.get(), H5T_NATIVE_FLOAT, flat.data(), lineage.weights.size());
     weights.close("weights");
+    if (!lineage.engine_keys.empty()) {
+      Dataset engine =
+          create_matrix(file.get(), "engine", lineage.engine_keys.size(), layout, true);
+      write_attribute(engine.get(), "keys", lineage.engine_keys);
+      std::vector<double> values;
+      for (const std::vector<double>& v : lineage.engine_values)
+        values.insert(values.end(), v.begin(), v.end());
+      append_rows(engine.get(), H5T_NATIVE_DOUBLE, values.data(), lineage.engine_values.size());
+      engine.close("engine");
+    }
     file.close(temp);
   } catch (...) {
     std::error_code ec;  // a failed write leaves nothing behind; the old lineage stays
@@ -159,6 +169,19 @@ Lineage read_lineage(const std::string& path) {
     if (out.weights.size() != out.rows.size())
       throw InputError(path + ": /weights has " + std::to_string(out.weights.size()) +
                        " rows for " + std::to_string(out.rows.size()) + " generations");
+    if (has_link(file.get(), "engine")) {
+      const Dataset engine = open_dataset(file.get(), "engine");
+      out.engine_keys = read_string_list_attribute(engine.get(), "keys");
+      const size_t m = rows(engine.get()), k = out.engine_keys.size();
+      std::vector<double> values(m * k);
+      if (m) read_rows(engine.get(), H5T_NATIVE_DOUBLE, 0, m, values.data());
+      for (size_t r = 0; r < m; ++r)
+        out.engine_values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(r * k),
+                                       values.begin() + static_cast<std::ptrdiff_t>((r + 1) * k));
+      if (out.engine_values.size() != out.rows.size())
+        throw InputError(path + ": /engine has " + std::to_string(out.engine_values.size()) +
+                         " rows for " + std::to_string(out.rows.size()) + " generations");
+    }
   } catch (const io::H5Error& e) {
     throw InputError(path + ": not a readable lineage file (" + e.what() + ")");
   }

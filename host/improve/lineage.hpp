@@ -1,6 +1,8 @@
 // DIR/lineage.h5 of `selfplay improve`: one row per generation in /lineage, the candidate's
 // weights row for row in /weights (float32, one column per feature, the names in the
-// `features` attribute), the loop's effective config and game as root attributes. The file is
+// `features` attribute), with tune.spsa the candidate's engine keys row for row in /engine
+// (float64, one column per key, the names in its `keys` attribute), the loop's effective config
+// and game as root attributes. The file is
 // rewritten whole after each generation (a temporary file installed by rename), so it always holds
 // every finished generation and nothing else; the loop resumes from it.
 #pragma once
@@ -53,6 +55,10 @@ struct Lineage {
   std::vector<std::string> features;
   std::vector<LineageRow> rows;
   std::vector<std::vector<double>> weights;  // per row: the candidate's (row 0: generation 0's)
+  // tune.spsa: the champion engine's keys it tunes, and per row the candidate's values (row 0:
+  // the champion engine's as configured). Empty without tune.spsa.
+  std::vector<std::string> engine_keys;
+  std::vector<std::vector<double>> engine_values;
 };
 
 // Writes the whole lineage to path through `path.tmp` and io::install_file. Throws H5Error or

@@ -249,6 +249,56 @@ std::string tune_yaml(const std::string& game, uint64_t seed,
          y.c_str() + "\n";
 }
 
+std::string spsa_yaml(const std::string& game, uint64_t seed, const SpsaStepSettings& spsa,
+                      const std::vector<double>& start, const std::string& gdir) {
+  const auto real = [](double v) { return config::detail::format_real(v); };
+  YAML::Emitter y;
+  y << YAML::BeginMap;
+  y << YAML::Key << "game" << YAML::Value << game;
+  y << YAML::Key << "method" << YAML::Value << "spsa";
+  y << YAML::Key << "seed" << YAML::Value << seed;
+  y << YAML::Key << "spsa" << YAML::Value << YAML::BeginMap;
+  y << YAML::Key << "match" << YAML::Value << gdir + "/spsa-match.yaml";
+  y << YAML::Key << "iterations" << YAML::Value << spsa.iterations;
+  y << YAML::Key << "pairs" << YAML::Value << spsa.pairs;
+  y << YAML::Key << "mirror" << YAML::Value << spsa.mirror;
+  y << YAML::Key << "A" << YAML::Value << real(spsa.big_a);
+  y << YAML::Key << "alpha" << YAML::Value << real(spsa.alpha);
+  y << YAML::Key << "gamma" << YAML::Value << real(spsa.gamma);
+  y << YAML::Key << "output" << YAML::Value << gdir + "/spsa.h5";
+  y << YAML::Key << "result" << YAML::Value << gdir + "/spsa-result.yaml";
+  y << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
+  for (size_t i = 0; i < spsa.parameters.size(); ++i) {
+    const tune::SpsaParamConfig& p = spsa.parameters[i];
+    y << YAML::Flow << YAML::BeginMap;
+    y << YAML::Key << "name" << YAML::Value << p.name;
+    y << YAML::Key << "start" << YAML::Value << real(start.at(i));
+    y << YAML::Key << "min" << YAML::Value << real(p.min);
+    y << YAML::Key << "max" << YAML::Value << real(p.max);
+    y << YAML::Key << "c_end" << YAML::Value << real(p.c_end);
+    y << YAML::Key << "r_end" << YAML::Value << real(p.r_end);
+    y << YAML::EndMap;
+  }
+  y << YAML::EndSeq;
+  y << YAML::EndMap;
+  y << YAML::EndMap;
+  return std::string(
+             "# The SPSA step of one generation of selfplay improve (rerun: selfplay tune "
+             "THIS_FILE).\n") +
+         y.c_str() + "\n";
+}
+
+std::string engine_keys_yaml(uint32_t champion, const std::vector<std::string>& keys,
+                             const std::vector<double>& values) {
+  std::string out = fmt::format(
+      "# The engine keys of the champion (generation {}) that tune.spsa tunes: add them to the "
+      "engine\n# that reads champion.yaml.\n",
+      champion);
+  for (size_t i = 0; i < keys.size(); ++i)
+    out += keys[i] + ": " + config::detail::format_real(values.at(i)) + "\n";
+  return out;
+}
+
 bool reuse_anchor(const Lineage& lineage, uint32_t champion, uint32_t pairs, LineageRow& row) {
   for (auto it = lineage.rows.rbegin(); it != lineage.rows.rend(); ++it)
     if (it->champion == champion && it->anchor_pairs == pairs && !std::isnan(it->anchor_elo)) {

@@ -63,7 +63,7 @@ struct ImproveResult {
 };
 
 // The steps of a generation; each has its own seed.
-enum class Step : uint64_t { kCampaign = 1, kTune = 2, kGate = 3, kAnchor = 4 };
+enum class Step : uint64_t { kCampaign = 1, kTune = 2, kGate = 3, kAnchor = 4, kSpsa = 5 };
 // The seed of a step: splitmix64 over (seed, generation, step). The anchor match uses generation 0
 // whatever generation plays it, so every anchor match plays the same openings and dice.
 uint64_t step_seed(uint64_t seed, uint32_t generation, Step step);
@@ -138,6 +138,16 @@ std::string tune_yaml(const std::string& game, uint64_t seed,
                       const TuneSettings& tune, const std::string& initial,
                       const std::string& output, const std::string& name, const std::string& log);
 
+// The tune config (method spsa) of a generation's SPSA step as YAML text: its match
+// GDIR/spsa-match.yaml, its outputs GDIR/spsa.h5 and GDIR/spsa-result.yaml, the parameters
+// starting at `start`.
+std::string spsa_yaml(const std::string& game, uint64_t seed, const SpsaStepSettings& spsa,
+                      const std::vector<double>& start, const std::string& gdir);
+
+// DIR/champion-engine.yaml: the champion's values of the keys tune.spsa tunes, as engine keys.
+std::string engine_keys_yaml(uint32_t champion, const std::vector<std::string>& keys,
+                             const std::vector<double>& values);
+
 // The anchor row values from an earlier row that measured the same champion with the same pairs
 // (the anchor match is deterministic, so its result would be the same); false when none did.
 bool reuse_anchor(const Lineage& lineage, uint32_t champion, uint32_t pairs, LineageRow& row);
@@ -173,9 +183,6 @@ struct GateOutcome {
 // pair played) reject.
 GateOutcome gate_verdict(selfplay::MatchResult match, const config::SprtSettings& sprt);
 
-// A match of the weights files a (engine A) and b (engine B), both played by match's engines
-// (the champion's settings): seed as given, PATH.yaml its config, PATH.h5 its games, continued when
-// that file is there.
 // A campaign step: the campaign of config file `path` (written by rank 0), on every rank of a
 // ranked loop (rank 0 orders the others to play it) or as one process; continued when resume.
 template <HostGame G>
@@ -209,46 +216,130 @@ selfplay::MatchResult match_step(const config::Config<G>& match, const std::stri
   return selfplay::run_match<G>(match, o, stop);
 }
 
+// The names of the champion engine's keys tune.spsa tunes (empty without it).
 template <HostGame G>
-selfplay::MatchResult weights_match(config::Config<G> match, uint64_t seed, const std::string& a,
-                                    const std::string& b, const std::string& path,
-                                    const ImproveOptions& options, const std::atomic<bool>& stop) {
+std::vector<std::string> spsa_keys(const ImproveConfig<G>& c) {
+  std::vector<std::string> out;
+  for (const tune::SpsaParamConfig& p : c.tune.spsa.parameters) out.push_back(p.name);
+  return out;
+}
+
+// The values of those keys in the champion engine as configured: generation 0's.
+template <HostGame G>
+std::vector<double> configured_engine_values(const ImproveConfig<G>& c) {
+  const config::Section<config::Config<G>> engine = config::engine_section<G>(0);
+  std::vector<double> out;
+  for (const std::string& name : spsa_keys(c)) out.push_back(std::stod(engine.value(c.gate, name)));
+  return out;
+}
+
+// Sets the engine keys `names` of engines.player<player> of cfg to values, as a config file
+// would (values SPSA produced lie within the bounds load_improve_config checked).
+template <HostGame G>
+void set_engine_keys(config::Config<G>& cfg, int player, const std::vector<std::string>& names,
+                     const std::vector<double>& values) {
+  if (names.empty()) return;
+  const config::Section<config::Config<G>> engine = config::engine_section<G>(player);
+  config::Document doc("selfplay improve");
+  for (size_t i = 0; i < names.size(); ++i)
+    engine.set(cfg, names[i], YAML::Node(config::detail::format_real(values.at(i))), {}, doc,
+               "engines.player" + std::to_string(player) + "." + names[i]);
+}
+
+// One side of a match of the loop: a generation's weights file and its engine key values
+// (tune.spsa's keys; empty without it).
+struct Side {
+  std::string weights;
+  std::vector<double> keys;
+};
+
+// A match of sides a (engine A) and b (engine B), both played by match's engines (the champion's
+// settings) with their weights and key values (keys: the names): seed as given, PATH.yaml its
+// config, PATH.h5 its games, continued when that file is there.
+template <HostGame G>
+selfplay::MatchResult weights_match(config::Config<G> match, uint64_t seed, const Side& a,
+                                    const Side& b, const std::vector<std::string>& keys,
+                                    const std::string& path, const ImproveOptions& options,
+                                    const std::atomic<bool>& stop) {
   match.seed = seed;
   match.output.path = path + ".h5";
-  for (const auto& [engine, file] : {std::pair{0, a}, std::pair{1, b}}) {
-    match.engines[engine].weights = file;
+  for (const auto& [engine, side] : {std::pair{0, &a}, std::pair{1, &b}}) {
+    match.engines[engine].weights = side->weights;
     match.engines[engine].evaluation =
-        std::make_shared<const eval::Weights>(eval::load_weights<G>(file));
+        std::make_shared<const eval::Weights>(eval::load_weights<G>(side->weights));
+    set_engine_keys<G>(match, engine, keys, side->keys);
   }
   loop_detail::write_text_file(path + ".yaml", config::explain_match_config<G>(match));
   return match_step<G>(match, path + ".yaml", std::filesystem::exists(match.output.path), options,
                        stop);
 }
 
-// The gate match of a candidate: the candidate's weights in engine A and the champion's in engine
-// B, c's gate rules, openings, pairs and SPRT.
+// The gate match of a candidate: the candidate in engine A and the champion in engine B, c's gate
+// rules, openings, pairs and SPRT.
 template <HostGame G>
-GateOutcome gate_candidate(const ImproveConfig<G>& c, uint64_t seed,
-                           const std::string& candidate_file, const std::string& champion_file,
-                           const std::string& path, const ImproveOptions& options,
-                           const std::atomic<bool>& stop) {
+GateOutcome gate_candidate(const ImproveConfig<G>& c, uint64_t seed, const Side& candidate,
+                           const Side& champion, const std::string& path,
+                           const ImproveOptions& options, const std::atomic<bool>& stop) {
   return gate_verdict(
-      weights_match<G>(c.gate, seed, candidate_file, champion_file, path, options, stop),
+      weights_match<G>(c.gate, seed, candidate, champion, spsa_keys(c), path, options, stop),
       c.gate.match.sprt);
 }
 
-// The anchor match: the champion's weights (A) against generation 0's (B) over anchor.pairs pairs,
-// without the SPRT, always with generation 0's anchor seed (the same games for the same weights).
+// The anchor match: the champion (A) against generation 0 (B) over anchor.pairs pairs, without the
+// SPRT, always with generation 0's anchor seed (the same games for the same weights).
 template <HostGame G>
-selfplay::MatchResult anchor_match(const ImproveConfig<G>& c, const std::string& champion_file,
-                                   const std::string& initial_file, const std::string& path,
+selfplay::MatchResult anchor_match(const ImproveConfig<G>& c, const Side& champion,
+                                   const Side& initial, const std::string& path,
                                    const ImproveOptions& options, const std::atomic<bool>& stop) {
   config::Config<G> anchor = c.gate;
   anchor.match.pairs = c.anchor.pairs;
   anchor.games = 2 * uint64_t{c.anchor.pairs};
   anchor.match.sprt.enabled = false;
-  return weights_match<G>(anchor, step_seed(c.seed, 0, Step::kAnchor), champion_file, initial_file,
-                          path, options, stop);
+  return weights_match<G>(anchor, step_seed(c.seed, 0, Step::kAnchor), champion, initial,
+                          spsa_keys(c), path, options, stop);
+}
+
+// The SPSA step of generation g (tune.spsa): the champion engine's keys tuned from `start`, both
+// sides playing the weights file `weights` on the gate's settings. Writes DIR/gen-NNN/
+// spsa-match.yaml (the games' config), spsa.yaml (the tune config: `selfplay tune spsa.yaml`
+// reruns it), spsa.log, spsa.h5 (the trajectory) and spsa-result.yaml. Returns the tuned values;
+// nullopt when stopped.
+template <HostGame G>
+std::optional<std::vector<double>> spsa_step(const ImproveConfig<G>& c, uint32_t g,
+                                             const std::string& gdir, const std::string& weights,
+                                             const std::vector<double>& start,
+                                             const std::atomic<bool>& stop) {
+  const uint64_t seed = step_seed(c.seed, g, Step::kSpsa);
+  config::Config<G> match = c.gate;
+  match.seed = seed;
+  match.output.path = gdir + "/spsa-games.h5";  // not written: SPSA keeps only W - L
+  match.games = 2 * uint64_t{c.tune.spsa.pairs};
+  match.match.pairs = c.tune.spsa.pairs;
+  match.match.sprt.enabled = false;
+  for (const int engine : {0, 1}) {
+    match.engines[engine].weights = weights;
+    match.engines[engine].evaluation =
+        std::make_shared<const eval::Weights>(eval::load_weights<G>(weights));
+    set_engine_keys<G>(match, engine, spsa_keys(c), start);
+  }
+  loop_detail::write_text_file(gdir + "/spsa-match.yaml", config::explain_match_config<G>(match));
+  loop_detail::write_text_file(gdir + "/spsa.yaml",
+                               loop_detail::spsa_yaml(G::kName, seed, c.tune.spsa, start, gdir));
+  const tune::TuneConfig tc = tune::load_tune_config(gdir + "/spsa.yaml");
+  tune::check_spsa_outputs(tc);
+  std::FILE* log_file = std::fopen((gdir + "/spsa.log").c_str(), "w");
+  if (!log_file) throw std::runtime_error("cannot write " + gdir + "/spsa.log");
+  tune::SpsaResult r;
+  try {
+    r = tune::run_spsa<G>(tc, config::load_match_config<G>(gdir + "/spsa-match.yaml"), log_file,
+                          stop);
+  } catch (...) {
+    std::fclose(log_file);
+    throw;
+  }
+  std::fclose(log_file);
+  if (stop) return std::nullopt;
+  return r.theta;
 }
 
 // Throws InputError unless the weights file at path holds `expected` (as the lineage stores them,
@@ -316,15 +407,35 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
       lineage.rows.push_back(row);
       lineage.weights.push_back(initial.w);
+      lineage.engine_keys = spsa_keys(c);
+      if (!lineage.engine_keys.empty())
+        lineage.engine_values.push_back(configured_engine_values(c));
       write_lineage(lineage_path, lineage);
     }
+    const std::vector<std::string>& key_names = lineage.engine_keys;
+    if (key_names != spsa_keys(c))  // the identity compares the config: only a damaged file
+      throw InputError(lineage_path + ": its /engine keys are not tune.spsa's parameters");
+    // Generation k as a side of a match: its weights file and key values.
+    const auto side = [&](uint32_t k) {
+      return Side{weights_file(dir, k),
+                  key_names.empty() ? std::vector<double>{} : lineage.engine_values.at(k)};
+    };
     // champion.yaml follows the lineage. A loop killed between the two writes left the previous
     // champion's file there, which is replaced; any other content was edited by hand: refused, as
     // is a generation's weights file whose values are not the lineage's.
+    // With tune.spsa, champion-engine.yaml beside it holds the champion's engine keys.
     const auto publish_champion = [&] {
-      const std::string text = read_text_file(weights_file(dir, lineage.rows.back().champion));
+      const uint32_t champion = lineage.rows.back().champion;
+      const std::string text = read_text_file(weights_file(dir, champion));
       if (!fs::exists(champion_path) || read_text_file(champion_path) != text)
         write_text_file(champion_path, text);
+      if (!key_names.empty()) {
+        const std::string keys =
+            engine_keys_yaml(champion, key_names, lineage.engine_values.at(champion));
+        const std::string keys_path = dir + "/champion-engine.yaml";
+        if (!fs::exists(keys_path) || read_text_file(keys_path) != keys)
+          write_text_file(keys_path, keys);
+      }
     };
     if (have_lineage) {
       const uint32_t champion = lineage.rows.back().champion;
@@ -368,11 +479,15 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       config::Config<G> campaign = c.selfplay;
       campaign.seed = step_seed(c.seed, g, Step::kCampaign);
       campaign.output.path = gdir + "/campaign.h5";
-      for (config::EngineConfig& e : campaign.engines)
-        if (!e.weights.empty() && e.weights == initial_source) {
-          e.weights = parent_file;
-          e.evaluation = parent_weights;
-        }
+      for (int p = 0; p < 2; ++p) {
+        config::EngineConfig& e = campaign.engines[p];
+        if (e.weights.empty() || e.weights != initial_source) continue;
+        e.weights = parent_file;
+        e.evaluation = parent_weights;
+        // The champion engine's own type plays with the champion's tuned keys too.
+        if (e.type == c.gate.engines[0].type)
+          set_engine_keys<G>(campaign, p, key_names, side(parent).keys);
+      }
       write_text_file(gdir + "/campaign.yaml", config::explain_campaign_config<G>(campaign));
       {
         const selfplay::RunResult r = campaign_step<G>(
@@ -396,7 +511,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
                       tune_yaml(G::kName, step_seed(c.seed, g, Step::kTune), inputs, c.data, c.tune,
                                 parent_file, candidate_path, fmt::format("gen-{:03}", g),
                                 gdir + "/tune-losses.csv"));
-      bool fitted = false;
+      bool fitted = false, diverged = false;
       {
         const tune::TuneConfig tc = tune::load_tune_config(gdir + "/tune.yaml");
         std::FILE* log_file = std::fopen((gdir + "/tune.log").c_str(), "w");
@@ -414,6 +529,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
           fitted = true;
         } catch (const tune::TuneDiverged& e) {
           std::fclose(log_file);
+          diverged = true;
           row.verdict = static_cast<uint8_t>(Verdict::kReject);
           set_reason(row, std::string("fit diverged: ") + e.what());
         } catch (...) {
@@ -445,13 +561,42 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
                                                    row.validation_loss)
                                      : reason_of(row));
 
+      // 2b. SPSA of the champion engine's keys (tune.spsa), with the weights the gate will play:
+      // the fit's, or the champion's when the fit was rejected (the candidate is then the
+      // champion's weights with new keys). A diverged fit rejects the generation without it.
+      std::vector<double> candidate_keys = side(parent).keys;
+      if (!key_names.empty() && !diverged) {
+        if (stop) break;
+        if (!fitted) {
+          write_text_file(candidate_path, read_text_file(parent_file));
+          candidate = parent_weights->w;
+          const std::string hash = weights_hash(candidate);
+          std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
+        }
+        const std::optional<std::vector<double>> tuned =
+            spsa_step<G>(c, g, gdir, candidate_path, candidate_keys, stop);
+        if (!tuned) {
+          result.interrupted = true;
+          break;
+        }
+        std::string moved;
+        for (size_t i = 0; i < key_names.size(); ++i)
+          moved += fmt::format("{}{} {} -> {}", i ? ", " : "", key_names[i],
+                               config::detail::format_real(candidate_keys[i]),
+                               config::detail::format_real((*tuned)[i]));
+        const bool changed = *tuned != candidate_keys;
+        candidate_keys = *tuned;
+        progress.step_done("spsa", changed ? moved : "every key as it was: " + moved);
+        if (changed) fitted = true;  // something to gate
+      }
+
       // 3. The gate: candidate (A) against champion (B), SPRT. (A stop during the fit ends the loop
       // here: a resume fits again, deterministically.)
       if (stop) break;
       if (fitted) {
-        const GateOutcome gate =
-            gate_candidate<G>(c, step_seed(c.seed, g, Step::kGate), candidate_path, parent_file,
-                              gdir + "/gate", options, stop);
+        const GateOutcome gate = gate_candidate<G>(c, step_seed(c.seed, g, Step::kGate),
+                                                   {candidate_path, candidate_keys}, side(parent),
+                                                   gdir + "/gate", options, stop);
         if (gate.match.interrupted) {
           result.interrupted = true;
           break;
@@ -475,9 +620,10 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
         if (row.champion == 0) {
           row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
         } else if (!reuse_anchor(lineage, row.champion, c.anchor.pairs, row)) {
+          const Side champion =
+              row.champion == g ? Side{candidate_path, candidate_keys} : side(row.champion);
           const selfplay::MatchResult r =
-              anchor_match<G>(c, weights_file(dir, row.champion), weights_file(dir, 0),
-                              gdir + "/anchor", options, stop);
+              anchor_match<G>(c, champion, side(0), gdir + "/anchor", options, stop);
           if (r.interrupted) {
             result.interrupted = true;
             break;
@@ -500,6 +646,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       row.wall_seconds = std::chrono::duration<double>(Clock::now() - wall0).count();
       lineage.rows.push_back(row);
       lineage.weights.push_back(candidate);
+      if (!key_names.empty()) lineage.engine_values.push_back(candidate_keys);
       write_lineage(lineage_path, lineage);
       publish_champion();
       progress.generation_done();

@@ -466,13 +466,13 @@ Dataset create_table(hid_t location, const std::string& name, hid_t memory_type,
 }
 
 Dataset create_matrix(hid_t location, const std::string& name, hsize_t columns,
-                      const ChunkedLayout& layout) {
+                      const ChunkedLayout& layout, bool doubles) {
   init_thread();
   const PropList dcpl =
       chunked_creation({layout.chunk_rows, std::max<hsize_t>(columns, 1)}, layout, name);
   const float fill = std::numeric_limits<float>::quiet_NaN();
   check(H5Pset_fill_value(dcpl.get(), H5T_NATIVE_FLOAT, &fill), "set fill value", name);
-  return create_chunked(location, name, H5T_IEEE_F32LE, {0, columns},
+  return create_chunked(location, name, doubles ? H5T_IEEE_F64LE : H5T_IEEE_F32LE, {0, columns},
                         {H5S_UNLIMITED, columns > 0 ? columns : H5S_UNLIMITED}, dcpl);
 }
 

@@ -144,10 +144,11 @@ struct ChunkedLayout {
 // rows that were sized but never written, e.g. after a crash.
 Dataset create_table(hid_t location, const std::string& name, hid_t memory_type,
                      const ChunkedLayout& layout, const void* fill);
-// An N x columns float32 dataset with unlimited N. columns == 0 is allowed (the second dimension
-// is then unlimited too, since HDF5 chunks cannot be wider than a fixed dimension). Fill: NaN.
+// An N x columns float32 dataset (float64 with `doubles`) with unlimited N. columns == 0 is
+// allowed (the second dimension is then unlimited too, since HDF5 chunks cannot be wider than a
+// fixed dimension). Fill: NaN.
 Dataset create_matrix(hid_t location, const std::string& name, hsize_t columns,
-                      const ChunkedLayout& layout);
+                      const ChunkedLayout& layout, bool doubles = false);
 
 // Dimensions of a dataset; rows(d) is the first one.
 std::vector<hsize_t> dims(hid_t dataset);

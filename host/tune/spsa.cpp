@@ -119,7 +119,8 @@ std::vector<std::string> spsa_tunable(const std::vector<config::KeyInfo>& keys) 
 }
 
 void check_spsa_name(const SpsaParamConfig& p, const std::vector<config::KeyInfo>& keys,
-                     const std::string& engine, const config::Document& doc) {
+                     const std::string& engine, const config::Document& doc,
+                     const std::string& where) {
   const std::vector<std::string> tunable = spsa_tunable(keys);
   if (std::find(tunable.begin(), tunable.end(), p.name) != tunable.end()) return;
   std::string list;
@@ -139,7 +140,7 @@ void check_spsa_name(const SpsaParamConfig& p, const std::vector<config::KeyInfo
   } else {
     what = name + " applies only " + key->applies_text + "; " + can;
   }
-  doc.fail(p.name_at, "spsa.parameters.name", what);
+  doc.fail(p.name_at, where + ".name", what);
 }
 
 SpsaGains spsa_gains(const SpsaParamConfig& p, uint32_t iterations, double big_a, double alpha,

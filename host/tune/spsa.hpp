@@ -30,6 +30,15 @@ struct SpsaParamConfig {
   config::Mark name_at, min_at, max_at;  // where the tune config wrote them
 };
 
+// A list of parameters as a config writes it: {name, start, min, max, c_end, r_end} each (c_end and
+// r_end optional); without start where the caller knows the start (selfplay improve: the
+// champion's value). Fails through doc at the item for a missing or unknown key, a name listed
+// twice, min above max.
+std::vector<SpsaParamConfig> read_spsa_params(const YAML::Node& v, config::Mark at,
+                                              config::Document& doc, const std::string& path,
+                                              bool with_start);
+std::string format_spsa_params(const std::vector<SpsaParamConfig>& params, bool with_start);
+
 struct SpsaGains {
   double c = 0, a = 0;  // per parameter: c_k = c / k^gamma, a_k = a / (A + k)^alpha
 };
@@ -63,8 +72,10 @@ std::vector<std::string> spsa_tunable(const std::vector<config::KeyInfo>& keys);
 // an unknown key (with a did-you-mean hint), a key that is not a real number, or one that does not
 // apply to the engine's type, each listing the tunable keys. engine says which engine, for the
 // messages: "engine A (engines.player0 of match.yaml, type mcts)".
+// where: the list's key ("spsa.parameters" of a tune config).
 void check_spsa_name(const SpsaParamConfig& p, const std::vector<config::KeyInfo>& keys,
-                     const std::string& engine, const config::Document& doc);
+                     const std::string& engine, const config::Document& doc,
+                     const std::string& where = "spsa.parameters");
 
 struct SpsaSettings {
   std::string match;  // match config: engine A (player0) is tuned, B (player1) is the opponent

@@ -14,6 +14,68 @@
 #include "host/tune/game_features.hpp"
 
 namespace sp::tune {
+
+std::vector<SpsaParamConfig> read_spsa_params(const YAML::Node& v, config::Mark at,
+                                              config::Document& doc, const std::string& path,
+                                              bool with_start) {
+  using config::Range;
+  using config::detail::mark_of;
+  std::vector<SpsaParamConfig> out;
+  if (v.IsNull()) return out;
+  const std::string shape =
+      with_start ? "{name, start, min, max, c_end, r_end}" : "{name, min, max, c_end, r_end}";
+  if (!v.IsSequence()) doc.fail(at, path, "expected a list of " + shape);
+  std::vector<std::string> keys = {"name", "start", "min", "max", "c_end", "r_end"};
+  if (!with_start) keys.erase(keys.begin() + 1);
+  const Range any{-1e9, 1e9};
+  for (const YAML::Node& item : v) {
+    const config::Mark item_at = mark_of(item);
+    SpsaParamConfig p;
+    std::vector<bool> seen(keys.size(), false);
+    config::detail::read_map(
+        item, item_at, doc, path, keys,
+        [&](size_t i, const YAML::Node& value, config::Mark value_at, const std::string& key_path) {
+          seen[i] = true;
+          const std::string& key = keys[i];
+          if (key == "name") {
+            // Which engine keys can be tuned depends on the engine: the caller checks the name.
+            p.name = config::detail::read_string(value, value_at, doc, key_path, false);
+            p.name_at = value_at;
+            for (const auto& q : out)
+              if (q.name == p.name) doc.fail(value_at, key_path, "parameter listed twice");
+            return;
+          }
+          if (key == "min") p.min_at = value_at;
+          if (key == "max") p.max_at = value_at;
+          const bool positive = key == "c_end" || key == "r_end";
+          const double x = config::detail::read_real(value, value_at, doc, key_path,
+                                                     positive ? Range{0, 1e9, true, false} : any);
+          (key == "start"   ? p.start
+           : key == "min"   ? p.min
+           : key == "max"   ? p.max
+           : key == "c_end" ? p.c_end
+                            : p.r_end) = x;
+        });
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (!seen[i] && keys[i] != "c_end" && keys[i] != "r_end")
+        doc.fail(item_at, path, "missing key '" + keys[i] + "'");
+    if (p.min > p.max) doc.fail(item_at, path, "min exceeds max");
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::string format_spsa_params(const std::vector<SpsaParamConfig>& params, bool with_start) {
+  std::string out = "[";
+  for (const auto& p : params)
+    out += (out.size() > 1 ? ", " : "") +
+           fmt::format("{{name: {}, {}min: {}, max: {}, c_end: {}, r_end: {}}}", p.name,
+                       with_start ? "start: " + config::detail::format_real(p.start) + ", " : "",
+                       config::detail::format_real(p.min), config::detail::format_real(p.max),
+                       config::detail::format_real(p.c_end), config::detail::format_real(p.r_end));
+  return out + "]";
+}
+
 namespace {
 
 using config::ConfigError;
@@ -208,56 +270,6 @@ Section<TuneConfig::Texel> texel_schema() {
   return s;
 }
 
-std::vector<SpsaParamConfig> read_params(const YAML::Node& v, Mark at, Document& doc,
-                                         const std::string& path) {
-  std::vector<SpsaParamConfig> out;
-  if (v.IsNull()) return out;
-  if (!v.IsSequence())
-    doc.fail(at, path, "expected a list of {name, start, min, max, c_end, r_end}");
-  const std::vector<std::string> keys = {"name", "start", "min", "max", "c_end", "r_end"};
-  const Range any{-1e9, 1e9};
-  for (const YAML::Node& item : v) {
-    const Mark item_at = mark_of(item);
-    SpsaParamConfig p;
-    bool seen[6] = {};
-    config::detail::read_map(
-        item, item_at, doc, path, keys,
-        [&](size_t i, const YAML::Node& value, Mark value_at, const std::string& key_path) {
-          seen[i] = true;
-          if (i == 0) {
-            // Which engine keys can be tuned depends on spsa.match: run_spsa checks the name.
-            p.name = config::detail::read_string(value, value_at, doc, key_path, false);
-            p.name_at = value_at;
-            for (const auto& q : out)
-              if (q.name == p.name) doc.fail(value_at, key_path, "parameter listed twice");
-            return;
-          }
-          if (i == 2) p.min_at = value_at;
-          if (i == 3) p.max_at = value_at;
-          const bool positive = i >= 4;
-          const double x = config::detail::read_real(value, value_at, doc, key_path,
-                                                     positive ? Range{0, 1e9, true, false} : any);
-          (i == 1 ? p.start : i == 2 ? p.min : i == 3 ? p.max : i == 4 ? p.c_end : p.r_end) = x;
-        });
-    for (size_t i = 0; i < 4; ++i)
-      if (!seen[i]) doc.fail(item_at, path, "missing key '" + keys[i] + "'");
-    if (p.min > p.max) doc.fail(item_at, path, "min exceeds max");
-    out.push_back(p);
-  }
-  return out;
-}
-
-std::string format_params(const std::vector<SpsaParamConfig>& params) {
-  std::string out = "[";
-  for (const auto& p : params)
-    out += (out.size() > 1 ? ", " : "") +
-           fmt::format("{{name: {}, start: {}, min: {}, max: {}, c_end: {}, r_end: {}}}", p.name,
-                       config::detail::format_real(p.start), config::detail::format_real(p.min),
-                       config::detail::format_real(p.max), config::detail::format_real(p.c_end),
-                       config::detail::format_real(p.r_end));
-  return out + "]";
-}
-
 Section<SpsaSettings> spsa_schema() {
   using S = SpsaSettings;
   Section<S> s;
@@ -277,10 +289,14 @@ Section<SpsaSettings> spsa_schema() {
   s.string("result", &S::result, "out/spsa_result.yaml", false,
            "final values, parameter: value (written atomically)");
   s.integer("threads", &S::threads, 0, 0, 4096, "cpu backend threads; 0 = the match config's");
-  s.node("parameters", &S::parameters, {}, "list of {name, start, min, max, c_end, r_end}",
-         &read_params, &format_params,
-         "tuned parameters: real-valued keys of engine A that apply to its type, e.g. exploration, "
-         "eval_blend, eval_scale, progressive_bias (mcts) and the game's playout weights");
+  s.node(
+      "parameters", &S::parameters, {}, "list of {name, start, min, max, c_end, r_end}",
+      [](const YAML::Node& v, Mark at, Document& doc, const std::string& path) {
+        return read_spsa_params(v, at, doc, path, true);
+      },
+      [](const std::vector<SpsaParamConfig>& p) { return format_spsa_params(p, true); },
+      "tuned parameters: real-valued keys of engine A that apply to its type, e.g. exploration, "
+      "eval_blend, eval_scale, progressive_bias (mcts) and the game's playout weights");
   return s;
 }
 
