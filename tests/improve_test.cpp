@@ -30,6 +30,7 @@
 #include "host/improve/lineage.hpp"
 #include "host/improve/loop.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/selfplay/campaign.hpp"
 #include "host/stats/match_stats.hpp"
 #include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
@@ -447,6 +448,105 @@ TEST_F(ImproveDir, SpsaTunesTheChampionEnginesKeysAfterEachFit) {
   EXPECT_EQ(again.engine_values, l.engine_values);
   EXPECT_EQ(sp::test::read_text(fs::path(first.out) / "champion-engine.yaml"),
             sp::test::read_text(dir_ / "loop" / "champion-engine.yaml"));
+}
+
+// The anchor guard's rule: kept at or above the parent's anchor Elo less the margin, else the
+// parent stays champion; the row's anchor columns are then the champion's.
+TEST(AnchorGuard, KeepsACandidateOnlyAtItsParentsLevelAgainstGenerationZero) {
+  LineageRow row;
+  row.parent = 3;
+  row.champion = 5;
+  row.verdict = static_cast<uint8_t>(Verdict::kAccept);
+  LineageRow candidate, parent;
+  candidate.anchor_pairs = parent.anchor_pairs = 200;
+  candidate.anchor_elo = 120;
+  parent.anchor_elo = 150;
+  LineageRow r = row;
+  EXPECT_FALSE(loop_detail::apply_anchor_guard(r, candidate, parent, 0, "SPRT accepted H1"));
+  EXPECT_EQ(r.champion, 3u);
+  EXPECT_EQ(static_cast<Verdict>(r.verdict), Verdict::kReject);
+  EXPECT_EQ(r.anchor_elo, 150);
+  EXPECT_NE(reason_of(r).find("anchor guard: against generation 0 +120.0"), std::string::npos)
+      << reason_of(r);
+  r = row;
+  EXPECT_FALSE(loop_detail::apply_anchor_guard(r, candidate, parent, 29.9, "SPRT accepted H1"));
+  r = row;
+  EXPECT_TRUE(loop_detail::apply_anchor_guard(r, candidate, parent, 30, "SPRT accepted H1"));
+  EXPECT_EQ(r.champion, 5u);
+  EXPECT_EQ(static_cast<Verdict>(r.verdict), Verdict::kAccept);
+  EXPECT_EQ(r.anchor_elo, 120);
+  EXPECT_EQ(reason_of(r).rfind("SPRT accepted H1; against generation 0", 0), 0u) << reason_of(r);
+  candidate.anchor_elo = 150;  // equal holds
+  r = row;
+  EXPECT_TRUE(loop_detail::apply_anchor_guard(r, candidate, parent, 0, "x"));
+}
+
+// With gate.anchor_guard, an accepted candidate plays generation 0 on the anchor's games before
+// it is kept (gen-NNN/guard.h5); that result is the row's anchor, which is not played again.
+TEST_F(ImproveDir, TheAnchorGuardMeasuresAnAcceptedCandidateAgainstGenerationZero) {
+  const std::string good = weights_path("ewn", "survival-distance.yaml");
+  const std::string bad = write("negated.yaml", negated_weights<EwnGame>(good));
+  std::string text = tiny_config<EwnGame>(1);
+  for (size_t at = text.find(good); at != std::string::npos; at = text.find(good))
+    text.replace(at, good.size(), bad);
+  text.replace(text.find("  anchor_pairs: 8\n"), 17, "  anchor_pairs: 8\n  anchor_guard: true\n");
+  const auto c = load_improve_config_text<EwnGame>(text, "loop.yaml");
+  ASSERT_TRUE(c.anchor.guard);
+  ImproveOptions o;
+  o.out = (dir_ / "loop").string();
+  const std::atomic<bool> stop{false};
+  run_improve<EwnGame>(c, o, stop);
+  const Lineage l = read_lineage(o.out + "/lineage.h5");
+  ASSERT_EQ(l.rows.size(), 2u);
+  const LineageRow& row = l.rows[1];
+  ASSERT_EQ(static_cast<Verdict>(row.verdict), Verdict::kAccept) << reason_of(row);
+  EXPECT_NE(reason_of(row).find("; against generation 0 +"), std::string::npos) << reason_of(row);
+  const fs::path gdir = generation_dir(o.out, 1);
+  ASSERT_TRUE(fs::exists(gdir / "guard.h5"));
+  EXPECT_FALSE(
+      fs::exists(gdir / "guard-parent.h5"));     // the parent is generation 0: +0 by definition
+  EXPECT_FALSE(fs::exists(gdir / "anchor.h5"));  // the guard measured the champion already
+  stats::Penta penta;
+  for (const io::MatchPairRow& p : io::CampaignReader((gdir / "guard.h5").string()).match_pairs())
+    ++penta.counts[static_cast<size_t>(std::lround(2 * (p.result_1 + p.result_2)))];
+  const stats::Estimate e = stats::estimate(penta);
+  EXPECT_EQ(row.anchor_pairs, 8u);
+  EXPECT_DOUBLE_EQ(row.anchor_elo, e.elo);
+  EXPECT_GT(row.anchor_elo, 0);
+}
+
+// A loop started by a version without some keys resumes when they hold their defaults, and is
+// refused naming the key when they do not.
+TEST_F(ImproveDir, ResumeAcceptsKeysNewerThanTheLoopAtTheirDefaults) {
+  const std::string text = tiny_config<EwnGame>(2);
+  ImproveOptions o;
+  o.out = (dir_ / "loop").string();
+  o.generations = 1;
+  const std::atomic<bool> stop{false};
+  const auto c = load_improve_config_text<EwnGame>(text, "a.yaml");
+  run_improve<EwnGame>(with_overrides(c, o), o, stop);
+  // The lineage as the first version of the loop wrote it: no tune.spsa, no anchor guard.
+  Lineage l = read_lineage(o.out + "/lineage.h5");
+  YAML::Node tree = YAML::Load(l.identity);
+  ASSERT_TRUE(tree["gate"]["anchor_guard"].IsDefined());
+  tree["gate"].remove("anchor_guard");
+  tree["gate"].remove("anchor_guard_margin");
+  tree["tune"].remove("spsa");
+  l.identity = selfplay::emit_identity(tree);
+  write_lineage(o.out + "/lineage.h5", l);
+  o.resume = true;
+  o.generations.reset();
+  const std::string guarded = text.substr(0, text.find("  anchor_pairs: 8\n")) +
+                              "  anchor_pairs: 8\n  anchor_guard: true\n" +
+                              text.substr(text.find("stop:"));
+  try {
+    run_improve<EwnGame>(load_improve_config_text<EwnGame>(guarded, "a.yaml"), o, stop);
+    ADD_FAILURE() << "a resume with the anchor guard on was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gate.anchor_guard"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(run_improve<EwnGame>(c, o, stop));
+  EXPECT_EQ(read_lineage(o.out + "/lineage.h5").rows.size(), 3u);
 }
 
 TEST_F(ImproveDir, ResumeRefusesAnotherConfigNamingTheKey) {

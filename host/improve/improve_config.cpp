@@ -82,6 +82,13 @@ config::Section<AnchorSettings> anchor_keys() {
             "only at the end");
   s.integer("anchor_pairs", &AnchorSettings::pairs, 200, 1, 500'000'000,
             "game pairs of each anchor match (fixed length, the same openings every time)");
+  s.boolean("anchor_guard", &AnchorSettings::guard, false,
+            "keep a candidate the SPRT accepted only if its anchor match against generation 0 "
+            "scores at least its parent's (less anchor_guard_margin): the gate is head-to-head, "
+            "and a candidate can beat its parent yet play worse against the rest");
+  s.only_if([](const AnchorSettings& a) { return a.guard; }, "with anchor_guard: true");
+  s.real("anchor_guard_margin", &AnchorSettings::guard_margin, 0, config::Range{0, 1000},
+         "Elo the candidate's anchor result may fall below its parent's and still be kept");
   return s;
 }
 

@@ -58,6 +58,11 @@ struct TuneSettings {
 struct AnchorSettings {
   uint32_t every = 5;    // generations between anchor matches; 0 = only at the end
   uint32_t pairs = 200;  // game pairs of each anchor match (fixed length, no SPRT)
+  // A candidate the SPRT accepted is kept only when its anchor match against generation 0 scores
+  // at least its parent's less guard_margin Elo: a candidate can beat its parent and still play
+  // worse against the rest (the gate is head-to-head only).
+  bool guard = false;
+  double guard_margin = 0;
 };
 
 // stop: when the loop ends (whichever comes first).

@@ -55,6 +55,37 @@ std::string loop_identity(const std::string& explain_all, const std::vector<std:
   return selfplay::emit_identity(tree);
 }
 
+namespace {
+
+YAML::Node child(const YAML::Node& node, const std::string& key) {
+  return node.IsMap() && node[key] ? node[key] : YAML::Node(YAML::NodeType::Undefined);
+}
+
+// Removes from `now` the keys `old` lacks whose value is the one `defaults` has there.
+void drop_new_defaults(YAML::Node now, const YAML::Node& old, const YAML::Node& defaults) {
+  if (!now.IsMap()) return;
+  std::vector<std::string> drop;
+  for (auto kv : now) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node o = child(old, key), d = child(defaults, key);
+    if (!o.IsDefined()) {
+      if (d.IsDefined() && YAML::Dump(d) == YAML::Dump(kv.second)) drop.push_back(key);
+    } else if (kv.second.IsMap()) {
+      drop_new_defaults(kv.second, o, d);
+    }
+  }
+  for (const std::string& key : drop) now.remove(key);
+}
+
+}  // namespace
+
+std::string loop_identity_difference(const std::string& stored, const std::string& current,
+                                     const std::string& defaults) {
+  YAML::Node now = YAML::Load(current);
+  drop_new_defaults(now, YAML::Load(stored), YAML::Load(defaults));
+  return selfplay::identity_difference(stored, selfplay::emit_identity(now));
+}
+
 bool claim_loop_dir(const std::string& dir, bool resume) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -297,6 +328,40 @@ std::string engine_keys_yaml(uint32_t champion, const std::vector<std::string>& 
   for (size_t i = 0; i < keys.size(); ++i)
     out += keys[i] + ": " + config::detail::format_real(values.at(i)) + "\n";
   return out;
+}
+
+void set_anchor_columns(LineageRow& row, const selfplay::MatchResult& anchor) {
+  const stats::Estimate e = stats::estimate(anchor.counter.penta());
+  row.anchor_pairs = anchor.counter.penta().pairs();
+  row.anchor_elo = e.elo;
+  row.anchor_elo_lo = e.elo_lo;
+  row.anchor_elo_hi = e.elo_hi;
+}
+
+void copy_anchor_columns(const LineageRow& from, LineageRow& to) {
+  to.anchor_pairs = from.anchor_pairs;
+  to.anchor_elo = from.anchor_elo;
+  to.anchor_elo_lo = from.anchor_elo_lo;
+  to.anchor_elo_hi = from.anchor_elo_hi;
+}
+
+bool apply_anchor_guard(LineageRow& row, const LineageRow& candidate_anchor,
+                        const LineageRow& parent_anchor, double margin,
+                        const std::string& gate_reason) {
+  const std::string versus =
+      fmt::format("against generation 0 {:+.1f} Elo [{:+.1f}, {:+.1f}], its parent {:+.1f}",
+                  candidate_anchor.anchor_elo, candidate_anchor.anchor_elo_lo,
+                  candidate_anchor.anchor_elo_hi, parent_anchor.anchor_elo);
+  const bool holds = candidate_anchor.anchor_elo >= parent_anchor.anchor_elo - margin;
+  copy_anchor_columns(holds ? candidate_anchor : parent_anchor, row);
+  if (holds) {
+    set_reason(row, gate_reason + "; " + versus);
+  } else {
+    row.verdict = static_cast<uint8_t>(Verdict::kReject);
+    row.champion = row.parent;
+    set_reason(row, "anchor guard: " + versus + " (the SPRT had accepted)");
+  }
+  return holds;
 }
 
 bool reuse_anchor(const Lineage& lineage, uint32_t champion, uint32_t pairs, LineageRow& row) {

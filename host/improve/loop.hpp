@@ -83,6 +83,12 @@ std::string weights_file(const std::string& dir, uint32_t generation);
 std::string loop_identity(const std::string& explain_all, const std::vector<std::string>& names,
                           const std::vector<double>& initial_weights);
 
+// selfplay::identity_difference of a stored loop identity and the current one, where keys the
+// stored one lacks (added by a later version) count as equal when they hold their default (the
+// identity of a default config): the loop then computes what it did when it started.
+std::string loop_identity_difference(const std::string& stored, const std::string& current,
+                                     const std::string& defaults);
+
 // Claims DIR for the loop: refuses an existing, non-empty DIR without resume and a resume of a DIR
 // without lineage.h5 (unless it holds only a start cut short: improve.yaml and gen-000); creates
 // it. Returns whether a lineage is there to continue. Throws InputError.
@@ -151,6 +157,19 @@ std::string engine_keys_yaml(uint32_t champion, const std::vector<std::string>& 
 // The anchor row values from an earlier row that measured the same champion with the same pairs
 // (the anchor match is deterministic, so its result would be the same); false when none did.
 bool reuse_anchor(const Lineage& lineage, uint32_t champion, uint32_t pairs, LineageRow& row);
+
+// Sets the anchor columns of row from a finished anchor match (engine A: the champion), and copies
+// them from one row to another.
+void set_anchor_columns(LineageRow& row, const selfplay::MatchResult& anchor);
+void copy_anchor_columns(const LineageRow& from, LineageRow& to);
+
+// The anchor guard's decision on a row whose gate accepted the candidate (row.champion: the
+// candidate, row.parent its parent): kept when the candidate's anchor Elo is at least the
+// parent's less margin, else rejected and the parent stays champion. The row's anchor columns
+// become the champion's, its reason says both results. Returns whether the candidate was kept.
+bool apply_anchor_guard(LineageRow& row, const LineageRow& candidate_anchor,
+                        const LineageRow& parent_anchor, double margin,
+                        const std::string& gate_reason);
 
 // Sets the gate columns of row from a finished gate (engine A: the candidate).
 void set_gate_columns(LineageRow& row, const selfplay::MatchResult& gate);
@@ -385,7 +404,12 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       if (lineage.game != G::kName)
         throw InputError(lineage_path + " is a loop of " + lineage.game + ", this config plays " +
                          G::kName);
-      if (const std::string diff = selfplay::identity_difference(lineage.identity, identity);
+      ImproveConfig<G> defaults{};
+      improve_config_schema<G>().apply_defaults(defaults);
+      const std::string default_identity =
+          loop_identity(explain_improve_config(defaults, true), names, initial.w);
+      if (const std::string diff =
+              loop_identity_difference(lineage.identity, identity, default_identity);
           !diff.empty())
         throw InputError("cannot resume " + dir + ": the config differs from the loop's at " +
                          diff + " (a resumed loop must compute what it started)");
@@ -608,6 +632,36 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
         progress.step_done(
             "gate", fmt::format("{} {:+.1f} Elo [{:+.1f}, {:+.1f}]: {}", verdict_name(gate.verdict),
                                 row.elo, row.elo_lo, row.elo_hi, gate.reason));
+
+        // 3b. The anchor guard: an accepted candidate must also hold its parent's level against
+        // generation 0, on the anchor match's games. Both results go in the row's anchor columns
+        // (the champion's after this generation), so no anchor match repeats them.
+        if (gate.verdict == Verdict::kAccept && c.anchor.guard) {
+          LineageRow parent_anchor;
+          if (parent == 0) {
+            parent_anchor.anchor_elo = parent_anchor.anchor_elo_lo = parent_anchor.anchor_elo_hi =
+                0;
+          } else if (!reuse_anchor(lineage, parent, c.anchor.pairs, parent_anchor)) {
+            const selfplay::MatchResult r =
+                anchor_match<G>(c, side(parent), side(0), gdir + "/guard-parent", options, stop);
+            if (r.interrupted) {
+              result.interrupted = true;
+              break;
+            }
+            set_anchor_columns(parent_anchor, r);
+          }
+          const selfplay::MatchResult r = anchor_match<G>(c, {candidate_path, candidate_keys},
+                                                          side(0), gdir + "/guard", options, stop);
+          if (r.interrupted) {
+            result.interrupted = true;
+            break;
+          }
+          LineageRow candidate_anchor;
+          set_anchor_columns(candidate_anchor, r);
+          apply_anchor_guard(row, candidate_anchor, parent_anchor, c.anchor.guard_margin,
+                             gate.reason);
+          progress.step_done("guard", reason_of(row));
+        }
       }
 
       // 4. The anchor: the champion after this generation against generation 0.
@@ -615,7 +669,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       next.rows.push_back(row);
       const bool anchor_due =
           (c.anchor.every > 0 && g % c.anchor.every == 0) || !stop_reason(next, c.stop).empty();
-      if (anchor_due) {
+      if (anchor_due && std::isnan(row.anchor_elo)) {
         if (stop) break;
         if (row.champion == 0) {
           row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
@@ -628,11 +682,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
             result.interrupted = true;
             break;
           }
-          const stats::Estimate e = stats::estimate(r.counter.penta());
-          row.anchor_pairs = r.counter.penta().pairs();
-          row.anchor_elo = e.elo;
-          row.anchor_elo_lo = e.elo_lo;
-          row.anchor_elo_hi = e.elo_hi;
+          set_anchor_columns(row, r);
         }
         progress.step_done("anchor",
                            fmt::format("champion gen {} against gen 0: {:+.1f} Elo [{:+.1f}, "
