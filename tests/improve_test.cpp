@@ -448,6 +448,30 @@ TEST_F(ImproveDir, SpsaTunesTheChampionEnginesKeysAfterEachFit) {
   EXPECT_EQ(again.engine_values, l.engine_values);
   EXPECT_EQ(sp::test::read_text(fs::path(first.out) / "champion-engine.yaml"),
             sp::test::read_text(dir_ / "loop" / "champion-engine.yaml"));
+
+  // SIGKILL at a few moments (the SPSA step among them: it plays no file a hook could stop in)
+  // and --resume: the same lineage and keys.
+  const std::string config = write("spsa.yaml", spsa_config(2));
+  for (const int delay_ms : {60, 120, 200}) {
+    const std::string out = (dir_ / ("killed" + std::to_string(delay_ms))).string();
+    {
+      sp::test::Child child({SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet"});
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+      child.signal(SIGKILL);
+      child.wait();
+    }
+    int rc = -1;
+    for (int attempt = 0; attempt < 3 && rc != 0; ++attempt) {
+      std::vector<std::string> args{SELFPLAY_BINARY, "improve", config, "--out", out, "--quiet"};
+      if (fs::exists(out)) args.push_back("--resume");
+      sp::test::Child resume(args);
+      rc = resume.wait();
+    }
+    ASSERT_EQ(rc, 0) << out;
+    const Lineage got = read_lineage(out + "/lineage.h5");
+    EXPECT_EQ(comparable(got), comparable(l)) << out;
+    EXPECT_EQ(got.engine_values, l.engine_values) << out;
+  }
 }
 
 // The anchor guard's rule: kept at or above the parent's anchor Elo less the margin, else the
