@@ -202,16 +202,24 @@ struct GateOutcome {
 // pair played) reject.
 GateOutcome gate_verdict(selfplay::MatchResult match, const config::SprtSettings& sprt);
 
+// The options of a step's campaign (selfplay::RunOptions) or match (MatchOptions): continued when
+// resume, the loop's status line and --device.
+template <class StepOptions>
+StepOptions step_options(bool resume, bool live, std::optional<int> device) {
+  StepOptions o;
+  o.resume = resume;
+  o.live = live;
+  o.device = device;
+  return o;
+}
+
 // A campaign step: the campaign of config file `path` (written by rank 0), on every rank of a
 // ranked loop (rank 0 orders the others to play it) or as one process; continued when resume.
 template <HostGame G>
 selfplay::RunResult campaign_step(const config::Config<G>& campaign, const std::string& path,
                                   bool resume, const ImproveOptions& options,
                                   const std::atomic<bool>& stop) {
-  selfplay::RunOptions o;
-  o.resume = resume;
-  o.live = options.live;
-  o.device = options.device;
+  const auto o = step_options<selfplay::RunOptions>(resume, options.live, options.device);
   if (ranked_loop() || selfplay::ranked_run(campaign.output.path)) {
     send_order({OrderKind::kCampaign, resume, path});
     return selfplay::run_campaign_ranks<G>(campaign, o, stop);
@@ -224,10 +232,7 @@ template <HostGame G>
 selfplay::MatchResult match_step(const config::Config<G>& match, const std::string& path,
                                  bool resume, const ImproveOptions& options,
                                  const std::atomic<bool>& stop) {
-  selfplay::MatchOptions o;
-  o.resume = resume;
-  o.live = options.live;
-  o.device = options.device;
+  const auto o = step_options<selfplay::MatchOptions>(resume, options.live, options.device);
   if (ranked_loop() || selfplay::ranked_run(match.output.path)) {
     send_order({OrderKind::kMatch, resume, path});
     return selfplay::run_match_ranks<G>(match, o, stop);
@@ -718,16 +723,12 @@ bool follow_improve(const ImproveOptions& options, const std::atomic<bool>& stop
     const StepOrder order = wait_order();
     if (order.kind == OrderKind::kEnd) return interrupted || stop;
     if (order.kind == OrderKind::kCampaign) {
-      selfplay::RunOptions o;
-      o.resume = order.resume;
-      o.device = options.device;
+      const auto o = step_options<selfplay::RunOptions>(order.resume, false, options.device);
       interrupted |=
           selfplay::run_campaign_ranks<G>(config::load_campaign_config<G>(order.config), o, stop)
               .interrupted;
     } else {
-      selfplay::MatchOptions o;
-      o.resume = order.resume;
-      o.device = options.device;
+      const auto o = step_options<selfplay::MatchOptions>(order.resume, false, options.device);
       interrupted |=
           selfplay::run_match_ranks<G>(config::load_match_config<G>(order.config), o, stop)
               .interrupted;
