@@ -64,6 +64,27 @@ Datatype row_type() {
   return t;
 }
 
+// The rows of an N x columns matrix (a value per generation and name), as doubles. Throws
+// InputError (`what` names the dataset) unless it has `columns` columns and `generations` rows.
+template <class T>
+std::vector<std::vector<double>> read_matrix(hid_t dataset, hid_t memory_type, size_t columns,
+                                             size_t generations, const std::string& what) {
+  const std::vector<hsize_t> shape = dims(dataset);
+  const size_t n = shape.empty() ? 0 : static_cast<size_t>(shape[0]);
+  if (shape.size() != 2 || (n > 0 && shape[1] != columns))
+    throw InputError(what + " does not have one column per name (" + std::to_string(columns) + ")");
+  if (n != generations)
+    throw InputError(what + " has " + std::to_string(n) + " rows for " +
+                     std::to_string(generations) + " generations");
+  std::vector<T> flat(n * columns);
+  if (n) read_rows(dataset, memory_type, 0, n, flat.data());
+  std::vector<std::vector<double>> out;
+  for (size_t r = 0; r < n; ++r)
+    out.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(r * columns),
+                     flat.begin() + static_cast<std::ptrdiff_t>((r + 1) * columns));
+  return out;
+}
+
 void copy_text(char* to, size_t size, const std::string& from) {
   std::memset(to, 0, size);
   std::memcpy(to, from.data(), std::min(from.size(), size - 1));
@@ -160,27 +181,14 @@ Lineage read_lineage(const std::string& path) {
     read_rows(table.get(), type.get(), 0, out.rows.size(), out.rows.data());
     const Dataset weights = open_dataset(file.get(), "weights");
     out.features = read_string_list_attribute(weights.get(), "features");
-    const size_t n = rows(weights.get()), f = out.features.size();
-    std::vector<float> flat(n * f);
-    if (n) read_rows(weights.get(), H5T_NATIVE_FLOAT, 0, n, flat.data());
-    for (size_t r = 0; r < n; ++r)
-      out.weights.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(r * f),
-                               flat.begin() + static_cast<std::ptrdiff_t>((r + 1) * f));
-    if (out.weights.size() != out.rows.size())
-      throw InputError(path + ": /weights has " + std::to_string(out.weights.size()) +
-                       " rows for " + std::to_string(out.rows.size()) + " generations");
+    out.weights = read_matrix<float>(weights.get(), H5T_NATIVE_FLOAT, out.features.size(),
+                                     out.rows.size(), path + ": /weights");
     if (has_link(file.get(), "engine")) {
       const Dataset engine = open_dataset(file.get(), "engine");
       out.engine_keys = read_string_list_attribute(engine.get(), "keys");
-      const size_t m = rows(engine.get()), k = out.engine_keys.size();
-      std::vector<double> values(m * k);
-      if (m) read_rows(engine.get(), H5T_NATIVE_DOUBLE, 0, m, values.data());
-      for (size_t r = 0; r < m; ++r)
-        out.engine_values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(r * k),
-                                       values.begin() + static_cast<std::ptrdiff_t>((r + 1) * k));
-      if (out.engine_values.size() != out.rows.size())
-        throw InputError(path + ": /engine has " + std::to_string(out.engine_values.size()) +
-                         " rows for " + std::to_string(out.rows.size()) + " generations");
+      out.engine_values =
+          read_matrix<double>(engine.get(), H5T_NATIVE_DOUBLE, out.engine_keys.size(),
+                              out.rows.size(), path + ": /engine");
     }
   } catch (const io::H5Error& e) {
     throw InputError(path + ": not a readable lineage file (" + e.what() + ")");
