@@ -69,6 +69,18 @@ TEST(CheckersOpenings, PdnGamesAndPositionsGiveThePositionAfterTheirMoves) {
   ASSERT_EQ(same.positions.size(), 3u);
   EXPECT_EQ(same.hash, deck.hash);
   EXPECT_NE(checkers::parse_openings("W:W18,K30:B1,5,K9\n", "one").hash, deck.hash);
+
+  // Comment lines before the first FEN do not make it PDN (issue 23, item 7).
+  const checkers::OpeningDeck commented =
+      checkers::parse_openings("# three positions\n\n; from the test\r\n" + lines, "o.fen");
+  ASSERT_EQ(commented.positions.size(), 3u);
+  EXPECT_EQ(commented.hash, deck.hash);
+  try {
+    checkers::parse_openings("# a comment\nW:W18,K30:B1,5,K99\n", "o.fen");
+    ADD_FAILURE() << "an off-board square was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("o.fen:2:1: ", 0), 0u) << e.what();
+  }
 }
 
 TEST(CheckersOpenings, MalformedFilesNameTheLineAndColumn) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "games/checkers/game.hpp"
+#include "games/checkers/notation.hpp"
 #include "games/common/perft.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
@@ -139,6 +141,29 @@ TEST(Cli, PerftRuleOptionsReachTheRules) {
       << "the position must tell the variants apart";
   EXPECT_NE(perft<EwnGame>(s, Rules{}, 3), perft<EwnGame>(s, nearest, 3))
       << "the position must tell the variants apart";
+}
+
+// Any depth the count holds (issue 23: depth 13 was refused with "must be in [1, 12]"): a checkers
+// ending at depths 13 and 14 counts as the library does, plain and divided.
+TEST(Cli, PerftTakesDepthsPastTwelve) {
+  const std::string position = "B:W31,32:B1,2";
+  const checkers::State s = checkers::parse_position(position);
+  for (const int depth : {13, 14}) {
+    const std::string base =
+        "perft --game checkers --position '" + position + "' --depth " + std::to_string(depth);
+    const uint64_t want = perft<CheckersGame>(s, checkers::Rules{}, depth);
+    ASSERT_GT(want, 0u);
+    const Outcome plain = selfplay(base);
+    EXPECT_EQ(plain.code, 0);
+    EXPECT_EQ(plain.out, std::to_string(want) + "\n");
+    const Outcome divided = selfplay(base + " --divide");
+    EXPECT_EQ(divided.code, 0);
+    EXPECT_NE(divided.out.find("\ntotal: " + std::to_string(want) + "\n"), std::string::npos)
+        << divided.out;
+  }
+  const Outcome zero =
+      selfplay("perft --game checkers --position '" + position + "' --depth 0", Capture::kStderr);
+  EXPECT_EQ(zero.code, 2) << zero.out;
 }
 
 TEST(Cli, BadPositionIsAnInputError) {

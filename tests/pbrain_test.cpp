@@ -301,14 +301,27 @@ TEST(Pbrain, MalformedLinesAreAnsweredWithOneErrorLineAndTheSessionGoesOn) {
   EXPECT_EQ(s.send1("2,2,4").rfind("ERROR ", 0), 0u) << "f is 1, 2 or 3";
   EXPECT_EQ(s.send1("DONE").rfind("ERROR BOARD ignored", 0), 0u);
   EXPECT_EQ(std::memcmp(&s.state(), &kept, sizeof kept), 0);
-  // Occupied twice, off the board, counts no side to move can have.
+  // A square given twice or off the board is answered at its line, naming it (issue 23: before,
+  // DONE reported a stone count), and DONE refuses the board.
+  for (const auto& [line, what] : {std::pair{"3,3,2", "3,3 is given twice"},
+                                   std::pair{"30,3,2", "30,3 is off the 15x15 board"},
+                                   std::pair{"3,-1,2", "3,-1 is off the 15x15 board"}}) {
+    EXPECT_TRUE(s.send("BOARD").empty());
+    EXPECT_TRUE(s.send("3,3,1").empty());
+    const std::string answer = s.send1(line);
+    EXPECT_EQ(answer.rfind("ERROR ", 0), 0u) << answer;
+    EXPECT_NE(answer.find(what), std::string::npos) << answer;
+    EXPECT_EQ(s.send1("DONE"), "ERROR BOARD ignored: 1 bad line; the position is unchanged");
+    EXPECT_EQ(std::memcmp(&s.state(), &kept, sizeof kept), 0);
+  }
+  // Counts no side to move can have.
   for (const std::vector<std::string>& board :
-       {std::vector<std::string>{"BOARD", "3,3,1", "3,3,2"},
-        std::vector<std::string>{"BOARD", "3,3,1", "30,3,2"},
-        std::vector<std::string>{"BOARD", "3,3,1", "4,4,1", "5,5,2"},
+       {std::vector<std::string>{"BOARD", "3,3,1", "4,4,1", "5,5,2"},
         std::vector<std::string>{"BOARD", "3,3,2", "4,4,2", "5,5,2", "6,6,1"}}) {
     for (const std::string& line : board) EXPECT_TRUE(s.send(line).empty()) << line;
-    EXPECT_EQ(s.send1("DONE").rfind("ERROR BOARD ignored", 0), 0u) << board[1] << board[2];
+    const std::string answer = s.send1("DONE");
+    EXPECT_EQ(answer.rfind("ERROR BOARD ignored: ", 0), 0u) << answer;
+    EXPECT_NE(answer.find(" opponent stones; the side to move has"), std::string::npos) << answer;
     EXPECT_EQ(std::memcmp(&s.state(), &kept, sizeof kept), 0);
   }
   // A command inside BOARD ends it with an error, then runs.
@@ -349,6 +362,35 @@ TEST(Pbrain, RunStopsAtEnd) {
   ASSERT_EQ(lines.size(), 2u) << out.str();
   EXPECT_EQ(lines[0], "OK");
   EXPECT_EQ(lines[1].rfind("name=", 0), 0u);
+}
+
+TEST(Pbrain, ReadLineEndsLinesAtLfCrLfAndBareCr) {
+  std::istringstream in("a\rb\r\nc\n\nd");
+  std::vector<std::string> got;
+  for (std::string line; selfplay::pbrain_detail::read_line(in, line);) got.push_back(line);
+  EXPECT_EQ(got, (std::vector<std::string>{"a", "b", "", "c", "", "d"}));
+  std::string line = "kept?";
+  EXPECT_FALSE(selfplay::pbrain_detail::read_line(in, line));
+  EXPECT_EQ(line, "");
+}
+
+// A manager that ends its lines with a bare CR (issue 23: the whole input was one line): each
+// command is answered, BOARD included.
+TEST(Pbrain, BareCarriageReturnsEndLines) {
+  test::TempDir dir;
+  const auto path = dir.write("pbrain.yaml", alphabeta_config());
+  const config::Config<G> cfg = config::load_campaign_config<G>(path.string());
+  auto backend = rollout::make_backend<G>("cpu", selfplay::play_backend_options(cfg));
+  std::istringstream in("START 15\rBOARD\r7,7,1\r8,8,2\rDONE\r\r\nABOUT\rEND\rABOUT\r");
+  std::ostringstream out, log;
+  PbrainSession<G> session(cfg, *backend, in, out, log);
+  session.run();
+  const std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 3u) << out.str();
+  EXPECT_EQ(lines[0], "OK");
+  EXPECT_EQ(square_of(lines[1]).first >= 0, true) << "a move: " << lines[1];
+  EXPECT_EQ(lines[2].rfind("name=", 0), 0u);
+  EXPECT_EQ(session.state().ply, 3) << "the two BOARD stones and the engine's";
 }
 
 TEST(Pbrain, InfoRuleSetsTheWinRuleAndRefusesRenju) {

@@ -25,6 +25,7 @@
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"
 #include "games/games.hpp"
+#include "host/common/atomic_file.hpp"
 #include "host/eval/weights.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/tune/dataset.hpp"
@@ -716,7 +717,17 @@ TEST(TuneRun, AtomicWriteReplacesWholeFiles) {
   std::stringstream s;
   s << in.rdbuf();
   EXPECT_EQ(s.str(), "second\n");
-  EXPECT_THROW(write_file_atomically(dir.file("x/y.yaml/z"), "x"), std::exception);
+  EXPECT_THROW(write_file_atomically(dir.file("x/y.yaml/z"), "x"), FileWriteError);
+  try {
+    write_file_atomically(dir.file("x"), "over a directory");
+    ADD_FAILURE() << "a directory was replaced";
+  } catch (const FileWriteError& e) {
+    EXPECT_EQ(e.error(), EISDIR) << e.what();
+  }
+  EXPECT_TRUE(fs::is_directory(dir.file("x")));
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.file("x"))) ++entries;
+  EXPECT_EQ(entries, 1u) << "no temporary file left";
 }
 
 std::string file_text(const std::string& path) {

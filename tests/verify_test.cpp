@@ -532,6 +532,24 @@ TEST_F(Verify, UnreadableFilesExitWithTwo) {
   const std::string before = test::read_text(path);
   EXPECT_EQ(selfplay("export '" + path + "' --out '" + path + "'").code, 2);
   EXPECT_EQ(test::read_text(path), before);
+
+  // An output path that cannot be written is bad input (exit 2) for export as for merge: before
+  // issue 23 export exited 1 for these.
+  const std::string folder = tmp_.file("a-folder");
+  fs::create_directories(folder);
+  for (const std::string& out :
+       {folder, std::string("/proc/selfplay-export.txt"), tmp_.file(std::string(300, 'n'))}) {
+    SCOPED_TRACE(out);
+    for (const char* command : {"export", "merge"}) {
+      const std::string line = std::string(command) + " '" + path + "' " +
+                               (command == std::string("export") ? "--out " : "-o ") + "'" + out +
+                               "'";
+      EXPECT_EQ(selfplay(line).code, 2) << line << ": " << stderr_text();
+      EXPECT_NE(stderr_text().find(out), std::string::npos) << stderr_text();
+    }
+  }
+  EXPECT_TRUE(fs::is_directory(folder));
+  EXPECT_TRUE(fs::is_empty(folder));
 }
 
 // A file whose stored config cannot be read verifies against its `rules` attribute and its

@@ -16,10 +16,16 @@ const char* side_name(int side) { return side == 0 ? "Black" : "White"; }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\n'; }
 
-// The first text of the file is a FEN: the file is FEN lines, not PDN.
+// The first text of the file, past blank lines and the `#` and `;` comment lines that FEN lines
+// may carry, is a FEN: the file is FEN lines, not PDN.
 bool starts_with_fen(std::string_view text) {
   size_t i = 0;
-  while (i < text.size() && is_blank(text[i])) ++i;
+  for (;;) {
+    while (i < text.size() && is_blank(text[i])) ++i;
+    if (i == text.size() || (text[i] != '#' && text[i] != ';')) break;
+    i = text.find('\n', i);
+    if (i == std::string_view::npos) return false;
+  }
   return i + 1 < text.size() && (text[i] == 'B' || text[i] == 'W') && text[i + 1] == ':';
 }
 

@@ -2,10 +2,13 @@
 // decision plies deep. A move that ends the game counts at depth 1 and has no children deeper. In
 // a chance game every chance outcome is enumerated between two decisions, each a separate branch
 // (../shared/reference/ewn.md defines EWN's perft so). Host and tests; the order of divide's moves
-// is generate_moves order.
+// is generate_moves order. Counts are checked: one that passes 2^64 - 1 throws
+// std::overflow_error rather than wrapping, so any depth can be asked for.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -18,6 +21,11 @@ template <Game G>
 uint64_t perft(const typename G::State& s, const typename G::Rules& rules, int depth);
 
 namespace perft_detail {
+inline void add(uint64_t& total, uint64_t nodes) {
+  if (__builtin_add_overflow(total, nodes, &total))
+    throw std::overflow_error("perft: the count passes 2^64 - 1");
+}
+
 // The leaves below the state a move led to, depth decision plies from the move's own ply.
 template <Game G>
 uint64_t after_move(typename G::State child, const typename G::Rules& rules, int depth) {
@@ -27,7 +35,7 @@ uint64_t after_move(typename G::State child, const typename G::Rules& rules, int
     uint64_t nodes = 0;
     for (int k = 0; k < G::kChanceOutcomes; ++k) {
       G::set_chance(child, k);
-      nodes += perft<G>(child, rules, depth - 1);
+      add(nodes, perft<G>(child, rules, depth - 1));
     }
     return nodes;
   } else {
@@ -45,23 +53,28 @@ uint64_t perft(const typename G::State& s, const typename G::Rules& rules, int d
   for (int k = 0; k < list.size; ++k) {
     typename G::State child = s;
     G::apply(child, list.moves[k]);
-    nodes += perft_detail::after_move<G>(child, rules, depth);
+    perft_detail::add(nodes, perft_detail::after_move<G>(child, rules, depth));
   }
   return nodes;
 }
 
 // Per-move counts at the root, in generate_moves order; they sum to perft(s, rules, depth).
+// after_each (optional) is called after each root move with the moves done, their number and
+// the count so far: progress for long runs.
 template <Game G>
-std::vector<std::pair<typename G::Move, uint64_t>> perft_divide(const typename G::State& s,
-                                                                const typename G::Rules& rules,
-                                                                int depth) {
+std::vector<std::pair<typename G::Move, uint64_t>> perft_divide(
+    const typename G::State& s, const typename G::Rules& rules, int depth,
+    const std::function<void(int done, int moves, uint64_t nodes)>& after_each = {}) {
   typename G::MoveList list;
   G::generate_moves(s, rules, list);
   std::vector<std::pair<typename G::Move, uint64_t>> out;
+  uint64_t total = 0;
   for (int k = 0; k < list.size; ++k) {
     typename G::State child = s;
     G::apply(child, list.moves[k]);
     out.emplace_back(list.moves[k], perft_detail::after_move<G>(child, rules, depth));
+    perft_detail::add(total, out.back().second);
+    if (after_each) after_each(k + 1, list.size, total);
   }
   return out;
 }

@@ -8,8 +8,8 @@
 
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
+#include "host/common/atomic_file.hpp"
 #include "host/selfplay/export.hpp"
-#include "host/tune/tune_run.hpp"
 
 namespace sp::app {
 
@@ -51,14 +51,14 @@ Runner add_export(CLI::App& app) {
                          " files" + (error ? " (" + error.message() + ")" : ""));
       const auto files = selfplay::export_game_files(*file, *format);
       for (const auto& [name, text] : files)
-        tune::write_file_atomically((std::filesystem::path(*out) / name).string(), text);
+        write_file_atomically((std::filesystem::path(*out) / name).string(), text);
       std::fprintf(stderr, "wrote %zu %s files to %s\n", files.size(), format->c_str(),
                    out->c_str());
       return 0;
     }
     const std::string text = selfplay::export_games(*file, *format, only);
     if (!out->empty()) {
-      tune::write_file_atomically(*out, text);
+      write_file_atomically(*out, text);
       return 0;
     }
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)

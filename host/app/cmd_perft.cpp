@@ -1,3 +1,4 @@
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -23,7 +24,11 @@ Runner add_perft(CLI::App& app) {
                  "Position in the game's notation, its chance outcome drawn (ewn: a rolled die, "
                  "e.g. \"ABC2/DE3/F3f/3ed/2cba 0 1\")")
       ->required();
-  app.add_option("--depth", o->depth, "Decision plies")->transform(integer_in(1, 12))->required();
+  // Any depth: the count is checked against 2^64 - 1 (checkers from the start reaches it past
+  // depth 25), and runs longer than a few seconds say how far they are on stderr.
+  app.add_option("--depth", o->depth, "Decision plies (a run over 2 s reports its progress)")
+      ->transform(integer_in(1, 1000))
+      ->required();
   app.add_flag("--divide", o->divide, "One line per legal move: <move>: <count>");
   add_key_value_option(app, "--rule", o->rules,
                        "A key of the game's rules: section, e.g. capture_own=false (repeatable)");
@@ -38,16 +43,27 @@ Runner add_perft(CLI::App& app) {
         throw InputError("position \"" + excerpt(o->position) + "\": the game is over");
       const auto settings = rule_settings<G>(o->rules);
       const typename G::Rules& rules = GameHost<G>::rules_of(settings);
+      using Clock = std::chrono::steady_clock;
+      const Clock::time_point start = Clock::now();
+      Clock::time_point next_report = start + std::chrono::seconds(2);
+      uint64_t total = 0;
+      const auto divide =
+          perft_divide<G>(s, rules, o->depth, [&](int done, int moves, uint64_t nodes) {
+            total = nodes;
+            const Clock::time_point now = Clock::now();
+            if (now < next_report || done == moves) return;
+            next_report = now + std::chrono::seconds(2);
+            const double seconds = std::chrono::duration<double>(now - start).count();
+            std::fprintf(stderr, "perft: %d of %d root moves, %llu nodes, %.1f s\n", done, moves,
+                         static_cast<unsigned long long>(nodes), seconds);
+          });
       if (o->divide) {
-        uint64_t total = 0;
-        for (const auto& [move, nodes] : perft_divide<G>(s, rules, o->depth)) {
+        for (const auto& [move, nodes] : divide)
           std::printf("%s: %llu\n", GameHost<G>::move_text(s, move).c_str(),
                       static_cast<unsigned long long>(nodes));
-          total += nodes;
-        }
         std::printf("total: %llu\n", static_cast<unsigned long long>(total));
       } else {
-        std::printf("%llu\n", static_cast<unsigned long long>(perft<G>(s, rules, o->depth)));
+        std::printf("%llu\n", static_cast<unsigned long long>(total));
       }
       return 0;
     });

@@ -13,6 +13,7 @@
 
 #include "games/common/errors.hpp"
 #include "host/app/commands.hpp"
+#include "host/common/atomic_file.hpp"
 #include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/errors.hpp"
@@ -148,6 +149,8 @@ int run_command(int argc, char** argv) {
     return report(e, 2);
   } catch (const std::filesystem::filesystem_error& e) {
     return report(e, sp::io::is_system_failure(e.code().value()) ? 1 : 2);
+  } catch (const sp::FileWriteError& e) {
+    return report(e, sp::io::is_system_failure(e.error()) ? 1 : 2);
   } catch (const std::exception& e) {
     return report(e, 1);
   }

@@ -7,6 +7,7 @@
 
 #include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
+#include "host/common/atomic_file.hpp"
 #include "host/selfplay/campaign.hpp"
 
 namespace sp::improve {
@@ -223,7 +224,7 @@ void LoopProgress::step_done(const char* step, const std::string& what) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  tune::write_file_atomically(path, text);
+  write_file_atomically(path, text);
 }
 
 std::string read_text_file(const std::string& path) {

@@ -997,37 +997,6 @@ FileLock lock_for_writing(const std::string& path) {
   }
 }
 
-bool is_unfinished_file(const std::string& path) {
-  // Below the size of any file that could hold a game: a killed writer's superblock at most.
-  constexpr std::uintmax_t kLargestSkeleton = 4 * 1024;
-  constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return false;
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (error) return false;
-  if (size == 0) return true;
-  if (size >= kLargestSkeleton) return false;
-  unsigned char head[sizeof kSignature] = {};
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const ssize_t n = ::read(fd, head, sizeof head);
-  ::close(fd);
-  if (n <= 0 || !std::equal(head, head + n, kSignature)) return false;
-  // A cleanly closed HDF5 file of another kind opens plainly; a campaign left by a crash opens
-  // in SWMR mode. Only a file that neither can read is a partial skeleton.
-  try {
-    open_file(path, OpenMode::kRead);
-    return false;
-  } catch (const H5Error&) {
-  }
-  try {
-    const CampaignReader reader(path);
-    return false;
-  } catch (const std::exception&) {
-  }
-  return true;
-}
-
 namespace {
 
 // Throws unless `lock` is the one lock_for_writing(path) takes.
@@ -1196,13 +1165,6 @@ CampaignWriter CampaignWriter::resume(FileLock lock, const std::string& path, co
                                       const WriterOptions& options) {
   init_thread();
   check_lock(lock, path);
-  if (is_unfinished_file(write_target(path))) {
-    WriterOptions fresh = options;
-    fresh.overwrite = true;
-    CampaignWriter writer = create(std::move(lock), path, meta, fresh);
-    writer.impl_->report.started_afresh = true;
-    return writer;
-  }
   ResumeReport report;
   const CampaignReader old(path);
   // Appending format-2 rows to a format-1 file would mix two layouts in one file, and rewriting

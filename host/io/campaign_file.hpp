@@ -141,8 +141,6 @@ struct ResumeReport {
   uint64_t dropped_positions = 0;
   uint64_t dropped_rows = 0;  // unwritten (fill) or duplicate /games and /perf rows
   uint64_t match_pairs = 0;   // /match/pairs rows kept: pairs 0..n-1 with both games complete
-  // The file held nothing to keep (is_unfinished_file) and was replaced by a new one.
-  bool started_afresh = false;
 };
 
 // The file a write to `path` lands in: `path`, or the file its symbolic link(s) point to.
@@ -152,13 +150,6 @@ std::string write_target(const std::string& path);
 // FileLocked (an InputError) naming the holder while another writer has it, H5Error when the lock
 // file cannot be created.
 FileLock lock_for_writing(const std::string& path);
-
-// Whether `path` holds nothing a resume could keep: it is empty, or it is the unreadable start of
-// an HDF5 file, shorter than 4 KiB, that a writer killed while creating it left behind (writers
-// before create() wrote through a temporary name could leave one). Larger unreadable files may be
-// damaged campaigns (a truncated copy, say): those are refused and left alone, never replaced.
-// False when it does not exist.
-bool is_unfinished_file(const std::string& path);
 
 // Appends to one campaign file. All HDF5 work happens on one writer thread fed by a bounded
 // queue; the append_* calls only copy and enqueue (and block while the queue is full). Plies,
@@ -188,10 +179,10 @@ class CampaignWriter {
   // of unfinished games are dropped, so those games can be played again under the same ids. meta
   // becomes the new root attributes; its game, seed and feature_names must match the file's
   // (CampaignError otherwise), and so must the presence of /match. Of /match/pairs, the rows of
-  // pairs 0, 1, ... are kept as long as both games of each are complete. A file that holds nothing
-  // to keep (is_unfinished_file) is created afresh, and the report says so. A format-1 file is
-  // refused (CampaignError naming `selfplay convert`) and left alone, and so is an index
-  // (campaign_index.hpp): its parts are resumed instead.
+  // pairs 0, 1, ... are kept as long as both games of each are complete. A file that is not a
+  // readable campaign (empty, cut short, damaged) is refused (H5FileError) and left as it is,
+  // whatever its size. A format-1 file is refused (CampaignError naming `selfplay convert`) and
+  // left alone, and so is an index (campaign_index.hpp): its parts are resumed instead.
   static CampaignWriter resume(const std::string& path, const FileMeta& meta,
                                const WriterOptions& options = {});
   static CampaignWriter resume(FileLock lock, const std::string& path, const FileMeta& meta,

@@ -284,7 +284,7 @@ void write_campaign_index(const std::string& path, const std::vector<std::string
   check_disjoint_games(opened);
 
   std::error_code error;
-  if (fs::exists(fs::symlink_status(target, error)) && !is_unfinished_file(target)) {
+  if (fs::exists(fs::symlink_status(target, error))) {
     bool index = false;
     try {
       index = has_attribute(open_for_reading(target).get(), kIndexPartsAttribute);

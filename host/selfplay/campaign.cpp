@@ -189,20 +189,17 @@ void stamp_host(io::FileMeta& meta) {
   meta.git_commit = SELFPLAY_GIT_COMMIT;
 }
 
-ClaimedOutput claim_output(const std::string& path, bool resume, const std::string& what) {
+FileLock claim_output(const std::string& path, bool resume, const std::string& what) {
   namespace fs = std::filesystem;
   io::check_campaign_path(path);
   if (resume && !fs::exists(path)) throw InputError("--resume: output " + path + " does not exist");
   if (const fs::path parent = fs::path(path).parent_path(); !parent.empty())
     fs::create_directories(parent);
-  ClaimedOutput out;
-  out.lock = io::lock_for_writing(path);
-  out.unfinished = io::is_unfinished_file(io::write_target(path));
+  FileLock lock = io::lock_for_writing(path);
   if (fs::exists(path) && !resume)
-    throw InputError("output " + path + " exists: continue it with --resume" +
-                     (out.unfinished ? " (it holds no game: the " + what + " starts afresh)" : "") +
-                     ", or choose another --out");
-  return out;
+    throw InputError("output " + path + " exists: continue the " + what +
+                     " in it with --resume, or choose another --out");
+  return lock;
 }
 
 io::PerfRow perf_row(const BatchInfo& b) {

@@ -61,7 +61,7 @@ config::Config<G> with_overrides(config::Config<G> cfg, const RunOptions& option
 std::string identity_difference(const std::string& stored, const std::string& current);
 
 // The checks of a resume, shared by campaigns and matches: throws sp::InputError unless the file
-// at path (readable, not is_unfinished_file) was written with the same identity. Files written
+// at path (a readable campaign file) was written with the same identity. Files written
 // before identities were stored are compared through their stored config: identity_of(config_text,
 // name) loads it (whose weights files are read again from their stored paths).
 void check_resume_identity(const std::string& path, const std::string& identity, bool match,
@@ -92,13 +92,9 @@ io::PerfRow perf_row(const BatchInfo& batch);
 
 // The output file of a campaign or match, claimed for writing: the path checked, its folder
 // created, the lock taken (held as long as the result lives), and an existing file refused unless
-// resuming. unfinished: the file holds nothing a resume keeps, so the run starts afresh. `what`
-// names the run in messages ("campaign", "match"). Throws InputError / io errors.
-struct ClaimedOutput {
-  FileLock lock;
-  bool unfinished = false;
-};
-ClaimedOutput claim_output(const std::string& path, bool resume, const std::string& what);
+// resuming. `what` names the run in messages ("campaign", "match"). Throws InputError / io
+// errors.
+FileLock claim_output(const std::string& path, bool resume, const std::string& what);
 // What decides the games (and, for a match, its test): the effective config as YAML without the
 // keys a resume may change (campaign.games, campaign.concurrency, backend, output.path,
 // output.flush_seconds, match.pairs), each engine's `weights` replaced by the values read from
@@ -330,7 +326,7 @@ std::unique_ptr<Driver<G>> make_driver(const config::Config<G>& cfg, rollout::Ba
 // and the engines are built before the file is created. Throws sp::InputError for an output that
 // exists without resume (and the reverse), that another process writes (FileLocked), or whose
 // stored identity differs from the config's (the message names the key); a resume of a file that
-// holds no complete game (io::is_unfinished_file) starts it afresh.
+// is not a readable campaign (empty, cut short) is refused and leaves it as it is.
 template <HostGame G>
 RunResult run_campaign(const config::Config<G>& requested, const RunOptions& options,
                        const std::atomic<bool>& stop) {
@@ -338,10 +334,10 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
   check_run_memory(cfg);  // before any file or engine exists (auto: in make_campaign_backend)
   const std::string& path = cfg.output.path;
   // From here on no other writer touches the file: what is read below is what resume() keeps.
-  auto [lock, unfinished] = claim_output(path, options.resume, "campaign");
+  FileLock lock = claim_output(path, options.resume, "campaign");
   const std::string identity = run_identity<G>(cfg, false);
   std::set<uint64_t> done;
-  if (options.resume && !unfinished) {
+  if (options.resume) {
     check_resume_identity<G>(path, identity, false);
     done = complete_games(path);
   }
@@ -361,10 +357,7 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
                                   ? io::CampaignWriter::resume(std::move(lock), path, meta, wopts)
                                   : io::CampaignWriter::create(std::move(lock), path, meta, wopts);
   const io::ResumeReport& report = writer.resume_report();
-  if (report.started_afresh) {
-    log::info("resume: " + path +
-              " held no complete game (a run killed while creating it): starting afresh");
-  } else if (options.resume) {
+  if (options.resume) {
     std::string line = "resume: " + std::to_string(done.size()) + " complete games in " + path;
     if (done.size() != already)
       line += ", " + std::to_string(already) + " of them among the " + std::to_string(cfg.games) +

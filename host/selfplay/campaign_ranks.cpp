@@ -52,7 +52,6 @@ std::set<uint64_t> complete_games_in_parts(const std::string& path,
                                            const std::function<void(const std::string&)>& check) {
   std::set<uint64_t> done;
   for (const std::string& part : rank_files(path)) {
-    if (io::is_unfinished_file(io::write_target(part))) continue;
     check(part);
     const std::set<uint64_t> ids = complete_games(part);
     done.insert(ids.begin(), ids.end());

@@ -82,7 +82,7 @@ class EngineSession {
   // propagates.
   void run() {
     std::string line;
-    while (std::getline(in_, line))
+    while (pbrain_detail::read_line(in_, line))
       if (!handle(line)) return;
   }
 

@@ -225,7 +225,7 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
     throw std::invalid_argument("run_match: not a match config (read it with load_match_config)");
   const std::string& path = cfg.output.path;
   // From here on no other writer touches the file: what is read below is what resume() keeps.
-  auto [lock, unfinished] = claim_output(path, options.resume, "match");
+  FileLock lock = claim_output(path, options.resume, "match");
 
   MatchResult result;
   result.sprt_config = sprt_config_of(cfg.match.sprt);
@@ -235,7 +235,7 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
   const std::string identity = run_identity<G>(cfg, true);
   PairCount pairs(cfg, result);
   uint64_t in_file = 0;  // complete games, those outside this run's game ids included
-  if (options.resume && !unfinished) {
+  if (options.resume) {
     check_resume_identity<G>(path, identity, true);
     in_file = add_stored_results(path, cfg, pairs);
   }
@@ -252,9 +252,6 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
   io::CampaignWriter writer = options.resume
                                   ? io::CampaignWriter::resume(std::move(lock), path, meta, wopts)
                                   : io::CampaignWriter::create(std::move(lock), path, meta, wopts);
-  if (writer.resume_report().started_afresh)
-    log::info("resume: " + path +
-              " held no complete game (a run killed while creating it): starting afresh");
   const uint64_t rows_in_file = options.resume ? writer.resume_report().match_pairs : 0;
   for (const io::MatchPairRow& row : pairs.rows)
     if (row.pair_id >= rows_in_file) writer.append_match_pair(row);

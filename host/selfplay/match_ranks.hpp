@@ -48,7 +48,6 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
     index_lock = claim_index(path, options.resume, "match");
     std::set<uint64_t> ids;
     for (const std::string& part : rank_files(path)) {
-      if (io::is_unfinished_file(io::write_target(part))) continue;
       check_resume_identity<G>(part, identity, true);
       in_files += add_stored_results(part, cfg, pairs);
     }

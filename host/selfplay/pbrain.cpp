@@ -64,6 +64,23 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
+bool read_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::istream::sentry ok(in, true);
+  if (!ok) return false;
+  std::streambuf& buffer = *in.rdbuf();
+  for (;;) {
+    const int c = buffer.sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      if (line.empty()) in.setstate(std::ios::failbit);
+      return !line.empty();
+    }
+    if (c == '\n' || c == '\r') return true;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
 CommandLine split_command(std::string_view line) {
   CommandLine c;
   const std::string_view text = trim(line);

@@ -67,6 +67,12 @@ config::EngineConfig memory_capped_engine(config::EngineConfig engine, uint64_t 
 
 namespace pbrain_detail {
 
+// The next protocol line of `in` into `line`, without its end: a line ends at "\n", "\r\n" or a
+// bare "\r" (managers that write classic Mac line ends). It never reads past the end of a line,
+// so it does not wait for input the manager has not sent yet: "\r\n" reads as a line and an
+// empty one, which the sessions skip. False at the end of input with nothing read.
+bool read_line(std::istream& in, std::string& line);
+
 // A line split into its command word (upper case) and the rest, both trimmed (a '\r' before the
 // newline included).
 struct CommandLine {
@@ -122,7 +128,7 @@ class PbrainSession {
   // propagates.
   void run() {
     std::string line;
-    while (std::getline(in_, line))
+    while (pbrain_detail::read_line(in_, line))
       if (!handle(line)) return;
   }
 
@@ -279,12 +285,23 @@ class PbrainSession {
     state_ = replay(history_);
   }
 
+  // One x,y,f line of BOARD: a square off the board or given twice is reported at its line, and
+  // the whole BOARD is then ignored at DONE.
   void board_line(const std::string& text) {
     try {
       const std::vector<int64_t> v = pbrain_detail::parse_numbers(text, 3, "x,y,f");
       if (v[2] < 1 || v[2] > 3)
         throw InputError("x,y,f line \"" + excerpt(text) +
                          "\": f must be 1 (own stone), 2 (opponent's) or 3 (continuous games)");
+      try {
+        GameHost<G>::pbrain_move(GameHost<G>::pbrain_start(rules_), v[0], v[1]);
+      } catch (const InputError& e) {
+        throw InputError("x,y,f line \"" + excerpt(text) + "\": " + e.what());
+      }
+      for (const BoardStone& b : board_)
+        if (b.x == v[0] && b.y == v[1])
+          throw InputError("x,y,f line \"" + excerpt(text) + "\": " + std::to_string(v[0]) + "," +
+                           std::to_string(v[1]) + " is given twice");
       if (v[2] != 3) board_.push_back({v[0], v[1], v[2] == 1});  // 3: continuous games only
     } catch (const InputError& e) {
       ++board_bad_lines_;

@@ -11,6 +11,7 @@
 #include "games/common/errors.hpp"
 #include "games/common/philox.hpp"
 #include "games/hosts.hpp"
+#include "host/common/atomic_file.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/h5.hpp"

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "games/common/errors.hpp"
+#include "host/common/atomic_file.hpp"
 #include "host/common/system.hpp"
 #include "host/tune/output_paths.hpp"
 
@@ -41,43 +42,6 @@ const char* optimizer_name(Optimizer o) { return o == Optimizer::kAdam ? "adam" 
 const char* search_name(KSearch s) { return s == KSearch::kGolden ? "golden-section" : "grid"; }
 
 }  // namespace
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent);
-  std::string temp = path + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0)
-    throw std::runtime_error("cannot create a temporary file next to " + path + ": " +
-                             std::strerror(errno));
-  const auto fail = [&](const std::string& what) {
-    const std::string reason = std::strerror(errno);
-    ::close(fd);
-    ::unlink(temp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + what + ": " + reason);
-  };
-  for (size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail("write");
-    done += static_cast<size_t>(n);
-  }
-  // mkstemp creates 0600: keep the mode of the file replaced, else make it readable by all.
-  struct stat old {};
-  const mode_t mode = ::stat(path.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644;
-  if (::fchmod(fd, mode) != 0) fail("chmod");
-  if (::fsync(fd) != 0) fail("fsync");
-  if (::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    throw std::runtime_error("cannot write " + path + ": close: " + std::strerror(errno));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp.c_str());
-    throw std::runtime_error("cannot replace " + path + ": " + reason);
-  }
-}
 
 std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
                          const TuneReport& r) {

@@ -68,9 +68,4 @@ std::string setting_name(const TuneConfig& config, const std::string& key);
 std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
                          const TuneReport& report);
 
-// Writes text to path through a temporary file in the same directory, flushed to disk and renamed
-// over path, so that path holds either its old content or all of text. Creates missing parent
-// directories. Throws std::runtime_error when it cannot.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace sp::tune
