@@ -23,6 +23,10 @@ using Runner = std::function<int()>;
 // (main), so a closed pipe on stdout or stderr fails those writes instead of killing the process.
 const std::atomic<bool>& stop_on_signals();
 
+// The seams of the tests that drive this program as a process (test_hooks.cpp), from the
+// environment; none without it.
+void install_test_hooks();
+
 Runner add_run(CLI::App& app);
 Runner add_match(CLI::App& app);  // engine A against engine B in game pairs, Elo and SPRT
 Runner add_perft(CLI::App& app);

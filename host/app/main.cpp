@@ -75,6 +75,7 @@ int run_command(int argc, char** argv) {
   // A reader that goes away (`selfplay run C 2>&1 | head -1`) must not kill a campaign at its next
   // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
   std::signal(SIGPIPE, SIG_IGN);
+  sp::app::install_test_hooks();
   CLI::App app{
       "selfplay: Monte Carlo self-play for EinStein wuerfelt nicht, Gomoku and English checkers "
       "(CPU and CUDA backends)"};

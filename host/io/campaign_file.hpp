@@ -1,6 +1,9 @@
 // The HDF5 file of a self-play campaign: a writer that appends games from a background thread
 // while readers follow along (SWMR), crash recovery by resume(), a reader, conversion of older
-// formats, and a schema dump.
+// formats, and a schema dump. This header is the API; each job has its own source file:
+// campaign_writer.cpp (the writer thread and create), campaign_resume.cpp, campaign_reader.cpp,
+// campaign_convert.cpp (format 1 and copies), schema_dump.cpp, file_install.cpp (temporary files,
+// rename, locks), over tables.hpp (the open datasets and row types they share).
 //
 // Layout (format_version 2; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
 //   /            attributes format_version, game (its name: "ewn"), rules (the game's rules as
@@ -78,6 +81,10 @@
 #include "host/io/records.hpp"
 
 namespace sp::io {
+
+namespace internal {
+struct Tables;  // tables.hpp
+}  // namespace internal
 
 // The format this build writes; CampaignReader also reads format 1 (format1.hpp).
 inline constexpr uint32_t kCampaignFormatVersion = 2;
@@ -194,9 +201,7 @@ class CampaignWriter {
 
   // Queues a finished game. Preconditions (std::invalid_argument otherwise): game.game_id !=
   // kNoGame, every ply and position carries game.game_id, features.size() == positions.size() * F.
-  // Test hook: with SELFPLAY_TEST_STOP_AFTER_GAMES=N in the environment, the call that queues this
-  // writer's Nth game flushes it and then stops the whole process with SIGSTOP, so that a test can
-  // kill or interrupt the CLI at a known point instead of racing it (campaign_test, match_test).
+  // Then calls the hook of set_game_queued_hook, when one is set.
   void append_game(const GameRow& game, std::vector<PlyRow> plies,
                    std::vector<PositionRow> positions, std::vector<float> features);
   void append_perf(const PerfRow& row);
@@ -218,9 +223,18 @@ class CampaignWriter {
 
  private:
   CampaignWriter(FileLock lock, std::unique_ptr<Impl> impl);
+  // The writer thread on the installed tables (create and resume).
+  static CampaignWriter start(FileLock lock, internal::Tables tables, const WriterOptions& options,
+                              ResumeReport report, size_t run_feature_count);
   FileLock lock_;  // declared first: released after impl_ has closed the file
   std::unique_ptr<Impl> impl_;
 };
+
+// An observer of every writer of this process: after append_game queues a game it is called with
+// the writer and the number of games that writer has queued. A seam for tests that stop the CLI
+// at a known point (host/app/test_hooks.cpp); none by default.
+using GameQueuedHook = void (*)(CampaignWriter& writer, uint64_t games_queued);
+void set_game_queued_hook(GameQueuedHook hook);
 
 // The root attribute of an index (campaign_index.hpp) that lists its part files.
 inline constexpr const char* kIndexPartsAttribute = "parts";
