@@ -1,4 +1,4 @@
-// `selfplay play --game checkers`: the terminal loop of host/selfplay/human_game.hpp with
+// `selfplay play --game checkers`: the terminal loop of host/terminal/human_game.hpp with
 // checkers' hooks (games/checkers/host.hpp), driven by scripted streams: the board with its square
 // numbers, side names, PDN moves in full and short forms, a bad move answered with the legal
 // moves, the engine's move with its statistics (MCTS and alpha-beta), a game to its end replayed
@@ -15,7 +15,7 @@
 
 #include "games/checkers/host.hpp"
 #include "host/config/load.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/terminal/human_game.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {

@@ -12,8 +12,8 @@
 
 #include "host/dist/comm.hpp"
 #include "host/dist/dealer.hpp"
+#include "host/ranks/ranks.hpp"
 #include "host/selfplay/progress.hpp"
-#include "host/selfplay/ranks.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

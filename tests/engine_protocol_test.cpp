@@ -21,9 +21,9 @@
 #include "games/hosts.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
-#include "host/selfplay/engine_session.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/protocol/engine_session.hpp"
 #include "host/selfplay/match.hpp"
+#include "host/terminal/human_game.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

@@ -1,4 +1,4 @@
-// `selfplay play --game gomoku`: the terminal loop of host/selfplay/human_game.hpp with Gomoku's
+// `selfplay play --game gomoku`: the terminal loop of host/terminal/human_game.hpp with Gomoku's
 // hooks (games/gomoku/host.hpp), driven by scripted streams: the board with its coordinates, the
 // coordinate format in place of the some 200 legal moves, the squares that win or stop a five, a
 // bad move answered with what is wrong, the engine's move.
@@ -9,7 +9,7 @@
 
 #include "games/gomoku/host.hpp"
 #include "host/config/load.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/terminal/human_game.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {

@@ -16,7 +16,7 @@
 
 #include "host/improve/lineage.hpp"
 #include "host/io/campaign_file.hpp"
-#include "host/selfplay/ranks.hpp"
+#include "host/ranks/ranks.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

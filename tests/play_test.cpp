@@ -15,7 +15,7 @@
 #include "games/ewn/notation.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/terminal/human_game.hpp"
 #include "tests/games/tictactoe_host.hpp"
 #include "tests/test_util.hpp"
 

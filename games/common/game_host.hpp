@@ -29,7 +29,7 @@
 //                             the start position a /games opening text stands for, chance not
 //                             drawn; throws InputError for a text that is no opening
 //   kChanceName, kChancesName optional, chance games: a chance outcome in messages ("die", "dice")
-// Terminal play (`selfplay play`, `selfplay demo`; host/selfplay/human_game.hpp), all optional,
+// Terminal play (`selfplay play`, `selfplay demo`; host/terminal/human_game.hpp), all optional,
 // found at compile time; without them the terminal shows the plain defaults in brackets:
 //   board_text(s)             the board, lines ending in '\n' [the position text]
 //   side_name(side)           "player 0 (cubes A-F, from the top-left corner to e1)" ["player 0"]
@@ -74,8 +74,8 @@
 // Bench (`selfplay bench --search-only`; host/selfplay/search_bench.hpp), optional:
 //   kSearchBenchRollouts, kSearchBenchDepth  a lighter search workload for wide games
 // Gomocup protocol, optional, all or none (ProtocolGame): `selfplay pbrain` (our engine speaks it;
-// host/selfplay/pbrain.hpp) and `type: pbrain` engines (external programs in matches;
-// host/selfplay/pbrain_engine.hpp). For games of two sides placing pieces on squares (x, y), x the
+// host/protocol/pbrain.hpp) and `type: pbrain` engines (external programs in matches;
+// host/protocol/pbrain_engine.hpp). For games of two sides placing pieces on squares (x, y), x the
 // column from the left and y the row from the top, 0-based, the first player (side 0) moving
 // first. Without them both refuse the game.
 //   pbrain_board(rules, width, height)  the rules for a board of width x height (START n is n x n);

@@ -6,7 +6,7 @@
 #include "games/common/repetition.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/terminal/human_game.hpp"
 
 namespace sp::app {
 

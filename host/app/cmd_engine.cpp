@@ -5,8 +5,8 @@
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/config/load.hpp"
-#include "host/selfplay/engine_session.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/protocol/engine_session.hpp"
+#include "host/terminal/human_game.hpp"
 
 #ifndef SELFPLAY_SOURCE_DIR
 #define SELFPLAY_SOURCE_DIR "."

@@ -10,8 +10,8 @@
 #include "host/config/load.hpp"
 #include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/ranks/match_ranks.hpp"
 #include "host/selfplay/match.hpp"
-#include "host/selfplay/match_ranks.hpp"
 
 namespace sp::app {
 

@@ -3,7 +3,7 @@
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/config/load.hpp"
-#include "host/selfplay/human_game.hpp"
+#include "host/terminal/human_game.hpp"
 
 namespace sp::app {
 

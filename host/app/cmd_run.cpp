@@ -10,8 +10,8 @@
 #include "host/config/load.hpp"
 #include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/ranks/campaign_ranks.hpp"
 #include "host/selfplay/campaign.hpp"
-#include "host/selfplay/campaign_ranks.hpp"
 
 namespace sp::app {
 

@@ -1,7 +1,7 @@
 // `selfplay improve` configs (YAML): the research loop's keys, declared once like the campaign and
 // match keys, from which they borrow their sections: `rules:` and `selfplay:` are a campaign's,
 // `champion:` is an engine's, `gate:` a match's. configs/<game>/improve.yaml are the commented
-// examples; README "Research loop" and docs/improve.md explain the loop.
+// examples; docs/improve.md explains the loop.
 #pragma once
 
 #include <cstdint>

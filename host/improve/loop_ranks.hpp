@@ -2,7 +2,7 @@
 // lineage, the champion file) and every other rank follows it. Before each campaign or match
 // rank 0 writes that step's config (DIR/gen-NNN/campaign.yaml, gate.yaml, anchor.yaml) and orders
 // the followers to play it; each follower loads the file and plays its share through the ranked
-// campaign or match (host/selfplay/campaign_ranks.hpp, match_ranks.hpp), so a step's records are
+// campaign or match (host/ranks/campaign_ranks.hpp, match_ranks.hpp), so a step's records are
 // those of one process. The directory must be on a filesystem every rank sees, as the rank files
 // of campaigns and matches already require.
 //

@@ -25,12 +25,11 @@
 #include "host/common/work_pool.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/eval/weights.hpp"
+#include "host/protocol/external_engine.hpp"
 #include "host/rollout/backend.hpp"
-#include "host/search/alphabeta.hpp"
 #include "host/search/engine.hpp"
-#include "host/search/expectimax.hpp"
-#include "host/selfplay/external_engine.hpp"
-#include "host/selfplay/pbrain_engine.hpp"
+#include "host/selfplay/batch_sizing.hpp"
+#include "host/selfplay/engine_factory.hpp"
 
 namespace sp::selfplay {
 
@@ -83,121 +82,6 @@ typename G::State start_position(const config::Config<G>& cfg, uint32_t game_id,
     if (!G::is_over(s) && G::needs_chance(s)) G::set_chance(s, draw_chance<G>(cfg.seed, stream, 0));
   return s;
 }
-
-search::MctsParams mcts_params(const config::EngineConfig& cfg);
-
-// The MCTS prior of a weights file: player 0's win probability sigmoid(scale * eval), eval turned
-// to player 0's view. Throws InputError without weights.
-template <HostGame G>
-typename search::Mcts<G>::Evaluator evaluation_prior(std::shared_ptr<const eval::Weights> weights,
-                                                     const typename G::Rules& rules, double scale) {
-  if (!weights) throw InputError("an evaluation needs weights");
-  if constexpr (FeatureGame<G>) {
-    return [weights = std::move(weights), rules, scale](const typename G::State& s) {
-      const double e = eval::evaluate<G>(*weights, s, rules);  // for the side to move
-      const double e0 = G::side_to_move(s) == 0 ? e : -e;
-      return 1 / (1 + std::exp(-scale * e0));
-    };
-  } else {
-    throw InputError(std::string(G::kName) + " has no evaluation features");
-  }
-}
-
-// Engine of one player built from its config; policy_slot is its index into the batch's policies.
-template <HostGame G>
-std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
-                                               const typename G::Rules& rules,
-                                               uint32_t policy_slot) {
-  switch (cfg.type) {
-    case config::EngineType::kMcts: {
-      const search::MctsParams params = mcts_params(cfg);
-      if (params.eval_blend == 0 && params.progressive_bias == 0)
-        return std::make_unique<search::MctsEngine<G>>(params, rules, policy_slot);
-      return std::make_unique<search::MctsEngine<G>>(
-          params, rules, policy_slot, evaluation_prior<G>(cfg.evaluation, rules, cfg.eval_scale),
-          cfg.evaluation ? cfg.evaluation->name : "");
-    }
-    case config::EngineType::kFlat:
-      return std::make_unique<search::FlatEngine<G>>(cfg.rollouts_per_move, rules, policy_slot);
-    case config::EngineType::kRandom:
-      return std::make_unique<search::RandomEngine<G>>(rules);
-    case config::EngineType::kPbrain:
-      if constexpr (ProtocolGame<G>)
-        return std::make_unique<PbrainEngine<G>>(client_settings(cfg), rules);
-      throw InputError(std::string("pbrain engines speak the Gomocup protocol, which ") + G::kName +
-                       " does not have");
-    case config::EngineType::kExternal:
-      if constexpr (LineProtocolGame<G>)
-        return std::make_unique<ExternalEngine<G>>(client_settings(cfg), rules);
-      throw InputError(std::string("external engines play games without chance, which ") +
-                       G::kName + " is not");
-    case config::EngineType::kExpectimax:
-      if constexpr (ChanceGame<G>) {
-        if (!cfg.evaluation) throw InputError("an expectimax engine needs weights");
-        search::ExpectimaxOptions options;
-        options.depth = static_cast<int>(cfg.depth);
-        options.time_ms = cfg.time_ms;
-        options.tt_size_mb = cfg.tt_size_mb;
-        options.use_star1 = cfg.star1;
-        return std::make_unique<search::ExpectimaxEngine<G>>(*cfg.evaluation, rules, options);
-      }
-      throw InputError(std::string("expectimax needs a game with chance; ") + G::kName +
-                       " has none: use alphabeta");
-    case config::EngineType::kAlphaBeta:
-      if constexpr (requires { GameHost<G>::native_engine(cfg, rules); })
-        if (cfg.search == config::SearchKind::kPattern)
-          return GameHost<G>::native_engine(cfg, rules);
-      if constexpr (DeterministicGame<G>) {
-        search::AlphaBetaOptions options;
-        options.depth = static_cast<int>(cfg.depth);
-        options.time_ms = cfg.time_ms;
-        options.tt_size_mb = cfg.tt_size_mb;
-        options.threat_nodes = cfg.threat_nodes;
-        options.quiescence = cfg.quiescence;
-        using Search = search::AlphaBeta<G>;
-        typename Search::Evaluator evaluate = [](const typename G::State&) { return 0; };
-        std::string name = "no evaluation";
-        if constexpr (FeatureGame<G>) {
-          if (cfg.evaluation) {
-            // Evaluation units scaled to the search's integer scores (1/1000 of a unit).
-            evaluate = [weights = cfg.evaluation, rules](const typename G::State& s) {
-              const double v = std::round(1000 * eval::evaluate<G>(*weights, s, rules));
-              return static_cast<typename Search::Score>(
-                  std::clamp<double>(v, -Search::kMaxEval, Search::kMaxEval));
-            };
-            name = cfg.evaluation->name;
-          }
-        }
-        return std::make_unique<search::AlphaBetaEngine<G>>(std::move(evaluate), rules, options,
-                                                            name);
-      }
-      throw InputError(std::string("alphabeta is for games without chance; ") + G::kName +
-                       " has chance: use expectimax");
-  }
-  throw std::logic_error("unknown engine type");
-}
-
-// The most leaves and rollouts one game adds to a batch at once: an MCTS round
-// (leaves_per_round leaves of rollouts_per_leaf), or a flat engine's root moves sharing its
-// budget (cfg.max_moves of the game at most). Backends are sized so that one game always fits a
-// batch.
-size_t max_round_leaves(const config::CampaignConfig& cfg);
-uint64_t max_round_rollouts(const config::CampaignConfig& cfg);
-
-// The rollouts per batch the driver fills toward: backend.batch_rollouts, or when that is 0 the
-// backend's preferred_rollouts.
-uint64_t batch_target(const config::CampaignConfig& cfg, const rollout::BackendInfo& backend);
-
-// campaign.concurrency auto: two batches are in flight, so about half the games fill each; enough
-// games that half of them reach `target` with full rounds, ceil(2 * target / max_round_rollouts),
-// but no more than the games, than `most` (what memory allows) and 65536, and at least 1; with a
-// pbrain engine, no more than backend.threads (0: the cores the process may run on).
-uint32_t auto_concurrency(const config::CampaignConfig& cfg, uint64_t target, uint64_t most);
-
-// "" when min(concurrency, games) games in flight, half of them in each batch, reach half of
-// `target` rollouts per batch with full rounds (or when no engine plays out); otherwise one line
-// with the numbers and the keys that change them, for a warning at the start of a run.
-std::string batch_shortfall(const config::CampaignConfig& cfg, uint64_t target);
 
 // Where a driver's game ids come from when they are handed out while it runs (a distributed
 // campaign, host/dist/dealer.hpp). take: the next id, if one is on hand; exhausted: none is on hand

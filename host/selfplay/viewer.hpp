@@ -24,7 +24,7 @@ namespace sp::selfplay {
 // rollouts, time) where it has them. A game whose record does not replay shows its boards up to
 // the first ply that does not play and the problem in words. Every stored text is data, shown as
 // text: none of it can become markup or script. Games are kept as text until one is opened, so
-// that large files stay quick (README "Viewing games").
+// that large files stay quick (docs/records.md, "Viewing games").
 std::string html_viewer(const io::CampaignReader& reader, const std::string& path,
                         const std::vector<ExportedGame>& games);
 

@@ -68,9 +68,10 @@ Estimate estimate(const Wdl& wdl);
 Estimate estimate(const Penta& penta);
 
 // Pseudo-samples of variance 1/4 that sprt() mixes into its variance estimate by default (see
-// SprtConfig::prior_samples). Chosen by simulation (tests/sprt_simulation_test.cpp, README): with
-// it the error rates of simulated matches (EWN-like and chess-like pairs, elo1 - elo0 from 10 to
-// 100) stay at or below alpha and beta, where the plain GSPRT exceeds them by up to 2x.
+// SprtConfig::prior_samples). Chosen by simulation (tests/sprt_simulation_test.cpp,
+// docs/engines-and-matches.md): with it the error rates of simulated matches (EWN-like and
+// chess-like pairs, elo1 - elo0 from 10 to 100) stay at or below alpha and beta, where the plain
+// GSPRT exceeds them by up to 2x.
 inline constexpr double kSprtPriorSamples = 3;
 
 // GSPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo) with error rates alpha and beta.

@@ -13,8 +13,8 @@
 
 #include "host/config/campaign_config.hpp"
 #include "host/config/campaign_schema.hpp"
+#include "host/protocol/engine_client.hpp"
 #include "host/search/engine.hpp"
-#include "host/selfplay/engine_client.hpp"
 
 namespace sp::selfplay {
 

@@ -1,4 +1,4 @@
-#include "host/selfplay/human_game.hpp"
+#include "host/terminal/human_game.hpp"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "host/selfplay/ranks.hpp"
+#include "host/ranks/ranks.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -26,11 +26,11 @@
 #include "games/common/errors.hpp"
 #include "games/common/game_host.hpp"
 #include "host/config/campaign_config.hpp"
+#include "host/protocol/external_engine.hpp"
+#include "host/protocol/pbrain.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"
 #include "host/selfplay/driver.hpp"
-#include "host/selfplay/external_engine.hpp"
-#include "host/selfplay/pbrain.hpp"
 
 namespace sp::selfplay {
 

@@ -1,4 +1,4 @@
-#include "host/selfplay/campaign_ranks.hpp"
+#include "host/ranks/ranked_run.hpp"
 
 #include <filesystem>
 #include <set>

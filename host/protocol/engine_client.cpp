@@ -1,4 +1,4 @@
-#include "host/selfplay/engine_client.hpp"
+#include "host/protocol/engine_client.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,17 +1,18 @@
-// A campaign played by several ranks (mpirun, srun; host/dist/): rank 0 checks the run, then deals
-// the game ids; every rank plays the ids it gets into its own crash-safe file (ranks.hpp) and
-// reports each finished game to rank 0, which prints the global progress and summary and writes
-// the main output as the index over the rank files. A game's record depends only on the config,
-// the seed and its id, so the set of records is the same for any number of ranks.
+// The one rank orchestration of campaigns and matches on several ranks (campaign_ranks.hpp,
+// match_ranks.hpp): rank 0 claims the main output and plans the game ids, every rank builds its
+// backend and driver, opens its own file once all have started, plays the ids the dealer hands
+// out and reports each game and batch to rank 0, and rank 0 ends the run by writing the index
+// over the rank files (or naming the ranks that did not finish). What differs between a campaign
+// and a match (which ids remain, the files' metadata, what rank 0 does with each report) comes in
+// as RankedPlay.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,8 @@
 #include "host/dist/comm.hpp"
 #include "host/dist/dealer.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/ranks/ranks.hpp"
 #include "host/selfplay/campaign.hpp"
-#include "host/selfplay/ranks.hpp"
 
 namespace sp::selfplay {
 
@@ -87,82 +88,92 @@ std::vector<std::string> close_ranked_output(FileLock index_lock, const std::str
 void end_ranked_output(FileLock index_lock, const std::string& path, const io::FileMeta& meta,
                        const std::vector<int>& missing);
 
-// run_campaign on several ranks (ranked_run(path)); the same contract, with the files of
-// ranks.hpp. Other ranks than 0 print nothing but errors and warnings, and return an empty summary.
+// What rank 0's handlers may do while the run goes on.
+struct RankedControl {
+  io::CampaignWriter* writer = nullptr;  // rank 0's own file
+  // Deal no more ids and start no more games on any rank (the games running are finished).
+  std::function<void()> stop_new_games;
+};
+
 template <HostGame G>
-RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOptions& options,
-                             const std::atomic<bool>& signal_stop) {
-  config::Config<G> cfg = requested;
+struct RankedPlay {
+  const char* what = "campaign";  // names the run in messages
+  // Rank 0, the main output claimed: the game ids still to play, read from the rank files of an
+  // earlier run; *in_files gets the complete games found there.
+  std::function<std::vector<uint32_t>(uint64_t* in_files)> plan;
+  // The metadata of every rank file, once this rank's backend exists.
+  std::function<io::FileMeta(const rollout::BackendInfo&)> meta;
+  // Rank 0, its file open, before the first game.
+  std::function<void(RankedControl&, const rollout::BackendInfo&)> started;
+  // Rank 0: each finished game and batch of every rank, as the dealer reports them.
+  std::function<void(RankedControl&, const dist::GameReport&)> on_game;
+  std::function<void(const dist::BatchReport&)> on_batch;
+  // The warning for a game of this rank lost by time, a crash or an illegal move.
+  std::function<std::string(const FinishedGame<G>&)> forfeit_line;
+  // Rank 0 closes its file after the other ranks' last reports (a match writes their games'
+  // pairs rows into it), else before, as every other rank does.
+  bool rank0_closes_last = false;
+};
+
+struct RankedOutcome {
+  bool started = false;      // false: a stop came before every rank had started
+  bool interrupted = false;  // a stop (a signal, another rank's) ended the run early
+  uint64_t in_files = 0;     // rank 0: complete games in the rank files before the run
+  uint64_t played_here = 0;  // games this rank played
+  rollout::BackendInfo backend;
+  double busiest_s = 0;  // rank 0: the most seconds a rank spent on the hand-out
+  double wall_s = 0;
+};
+
+// Runs `play` on every rank (cfg as the campaign or match loaded it); the summary is the caller's.
+// resume and device are the run's options (device: --device given, every rank takes it).
+template <HostGame G>
+RankedOutcome run_ranked(config::Config<G>& cfg, bool resume, bool device,
+                         const RankedPlay<G>& play, const std::atomic<bool>& signal_stop) {
   const int rank = dist::rank();
-  if (rank != 0) log::set_quiet(true);
-  check_run_memory(cfg);
   const std::string& path = cfg.output.path;
-  const std::string identity = run_identity<G>(cfg, false);
+  RankedOutcome out;
   FileLock index_lock;
   std::vector<uint32_t> todo;
-  uint64_t in_files = 0;
   if (rank == 0) {
-    index_lock = claim_index(path, options.resume, "campaign");
-    const std::set<uint64_t> done = complete_games_in_parts(
-        path, [&](const std::string& part) { check_resume_identity<G>(part, identity, false); });
-    in_files = done.size();
-    for (uint32_t g = 0; g < cfg.games; ++g)
-      if (!done.count(g)) todo.push_back(g);
+    index_lock = claim_index(path, resume, play.what);
+    todo = play.plan(&out.in_files);
   }
-  const uint64_t already = cfg.games - todo.size();
-  if (!options.device) pick_rank_device(cfg);  // --device: every rank takes that one
+  if (!device) pick_rank_device(cfg);
   auto backend = make_campaign_backend(cfg);
+  out.backend = backend->info();
   const uint32_t slots = static_cast<uint32_t>(std::min<uint64_t>(cfg.concurrency, cfg.games));
   dist::Dealer dealer(std::move(todo), slots, dealer_reserve(slots));
   std::atomic<bool> stop{false};
   std::unique_ptr<Driver<G>> driver =
       make_driver<G>(cfg, *backend, dealer_feed(dealer, signal_stop, stop), size_t{slots});
 
-  RunResult result;
-  io::FileMeta meta = file_meta(cfg, backend->info(), config::explain_campaign_config<G>(cfg));
-  meta.identity = identity;
+  io::FileMeta meta = play.meta(backend->info());
   std::optional<io::CampaignWriter> opened =
       start_rank_file(path, rank, meta, cfg.output.flush_seconds, signal_stop);
   if (!opened) {
-    result.interrupted = true;
-    return result;
+    out.interrupted = true;
+    return out;
   }
+  out.started = true;
   io::CampaignWriter& writer = *opened;
-  if (rank == 0) {
-    if (options.resume)
-      log::info(fmt::format("resume: {} complete games in the rank files of {}", in_files, path));
-    log::info(
-        fmt::format("campaign: {} games on {} ranks, {} concurrent each, backend {} ({}), "
-                    "output {} (rank files {}, ...)",
-                    cfg.games - already, dist::size(), cfg.concurrency, backend->info().name,
-                    backend->info().device, path, rank_file(path, 0)));
-  }
-
-  Progress progress(cfg.games, already, stderr, options.live && !log::quiet(), dist::size());
-  uint64_t played = 0;  // rank 0: by every rank
+  RankedControl control;
+  control.writer = &writer;
+  control.stop_new_games = [&] {
+    dealer.stop_dealing();
+    driver->stop_starting();
+  };
+  if (rank == 0 && play.started) play.started(control, backend->info());
   const auto started = std::chrono::steady_clock::now();
-  dealer.on_game = [&](const dist::GameReport& g) {
-    const bool decisive = g.winner == 0 || g.winner == 1;
-    progress.game_finished(g.winner, g.first_player, g.plies,
-                           decisive ? g.engine_of_player[g.winner] : -1);
-    ++played;
-    if (!log::quiet()) progress.tick();
-  };
-  dealer.on_batch = [&](const dist::BatchReport& b) {
-    progress.batch_done(b.leaves, b.rollouts, b.backend_ms, b.wait_ms, b.host_ms);
-    if (!log::quiet()) progress.tick();
-  };
+  dealer.on_game = [&](const dist::GameReport& g) { play.on_game(control, g); };
+  dealer.on_batch = play.on_batch;
   driver->run(
       [&](FinishedGame<G>&& game) {
         GameRows rows = to_rows<G>(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
                            std::move(rows.features));
-        if (game.termination != search::Termination::kRules)
-          log::warn(fmt::format("game {}: engines.player{} (player {}) loses by {}: {}",
-                                game.game_id, game.engine_of_player[1 - game.winner],
-                                1 - game.winner, search::termination_name(game.termination),
-                                game.termination_detail));
-        ++result.games_played;
+        if (game.termination != search::Termination::kRules) log::warn(play.forfeit_line(game));
+        ++out.played_here;
         dealer.report(game_report(game));
       },
       [&](const BatchInfo& b) {
@@ -170,24 +181,16 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
         dealer.report(batch_report(b));
       },
       stop);
-  writer.close();
+  // A rank's file is closed before it says it is done: rank 0 then indexes it.
+  const bool close_last = rank == 0 && play.rank0_closes_last;
+  if (!close_last) writer.close();
   const std::vector<int> missing = dealer.finish(kStopGraceSeconds);
-  result.interrupted = stop.load() || signal_stop.load();
-  if (rank != 0) return result;
-
-  end_ranked_output(std::move(index_lock), path, meta, missing);
-  result.games_played = played;
-  result.games_in_file = in_files + played;
-  result.interrupted = already + played < cfg.games;
-  if (!log::quiet()) progress.tick(true);
-  result.summary = progress.summary(path,
-                                    fmt::format("{} ({}) on each of {} ranks", backend->info().name,
-                                                backend->info().device, dist::size()),
-                                    result.games_in_file);
-  result.summary += hand_out_line(
-      dealer.busiest_s(),
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  return result;
+  if (close_last) writer.close();
+  out.interrupted = stop.load() || signal_stop.load();
+  out.busiest_s = dealer.busiest_s();
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (rank == 0) end_ranked_output(std::move(index_lock), path, meta, missing);
+  return out;
 }
 
 }  // namespace sp::selfplay

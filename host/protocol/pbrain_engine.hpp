@@ -13,9 +13,9 @@
 #include "games/common/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/campaign_schema.hpp"
+#include "host/protocol/engine_client.hpp"
+#include "host/protocol/program_engine.hpp"
 #include "host/search/engine.hpp"
-#include "host/selfplay/engine_client.hpp"
-#include "host/selfplay/program_engine.hpp"
 
 namespace sp::selfplay {
 

@@ -1,4 +1,4 @@
-#include "host/selfplay/pbrain.hpp"
+#include "host/protocol/pbrain.hpp"
 
 #include <cctype>
 
