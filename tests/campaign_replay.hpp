@@ -1,11 +1,13 @@
-// Shared by the per-game campaign tests: every stored game of a campaign file replayed through the
-// game's rules from its opening to its stored result, each row checked against the replay, the
-// sampled positions' features recomputed; and a file's records as comparable text.
+// Shared by the campaign tests: every stored game of a campaign file replayed through the game's
+// rules from its opening to its stored result, each row checked against the replay, the sampled
+// positions' features recomputed; a file's records as comparable text; a config read from YAML
+// text with its weights file filled in, and a campaign played into a file.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -13,8 +15,11 @@
 #include "games/common/game_host.hpp"
 #include "games/common/repetition.hpp"
 #include "host/config/campaign_config.hpp"
+#include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
+#include "host/selfplay/campaign.hpp"
 #include "host/selfplay/driver.hpp"
+#include "tests/test_util.hpp"
 
 namespace sp::test {
 
@@ -105,6 +110,25 @@ inline std::string stored_records(const std::string& path) {
     out += std::to_string(g.game_id) + " winner " + std::to_string(g.winner) + " opening " +
            std::string(io::text_of(g.opening)) + ": " + std::string(io::text_of(g.record)) + "\n";
   return out;
+}
+
+// The config of YAML `text` whose one WEIGHTS stands for the weights file `weights` (a path under
+// the source tree).
+template <HostGame G>
+config::Config<G> config_with_weights(std::string text, const std::string& weights) {
+  const size_t at = text.find("WEIGHTS");
+  if (at != std::string::npos) text.replace(at, 7, test::source_path(weights));
+  return config::load_campaign_config_text<G>(text, "small.yaml");
+}
+
+// Plays cfg into path (every game, in this process) and returns the file's records.
+template <HostGame G>
+std::string play_campaign(config::Config<G> cfg, const std::string& path) {
+  cfg.output.path = path;
+  std::atomic<bool> stop{false};
+  const selfplay::RunResult r = selfplay::run_campaign<G>(cfg, {}, stop);
+  EXPECT_EQ(r.games_played, cfg.games);
+  return stored_records(path);
 }
 
 }  // namespace sp::test

@@ -33,6 +33,7 @@
 #include "host/selfplay/campaign.hpp"
 #include "host/stats/match_stats.hpp"
 #include "tests/config_docs.hpp"
+#include "tests/game_types.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::improve {
@@ -302,7 +303,7 @@ TEST_F(ImproveDir, TheGateRejectsAWorseCandidateAndAcceptsABetterOne) {
 
 template <class G>
 class ImproveGame : public ImproveDir {};
-using Games = ::testing::Types<EwnGame, CheckersGame, GomokuGame>;
+using Games = test::GameTypes<>;  // the game list (games/games.hpp)
 TYPED_TEST_SUITE(ImproveGame, Games);
 
 TYPED_TEST(ImproveGame, ATinyLoopWritesItsGenerationsLineageAndChampion) {

@@ -193,7 +193,7 @@ sys.path.insert(0, sys.argv[1])
 import selfplay_data as sd
 binary, scratch = sys.argv[2], sys.argv[3]
 SVG = "{http://www.w3.org/2000/svg}"
-# The pieces of each style's alphabet (README "Viewing games"), written out here, not taken from the
+# The pieces of each style's alphabet (docs/records.md, "Viewing games"), written out here, not taken from the
 # module under test.
 PIECES = {"ewn": "ABCDEFabcdef", "checkers": "bBwW", "gomoku": "xo"}
 

@@ -10,6 +10,7 @@
 #include "games/games.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
+#include "tests/game_types.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {
@@ -78,7 +79,7 @@ class CudaBackendTest : public ::testing::Test {
   }
 };
 
-using Games = ::testing::Types<EwnGame, CheckersGame, GomokuGame>;
+using Games = test::GameTypes<>;  // the game list (games/games.hpp)
 TYPED_TEST_SUITE(CudaBackendTest, Games);
 
 TYPED_TEST(CudaBackendTest, BitIdenticalWithCpuOnEveryPolicyAndManySizes) {

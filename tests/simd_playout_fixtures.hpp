@@ -1,4 +1,4 @@
-// Shared fixtures of the SIMD playout tests (simd_playout_test.cpp for EWN,
+// Shared fixtures of the SIMD playout tests (ewn_simd_playout_test.cpp for EWN,
 // gomoku_simd_playout_test.cpp, checkers_simd_playout_test.cpp), so that each of them holds only
 // its game's positions, policies and coverage checks: the fixture that runs a test once per path
 // and skips the paths this processor lacks, a game's lane kernels on a task list against its

@@ -1,8 +1,9 @@
 // Tic-tac-toe, a tiny deterministic game for tests only: it proves that what is generic over
-// games (the Game concept, rollout backends, MCTS without chance, alpha-beta) works for a game
-// without dice, until checkers and Gomoku land. Written like a real game: bitboards, SP_HD rules
-// and playout, the same counter-based Philox streams as EWN (one 32-bit word per ply, in block
-// order, a move chosen by bounded()), notation and a state_ok() invariant.
+// games (the Game concept, rollout backends, MCTS without chance, alpha-beta, campaigns and
+// records) works for any game that satisfies the concepts, with nothing of it outside tests/ but
+// its registration in the typed suites (tests/game_types.hpp). Written like a real game: bitboards,
+// SP_HD rules and playout, the same counter-based Philox streams as EWN (one 32-bit word per ply,
+// in block order, a move chosen by bounded()), notation and a state_ok() invariant.
 //
 // Board: squares 0..8, index = (rank - 1) * 3 + file, named a1 (0) .. c3 (8). Player 0 is X and
 // player 1 is O; either may start. Position text: the ranks from 3 down to 1 separated by '/',

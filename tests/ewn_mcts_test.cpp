@@ -122,7 +122,7 @@ MctsParams params(uint32_t rollouts) {
   return p;
 }
 
-TEST(Mcts, TakesAWinInOne) {
+TEST(EwnMcts, TakesAWinInOne) {
   // Player 0's cube 1 on d2: d2-e1 wins at once; player 1 threatens to win next move from b4.
   const ewn::State s = ewn::parse_position("5/1a3/5/3A1/5 0 1");
   for (uint64_t seed = 1; seed <= 5; ++seed) {
@@ -131,14 +131,14 @@ TEST(Mcts, TakesAWinInOne) {
   }
 }
 
-TEST(Mcts, TakesAWinByEliminatingTheLastCube) {
+TEST(EwnMcts, TakesAWinByEliminatingTheLastCube) {
   // Player 1's only cube stands on c3; player 0's cube 2 on b4 can take it (b4-c3).
   const ewn::State s = ewn::parse_position("5/1B3/2a2/5/5 0 2");
   const Tree t = search(s, params(400));
   EXPECT_EQ(ewn::to_string(t.best_move()), "b4-c3");
 }
 
-TEST(Mcts, PreventsAnImmediateLoss) {
+TEST(EwnMcts, PreventsAnImmediateLoss) {
   // Player 1's cube 1 on b4 is one step from its goal a5 and moves on rolls 1-5 (cube 6 is its
   // only other cube). Player 0 rolled 1: cube 1 on a5 must take it (a5-b4); a5-b5 and a5-a4 lose
   // five times in six. The capture does not end the game (cube 6 remains).
@@ -147,7 +147,7 @@ TEST(Mcts, PreventsAnImmediateLoss) {
   EXPECT_EQ(ewn::to_string(t.best_move()), "a5-b4");
 }
 
-TEST(Mcts, RootValuesConvergeToExpectimaxOnTinyEndgames) {
+TEST(EwnMcts, RootValuesConvergeToExpectimaxOnTinyEndgames) {
   // One cube against one (and one against two): trees small enough for the search to see through.
   const char* positions[] = {"5/5/1A3/3a1/5 0 3", "5/1A3/5/2a2/4b 0 5", "A4/5/2B2/5/3ab 0 4"};
   for (const char* pos : positions) {
@@ -169,7 +169,7 @@ TEST(Mcts, RootValuesConvergeToExpectimaxOnTinyEndgames) {
   }
 }
 
-TEST(Mcts, NodeBudgetDegradesGracefully) {
+TEST(EwnMcts, NodeBudgetDegradesGracefully) {
   const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
   MctsParams p = params(4000);
   p.node_budget = 50.0 * Tree::bytes_per_node() / (1 << 20);  // 50 nodes, in MiB
@@ -205,7 +205,7 @@ std::vector<int> kept_path(const ewn::State& s, ewn::Move m, int die, ewn::State
   return {move_index, class_index};
 }
 
-TEST(Mcts, TreeReuseKeepsTheSubtreeWithItsStatistics) {
+TEST(EwnMcts, TreeReuseKeepsTheSubtreeWithItsStatistics) {
   const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
   Tree t = search(s, params(3000));
   const ewn::Move m = t.best_move();
@@ -243,7 +243,7 @@ TEST(Mcts, TreeReuseKeepsTheSubtreeWithItsStatistics) {
 
 // Without tree reuse, advance() drops the tree and the next search is the search of the new root
 // in a fresh tree, node for node.
-TEST(Mcts, WithoutReuseTheNextSearchEqualsAFreshOne) {
+TEST(EwnMcts, WithoutReuseTheNextSearchEqualsAFreshOne) {
   const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
   MctsParams p = params(2000);
   p.reuse_tree = false;
@@ -259,7 +259,7 @@ TEST(Mcts, WithoutReuseTheNextSearchEqualsAFreshOne) {
   EXPECT_EQ(t.best_move(), fresh.best_move());
 }
 
-TEST(Mcts, SameSeedSameSearch) {
+TEST(EwnMcts, SameSeedSameSearch) {
   const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
   const Tree a = search(s, params(2000), 7), b = search(s, params(2000), 7);
   ASSERT_EQ(a.root_children(), b.root_children());

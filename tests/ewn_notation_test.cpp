@@ -54,7 +54,7 @@ char expected_char(const State& s, int square) {
 
 // ---- round trips
 
-TEST(Notation, RandomPositionsRoundTripExactly) {
+TEST(EwnNotation, RandomPositionsRoundTripExactly) {
   int with_die = 0, captured = 0;
   for (uint32_t i = 0; i < 5000; ++i) {
     const Rules rules = test::rules_variant(static_cast<int>(i));
@@ -83,7 +83,7 @@ TEST(Notation, RandomPositionsRoundTripExactly) {
   EXPECT_GT(captured, 1000);
 }
 
-TEST(Notation, ReferencePositionParses) {
+TEST(EwnNotation, ReferencePositionParses) {
   const State s = parse_position("ABC2/DE3/F3f/3ed/2cba 0 1");
   test::expect_same_state(s, [] {
     State t = initial_state(Arrangement{}, Arrangement{}, 0);
@@ -103,7 +103,7 @@ TEST(Notation, ReferencePositionParses) {
   EXPECT_EQ(square_of(t, 1, 0), parse_square("c4"));
 }
 
-TEST(Notation, SquareNamesFollowFilesAndRanks) {
+TEST(EwnNotation, SquareNamesFollowFilesAndRanks) {
   EXPECT_EQ(square_name(0), "a5");
   EXPECT_EQ(square_name(4), "e5");
   EXPECT_EQ(square_name(20), "a1");
@@ -119,7 +119,7 @@ TEST(Notation, SquareNamesFollowFilesAndRanks) {
     EXPECT_EQ(parse_square(bad), -1) << bad;
 }
 
-TEST(Notation, MovesAndPliesRoundTrip) {
+TEST(EwnNotation, MovesAndPliesRoundTrip) {
   int moves = 0, passes = 0;
   for (uint32_t i = 0; i < 3000; ++i) {
     const Rules rules = test::rules_variant(static_cast<int>(i));
@@ -148,7 +148,7 @@ TEST(Notation, MovesAndPliesRoundTrip) {
   EXPECT_GT(passes, 0);
 }
 
-TEST(Notation, AllArrangementsRoundTrip) {
+TEST(EwnNotation, AllArrangementsRoundTrip) {
   std::array<int, 6> perm = {0, 1, 2, 3, 4, 5};
   int n = 0;
   do {
@@ -164,7 +164,7 @@ TEST(Notation, AllArrangementsRoundTrip) {
   EXPECT_EQ(n, 720);
 }
 
-TEST(Notation, BoardDiagramShowsEveryCube) {
+TEST(EwnNotation, BoardDiagramShowsEveryCube) {
   for (uint32_t i = 0; i < 200; ++i) {
     const State s = test::random_midgame(23, i, Rules{}, false);
     const std::string diagram = board_diagram(s);
@@ -204,7 +204,7 @@ std::string error_of(const std::function<void()>& f) {
   return "no exception";
 }
 
-TEST(Notation, MalformedPositionsAreRejectedWithSpecificMessages) {
+TEST(EwnNotation, MalformedPositionsAreRejectedWithSpecificMessages) {
   const BadInput cases[] = {
       {"ABC1/DE3/F3f/3ed/2cba 0 1", "rank 5 has 4 squares, expected 5"},
       {"ABC2/DE3/F3f/3ed/2cb 0 1", "rank 1 has 4 squares, expected 5"},
@@ -248,7 +248,7 @@ TEST(Notation, MalformedPositionsAreRejectedWithSpecificMessages) {
   }
 }
 
-TEST(Notation, ParseMoveRejectsIllegalAndMalformedMoves) {
+TEST(EwnNotation, ParseMoveRejectsIllegalAndMalformedMoves) {
   // Cube A (a5) moves on a 1; all three of its steps capture its own cubes B, D, E.
   const State s = parse_position("ABC2/DE3/F3f/3ed/2cba 0 1");
   const Rules rules;
@@ -274,7 +274,7 @@ TEST(Notation, ParseMoveRejectsIllegalAndMalformedMoves) {
   EXPECT_EQ(to_string(parse_move(s, rules, "a5-b4")), "a5-b4");
 }
 
-TEST(Notation, ParseMoveNeedsRolledDieAndLiveGame) {
+TEST(EwnNotation, ParseMoveNeedsRolledDieAndLiveGame) {
   State s = parse_position("ABC2/DE3/F3f/3ed/2cba 0 -");
   EXPECT_NE(error_of([&] { parse_move(s, Rules{}, "a5-b5"); }).find("the die has not been rolled"),
             std::string::npos);
@@ -286,7 +286,7 @@ TEST(Notation, ParseMoveNeedsRolledDieAndLiveGame) {
             std::string::npos);
 }
 
-TEST(Notation, PassParsesOnlyWhenItIsTheOnlyMove) {
+TEST(EwnNotation, PassParsesOnlyWhenItIsTheOnlyMove) {
   Rules no_own;
   no_own.capture_own = false;
   const State blocked = parse_position("4a/5/5/2AB1/2CD1 0 1");
@@ -301,7 +301,7 @@ TEST(Notation, PassParsesOnlyWhenItIsTheOnlyMove) {
         << almost;
 }
 
-TEST(Notation, MalformedArrangementsAreRejected) {
+TEST(EwnNotation, MalformedArrangementsAreRejected) {
   const BadInput cases[] = {
       {"12345", "expected six digits 1-6"},
       {"1234567", "expected six digits 1-6"},

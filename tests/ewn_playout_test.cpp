@@ -93,7 +93,7 @@ PlayoutPolicy heavy(uint32_t goal = 2 * kWeightOne, uint32_t capture = 2 * kWeig
 
 // ---- invariants
 
-TEST(Playout, RandomGamesEndWithAWinnerWithinBounds) {
+TEST(EwnPlayout, RandomGamesEndWithAWinnerWithinBounds) {
   // Each move raises the moving cube's row + col by 1 or 2 (a cube starting at s makes at most
   // 8 - s moves), so with captures of own cubes allowed a side makes at most 8+7+6+7+6+6 = 40
   // moves: at most 80 plies. Player 0's fastest corner run takes 3 moves (5 plies).
@@ -113,7 +113,7 @@ TEST(Playout, RandomGamesEndWithAWinnerWithinBounds) {
   EXPECT_GT(max_plies, min_plies);
 }
 
-TEST(Playout, FinishedStateReturnsItsWinnerWithoutDrawing) {
+TEST(EwnPlayout, FinishedStateReturnsItsWinnerWithoutDrawing) {
   State s = parse_position("5/1a3/5/3A1/5 0 1");
   apply(s,
         Move{static_cast<uint8_t>(parse_square("d2")), static_cast<uint8_t>(parse_square("e1"))});
@@ -137,7 +137,7 @@ void expect_matches_reference(const State& s, const Rules& rules, const PlayoutP
   ASSERT_EQ(a.blocks_drawn(), b.blocks_drawn());
 }
 
-TEST(Playout, UniformMatchesReferenceFromRandomSetups) {
+TEST(EwnPlayout, UniformMatchesReferenceFromRandomSetups) {
   int long_games = 0;
   for (uint32_t g = 0; g < 20000; ++g) {
     // All four rule variants; without own captures, passes make some games long.
@@ -150,7 +150,7 @@ TEST(Playout, UniformMatchesReferenceFromRandomSetups) {
   EXPECT_GT(long_games, 10) << "the sample must reach long games";
 }
 
-TEST(Playout, UniformMatchesReferenceFromMidgamePositionsAllVariants) {
+TEST(EwnPlayout, UniformMatchesReferenceFromMidgamePositionsAllVariants) {
   int passes_possible = 0;
   for (uint32_t g = 0; g < 8000; ++g) {
     const Rules rules = test::rules_variant(static_cast<int>(g));
@@ -162,7 +162,7 @@ TEST(Playout, UniformMatchesReferenceFromMidgamePositionsAllVariants) {
   EXPECT_GT(passes_possible, 0);
 }
 
-TEST(Playout, HeavyMatchesReference) {
+TEST(EwnPlayout, HeavyMatchesReference) {
   const PlayoutPolicy policies[] = {heavy(), heavy(kWeightOne, kWeightOne),
                                     heavy(3 * kWeightOne, 5 * kWeightOne / 2),
                                     heavy(kWeightOne / 2, 7 * kWeightOne)};
@@ -173,7 +173,7 @@ TEST(Playout, HeavyMatchesReference) {
   }
 }
 
-TEST(Playout, GivenDieIsUsedForTheFirstPly) {
+TEST(EwnPlayout, GivenDieIsUsedForTheFirstPly) {
   // The reference uses the given die for the first ply and still consumes its word's die part; the
   // same streams from the unrolled position must often give other games.
   const State base = parse_position("ABC2/DE3/F3f/3ed/2cba 0 6");
@@ -197,7 +197,7 @@ struct WinCase {
   const char* why;
 };
 
-TEST(Playout, HeavyAlwaysTakesAWinningMove) {
+TEST(EwnPlayout, HeavyAlwaysTakesAWinningMove) {
   const WinCase cases[] = {
       {"5/1a3/5/3A1/5 0 1", "player 0 corner: d2-e1 among three moves"},
       {"5/1a3/5/3A1/5 1 1", "player 1 corner: b4-a5 among three moves"},
@@ -224,7 +224,7 @@ TEST(Playout, HeavyAlwaysTakesAWinningMove) {
   }
 }
 
-TEST(Playout, HeavyTakesAWinningMoveWhateverTheDie) {
+TEST(EwnPlayout, HeavyTakesAWinningMoveWhateverTheDie) {
   // Unrolled die: a lone cube next to the goal moves whatever is rolled and wins at once.
   const State s = parse_position("5/1a3/5/3A1/5 0 -");
   for (uint32_t r = 0; r < 300; ++r) {
@@ -250,7 +250,7 @@ double p1_wins_at_ply_two(const PlayoutPolicy& policy, int n) {
   return wins / static_cast<double>(n);
 }
 
-TEST(Playout, HeavyWeightsShapeTheMoveChoice) {
+TEST(EwnPlayout, HeavyWeightsShapeTheMoveChoice) {
   const int n = 20000;
   // Weights (b4, a3, b3): goal 2 and capture 2 give 4, 1, 2.
   EXPECT_NEAR(p1_wins_at_ply_two(heavy(), n), (1 - 4.0 / 7) * 5 / 6, 0.02);
@@ -266,7 +266,7 @@ TEST(Playout, HeavyWeightsShapeTheMoveChoice) {
 
 // ---- statistics
 
-TEST(Playout, RandomPlayStatisticsMatchPublishedFacts) {
+TEST(EwnPlayout, RandomPlayStatisticsMatchPublishedFacts) {
   const int n = 50000;
   uint64_t wins0 = 0, plies = 0;
   for (uint32_t g = 0; g < static_cast<uint32_t>(n); ++g) {
@@ -280,7 +280,7 @@ TEST(Playout, RandomPlayStatisticsMatchPublishedFacts) {
   EXPECT_NEAR(plies / double(n), 21.6, 1.0);
 }
 
-TEST(Playout, DeterministicForAFixedStream) {
+TEST(EwnPlayout, DeterministicForAFixedStream) {
   for (uint32_t g = 0; g < 1000; ++g) {
     const State s = random_setup(11, g);
     BlockStream a({11, g, 2, 3, 4}), b({11, g, 2, 3, 4});
