@@ -139,7 +139,8 @@ class CudaBackend final : public rollout::Backend<Game> {
     // Block sizes, per variant: the option's when given (a multiple of 32, within every kernel's
     // limit), else the size CUDA's occupancy calculator finds to hold the most warps per SM for
     // that kernel's registers (blocks of 64, 128 and 256 threads differ by up to a sixth there:
-    // README, GPU). Results do not depend on it; each variant's grid is 4 waves of its blocks.
+    // docs/gpu.md, "Block sizes"). Results do not depend on it; each variant's grid is 4 waves of
+    // its blocks.
     size_t most_resident = 1;  // threads per SM of the most resident kernel
     for (int v = 0; v < kVariants; ++v) {
       cudaFuncAttributes attributes{};

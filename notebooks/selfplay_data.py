@@ -2,7 +2,7 @@
 pandas, and draws the boards of stored games (`selfplay export --format boards`) as inline SVG.
 
 Run with Debian's /usr/bin/python3 (python3-h5py, -numpy, -pandas from scripts/setup.sh). The layout
-read here is the one in README.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump
+read here is the one in docs/records.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump
 (format 2), tests/golden/format1_campaign_schema.txt that of a format-1 file.
 """
 
@@ -356,7 +356,7 @@ def resolve_selfplay(selfplay: str | os.PathLike | None = None) -> str:
 def load_boards(source: str | os.PathLike, game_id: int | None = None,
                 selfplay: str | os.PathLike | None = None) -> list[dict]:
     """Loads the boards of stored games: one dict per game, as `selfplay export FILE --format
-    boards` writes its JSON lines (README "Viewing games"): game_id, game, style, width, height,
+    boards` writes its JSON lines (docs/records.md, "Viewing games"): game_id, game, style, width, height,
     columns, rows, squares, opening, first_player, winner (-1 a draw), termination, players,
     problems, plies (dicts: ply, player, chance, move, ...), boards (the board before each ply and
     after the last, width*height characters row by row from the top) and marks (per board, the

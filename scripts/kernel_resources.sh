@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the rollout kernels' resources as ptxas reports them, and the occupancy they allow, as
-# the Markdown table of the README's GPU section: per game, playout variant and architecture,
+# the Markdown table of docs/gpu.md ("Kernels"): per game, playout variant and architecture,
 # registers, stack frame and spills, and resident warps per SM for blocks of 64, 128 and 256
 # threads (the backend's default picks the best; cuda/cuda_backend.cu). Needs nvcc, not a GPU.
 # Usage: scripts/kernel_resources.sh [arch...]      (default: 90 80)

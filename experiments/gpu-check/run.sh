@@ -147,7 +147,7 @@ say "gpu_check: exit $rc after $((SECONDS - t0)) s"
 [ "$rc" = 0 ] || fail "gpu_check (exit $rc$(why $rc))"
 
 # The kernels' resources as built into the binary (registers, stack, per playout variant), next to
-# the table of scripts/kernel_resources.sh in the README; informational, never a failure.
+# the table of scripts/kernel_resources.sh in docs/gpu.md; informational, never a failure.
 check_elf=${check_elf:-$check_bin}
 objdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
 if [ -n "$objdump" ]; then
