@@ -1,7 +1,8 @@
 // The one list of games. Commands dispatch on a game's name (`game:` in configs, `--game` on the
-// command line) through with_game; backends and kernels are instantiated for each. Adding a game
-// is adding it here, its host part to games/hosts.hpp, and its folder. Device-safe: host code
-// that needs the games' host parts includes games/hosts.hpp.
+// command line) through with_game; backends and kernels are instantiated for each. The list is
+// SELFPLAY_GAMES in games/games.cmake, from which CMake writes games/game_list.hpp (in the build
+// tree): adding a game is its folder and its name there. Device-safe: host code that needs the
+// games' host parts includes games/hosts.hpp.
 #pragma once
 
 #include <string>
@@ -9,16 +10,14 @@
 #include <utility>
 #include <vector>
 
-#include "games/checkers/game.hpp"
 #include "games/common/errors.hpp"
-#include "games/ewn/game.hpp"
-#include "games/gomoku/game.hpp"
+#include "games/game_list.hpp"  // generated: every game's game.hpp and SP_GAME_LIST
 
 namespace sp {
 
 // X(G) for every game G, in order: the list itself. Backends and kernels instantiate their
 // per-game templates with it (explicit instantiations, one line per template).
-#define SP_FOR_EACH_GAME(X) X(::sp::EwnGame) X(::sp::CheckersGame) X(::sp::GomokuGame)
+#define SP_FOR_EACH_GAME(X) SP_GAME_LIST(X)
 
 template <class... Gs>
 struct GameList {

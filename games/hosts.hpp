@@ -1,8 +1,7 @@
 // Every game of games/games.hpp with its host-side part (GameHost specialization), for host code
-// that dispatches on the game (commands, config loading).
+// that dispatches on the game (commands, config loading). The list is written by CMake from
+// SELFPLAY_GAMES (games/games.cmake).
 #pragma once
 
-#include "games/checkers/host.hpp"
-#include "games/ewn/host.hpp"
 #include "games/games.hpp"
-#include "games/gomoku/host.hpp"
+#include "games/host_list.hpp"  // generated: every game's host.hpp

@@ -12,9 +12,10 @@ archs=("$@")
 [ ${#archs[@]} -gt 0 ] || archs=(90 80)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cmake -DOUT="$tmp/generated" -P scripts/game_list.cmake  # the game list the build writes
 for arch in "${archs[@]}"; do
   # The Release flags of the build (CMAKE_CUDA_FLAGS_RELEASE and the project's own).
-  "$nvcc" -std=c++20 -I. -O3 -DNDEBUG --expt-relaxed-constexpr -arch="sm_$arch" -Xptxas -v \
+  "$nvcc" -std=c++20 -I. -I"$tmp/generated" -O3 -DNDEBUG --expt-relaxed-constexpr -arch="sm_$arch" -Xptxas -v \
     -c cuda/cuda_backend.cu -o "$tmp/backend.o" >"$tmp/ptxas-$arch.txt" 2>&1 ||
     { cat "$tmp/ptxas-$arch.txt" >&2; exit 1; }
 done

@@ -16,7 +16,7 @@
 #include "games/common/philox.hpp"
 #include "host/search/alphabeta.hpp"
 #include "tests/engine_loop.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 
 namespace sp::search {
 namespace {

@@ -17,7 +17,7 @@
 #include "host/rollout/simd/lane_playouts.hpp"
 #include "host/rollout/simd/simd_path.hpp"
 #include "host/selfplay/search_bench.hpp"
-#include "tests/games/tictactoe_host.hpp"
+#include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

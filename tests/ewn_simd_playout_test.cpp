@@ -15,7 +15,7 @@
 #include "games/games.hpp"
 #include "host/rollout/cpu_backend.hpp"
 #include "host/rollout/simd/simd_path.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 #include "tests/rollout_fixtures.hpp"
 #include "tests/simd_playout_fixtures.hpp"
 

@@ -30,7 +30,7 @@
 #include "host/search/game_hooks.hpp"
 #include "tests/ewn_test_util.hpp"
 #include "tests/game_types.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 
 namespace sp {
 namespace {

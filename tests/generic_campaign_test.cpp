@@ -15,7 +15,7 @@
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/match.hpp"
-#include "tests/games/tictactoe_host.hpp"
+#include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

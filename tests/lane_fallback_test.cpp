@@ -12,7 +12,7 @@
 
 #include "games/common/philox.hpp"
 #include "host/rollout/simd/lane_playouts.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp {

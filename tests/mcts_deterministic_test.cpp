@@ -10,7 +10,7 @@
 #include "host/search/engine.hpp"
 #include "host/search/mcts.hpp"
 #include "tests/engine_loop.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 
 namespace sp::search {
 namespace {

@@ -8,7 +8,7 @@
 #include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"
 #include "games/ewn/perft.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 
 namespace sp {
 namespace {

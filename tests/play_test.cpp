@@ -16,7 +16,7 @@
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/terminal/human_game.hpp"
-#include "tests/games/tictactoe_host.hpp"
+#include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {
@@ -375,7 +375,7 @@ TEST(Play, HelpDescribesTheRulesVariant) {
   EXPECT_EQ(s.out.find("yours or the engine's"), std::string::npos) << s.out;
 }
 
-// A game without terminal-play hooks and without chance (tests/games/tictactoe_host.hpp): the
+// A game without terminal-play hooks and without chance (tests/games/tictactoe/host.hpp): the
 // defaults show the position text, plain side names, no chance, and a draw is a result.
 TEST(Play, GameWithoutHooksPlaysWithTheDefaults) {
   const auto cfg = config::load_campaign_config_text<TicTacToe>(

@@ -24,7 +24,7 @@
 #include "host/tune/spsa.hpp"
 #include "host/tune/spsa_game.hpp"
 #include "host/tune/tune_config.hpp"
-#include "tests/games/tictactoe_host.hpp"
+#include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::tune {

@@ -33,7 +33,7 @@
 #include "host/tune/texel.hpp"
 #include "host/tune/tune_config.hpp"
 #include "host/tune/tune_run.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::tune {

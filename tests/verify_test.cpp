@@ -25,7 +25,7 @@
 #include "host/selfplay/export.hpp"
 #include "host/selfplay/game_record_rules.hpp"
 #include "host/selfplay/verify.hpp"
-#include "tests/games/tictactoe_host.hpp"
+#include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

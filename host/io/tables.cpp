@@ -86,8 +86,7 @@ RowTypes::RowTypes() {
   add_member(game, "winner", offsetof(GameRow, winner), H5T_NATIVE_INT8);
   add_member(game, "plies", offsetof(GameRow, plies), H5T_NATIVE_UINT16);
   add_member(game, "duration_s", offsetof(GameRow, duration_s), H5T_NATIVE_DOUBLE);
-  add_member(game, "record", offsetof(GameRow, record),
-             string_type(sizeof GameRow::record).get());
+  add_member(game, "record", offsetof(GameRow, record), string_type(sizeof GameRow::record).get());
   add_member(game, "record_truncated", offsetof(GameRow, record_truncated), H5T_NATIVE_UINT8);
   game2_before_termination = Datatype(check_id(H5Tcopy(game.get()), "copy type", "GameRow"));
   add_member(game, "termination", offsetof(GameRow, termination), H5T_NATIVE_UINT8);
@@ -161,8 +160,7 @@ Tables Tables::create(const std::string& path, const FileMeta& meta, bool exclus
   perf_fill.batch = kNoGame;
   t.games =
       create_table(root, "games", t.types.game.get(), {kGameChunkRows, kGzipLevel}, &game_fill);
-  t.plies =
-      create_table(root, "plies", t.types.ply.get(), {kPlyChunkRows, kGzipLevel}, &ply_fill);
+  t.plies = create_table(root, "plies", t.types.ply.get(), {kPlyChunkRows, kGzipLevel}, &ply_fill);
   t.positions = create_group(root, "positions");
   const hid_t group = t.positions.get();
   const ChunkedLayout column{kColumnChunkRows, kGzipLevel};
@@ -173,8 +171,7 @@ Tables Tables::create(const std::string& path, const FileMeta& meta, bool exclus
   t.features = create_matrix(group, "features", t.feature_count,
                              {feature_chunk_rows(t.feature_count), kGzipLevel});
   write_attribute(t.features.get(), "feature_names", meta.feature_names);
-  t.perf =
-      create_table(root, "perf", t.types.perf.get(), {kPerfChunkRows, kGzipLevel}, &perf_fill);
+  t.perf = create_table(root, "perf", t.types.perf.get(), {kPerfChunkRows, kGzipLevel}, &perf_fill);
   if (meta.match) {
     // SWMR cannot add objects later: the group exists from the start, filled or not.
     t.match = create_group(root, "match");
@@ -211,8 +208,8 @@ Tables Tables::open(const std::string& path, bool for_append) {
   // Files written before /games had `termination` are read (never extended) as if every game
   // had ended by the rules.
   if (!old && !for_append && t.has_type(root, "games", t.types.game2_before_termination.get()))
-    t.types.game = Datatype(
-        check_id(H5Tcopy(t.types.game2_before_termination.get()), "copy type", "GameRow"));
+    t.types.game =
+        Datatype(check_id(H5Tcopy(t.types.game2_before_termination.get()), "copy type", "GameRow"));
   t.games = t.open_checked(root, "games", (old ? t.types.game1 : t.types.game).get());
   t.plies = t.open_checked(root, "plies", (old ? t.types.ply1 : t.types.ply).get());
   t.positions = open_group(root, "positions");
@@ -275,6 +272,5 @@ std::vector<std::string> attribute_names(hid_t object, std::string_view name) {
         "iterate attributes", name);
   return names;
 }
-
 
 }  // namespace sp::io::internal

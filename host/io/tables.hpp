@@ -24,7 +24,6 @@ struct RowTypes {
   // (read into GameRow, whose termination stays 0).
   Datatype game, ply, perf, pair, game1, ply1, game2_before_termination;
 
-
   RowTypes();
 };
 
@@ -50,13 +49,11 @@ struct Tables {
     if (file && writable) abandon();
   }
 
-
   // A new file at path with every table empty (exclusive: fail if it exists).
   static Tables create(const std::string& path, const FileMeta& meta, bool exclusive);
   // An existing campaign file, checked against the layout of its format; for_append opens it for
   // SWMR writing (format 2 only).
   static Tables open(const std::string& path, bool for_append);
-
 
   // Whether dataset `name` exists with the packed copy of memory_type (no error otherwise).
   bool has_type(hid_t location, const std::string& name, hid_t memory_type) const {

@@ -14,11 +14,11 @@
 #include "games/common/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/eval/weights.hpp"
+#include "host/protocol/external_engine.hpp"
+#include "host/protocol/pbrain_engine.hpp"
 #include "host/search/alphabeta.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/expectimax.hpp"
-#include "host/protocol/external_engine.hpp"
-#include "host/protocol/pbrain_engine.hpp"
 
 namespace sp::selfplay {
 

@@ -11,7 +11,7 @@
 #include "games/common/game_host.hpp"
 #include "host/config/schema.hpp"
 #include "host/rollout/backend.hpp"
-#include "tests/games/tictactoe.hpp"
+#include "tests/games/tictactoe/game.hpp"
 
 namespace sp {
 namespace ttt {
@@ -79,7 +79,7 @@ static_assert(HostGame<TicTacToe>);
 
 namespace sp::rollout {
 // The backend registry for tic-tac-toe (cpu, check, null; no CUDA kernels), in
-// tests/games/tictactoe_backends.cpp: the generic campaign and match code reaches it by name.
+// tests/games/tictactoe/backends.cpp: the generic campaign and match code reaches it by name.
 template <>
 std::unique_ptr<Backend<TicTacToe>> make_backend<TicTacToe>(const std::string& name,
                                                             const BackendOptions& options);

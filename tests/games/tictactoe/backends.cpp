@@ -4,7 +4,7 @@
 #include "host/rollout/cpu_backend_impl.hpp"
 #include "host/rollout/null_backend_impl.hpp"
 #include "host/rollout/registry_impl.hpp"
-#include "tests/games/tictactoe_host.hpp"
+#include "tests/games/tictactoe/host.hpp"
 
 namespace sp::rollout {
 
