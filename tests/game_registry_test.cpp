@@ -27,9 +27,8 @@ TEST(GameRegistry, ANewGameFolderAndOneNameMakeItAGameOfTheList) {
 
 // The typed test lists follow: every suite over test::GameTypes runs the new game too.
 TEST(GameRegistry, TheTypedTestListsTakeTheNewGame) {
-  EXPECT_TRUE(
-      (std::is_same_v<test::GameTypes<>,
-                      ::testing::Types<EwnGame, CheckersGame, GomokuGame, TicTacToe>>));
+  EXPECT_TRUE((std::is_same_v<test::GameTypes<>,
+                              ::testing::Types<EwnGame, CheckersGame, GomokuGame, TicTacToe>>));
   EXPECT_TRUE((std::is_same_v<test::DeterministicGameTypes<>,
                               ::testing::Types<CheckersGame, GomokuGame, TicTacToe>>));
 }
