@@ -69,10 +69,7 @@ class EngineSession {
         in_(in),
         out_(out),
         log_(log) {
-    if (config::is_external(cfg_.engines[0].type))
-      throw InputError(
-          "selfplay engine: engines.player0 is itself an external program; give a config whose "
-          "engines.player0 is one of ours (alphabeta, mcts, flat, random)");
+    pbrain_detail::refuse_external_engine(cfg_, "selfplay engine");
     params_.seed = cfg_.seed;
     params_.policies[0] = cfg_.policies[0];
     params_.rules = rules_;

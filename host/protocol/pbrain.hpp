@@ -67,6 +67,15 @@ config::EngineConfig memory_capped_engine(config::EngineConfig engine, uint64_t 
 
 namespace pbrain_detail {
 
+// Our sessions (pbrain, engine) answer in place with engines.player0; an external program behind
+// it would need the driver's polling. Throws InputError naming `command` for such a config.
+inline void refuse_external_engine(const config::CampaignConfig& cfg, const char* command) {
+  if (config::is_external(cfg.engines[0].type))
+    throw InputError(std::string(command) +
+                     ": engines.player0 is itself an external program; give a config whose "
+                     "engines.player0 is one of ours (alphabeta, mcts, flat, random)");
+}
+
 // The next protocol line of `in` into `line`, without its end: a line ends at "\n", "\r\n" or a
 // bare "\r" (managers that write classic Mac line ends). It never reads past the end of a line,
 // so it does not wait for input the manager has not sent yet: "\r\n" reads as a line and an
@@ -114,11 +123,7 @@ class PbrainSession {
         in_(in),
         out_(out),
         log_(log) {
-    // Our engine answers in place; an external program behind it would need the driver's polling.
-    if (config::is_external(cfg_.engines[0].type))
-      throw InputError(
-          "selfplay pbrain: engines.player0 is itself an external program; give a config whose "
-          "engines.player0 is one of ours (alphabeta, mcts, flat, random)");
+    pbrain_detail::refuse_external_engine(cfg_, "selfplay pbrain");
     params_.seed = cfg_.seed;
     params_.policies[0] = cfg_.policies[0];
     state_ = GameHost<G>::pbrain_start(rules_);
