@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
 #include "host/rollout/backend.hpp"
 
 namespace sp::cuda {
@@ -102,7 +102,7 @@ __device__ __forceinline__ void rollouts(const rollout::Leaf<Game>* __restrict__
 }
 
 // The kernel of variant V, with __launch_bounds__ when the game gives a register hint for it
-// (kernel_min_blocks, games/common/game.hpp): bounds change the allocator's choices, for better
+// (kernel_min_blocks, core/game.hpp): bounds change the allocator's choices, for better
 // or worse, so a variant without a hint is built without them.
 template <class Game, int V>
 __global__ void rollout_kernel(const rollout::Leaf<Game>* __restrict__ leaves,

@@ -16,20 +16,39 @@ function(sp_game_type name out)
 endfunction()
 
 # sp_game(NAME [SOURCES ...] [HOST ...] [LANES_AVX2 ...] [LANES_AVX512 ...]): called from
-# games/NAME/CMakeLists.txt. SOURCES (rules, notation, files; host+device headers need none) make
-# the library sp_game_NAME; HOST (config sections, openings) is built into sp_config, which holds
-# the schema library they declare their keys with; LANES_* (lane-parallel CPU playouts, one file
-# per ISA) into sp_rollout, which gives each list its ISA's flags.
+# games/NAME/CMakeLists.txt. SOURCES (rules, notation, files; host+device headers need none) and
+# LANES_* (lane-parallel CPU playouts, one file per ISA, which get that ISA's flags and nothing
+# else does: the CPU backend picks a path at run time, core/simd/simd_path.hpp) make the library
+# sp_game_NAME, on core/ alone. HOST (config sections, openings, terminal play) makes
+# sp_game_NAME_host, on sp_game_NAME and core/'s config schema; the bare GPU machine of the device
+# check (SELFPLAY_DEVICE_CHECK_ONLY, no yaml-cpp) builds no host part.
 function(sp_game name)
   cmake_parse_arguments(G "" "" "SOURCES;HOST;LANES_AVX2;LANES_AVX512" ${ARGN})
-  add_library(sp_game_${name} STATIC ${G_SOURCES})
-  target_link_libraries(sp_game_${name} PUBLIC sp_flags)
-  list(TRANSFORM G_HOST PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
-  list(TRANSFORM G_LANES_AVX2 PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
-  list(TRANSFORM G_LANES_AVX512 PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
-  set_property(GLOBAL APPEND PROPERTY SP_GAME_HOST_SOURCES ${G_HOST})
-  set_property(GLOBAL APPEND PROPERTY SP_GAME_LANE_SOURCES_AVX2 ${G_LANES_AVX2})
-  set_property(GLOBAL APPEND PROPERTY SP_GAME_LANE_SOURCES_AVX512 ${G_LANES_AVX512})
+  if(G_SOURCES OR G_LANES_AVX2 OR G_LANES_AVX512)
+    add_library(sp_game_${name} STATIC ${G_SOURCES} ${G_LANES_AVX2} ${G_LANES_AVX512})
+    target_link_libraries(sp_game_${name} PUBLIC sp_core)
+  else()
+    add_library(sp_game_${name} INTERFACE)
+    target_link_libraries(sp_game_${name} INTERFACE sp_core)
+  endif()
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64|i.86")
+    if(G_LANES_AVX2)
+      set_source_files_properties(${G_LANES_AVX2} PROPERTIES COMPILE_OPTIONS "-mavx2")
+    endif()
+    if(G_LANES_AVX512)
+      set_source_files_properties(${G_LANES_AVX512} PROPERTIES
+                                  COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512dq;-mavx512vl")
+      # GCC 12's AVX-512 headers warn about their own _mm512_undefined_* (GCC bug 105593).
+      if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+        set_property(SOURCE ${G_LANES_AVX512} APPEND PROPERTY COMPILE_OPTIONS
+                     "-Wno-maybe-uninitialized")
+      endif()
+    endif()
+  endif()
+  if(G_HOST AND NOT SELFPLAY_DEVICE_CHECK_ONLY)
+    add_library(sp_game_${name}_host STATIC ${G_HOST})
+    target_link_libraries(sp_game_${name}_host PUBLIC sp_game_${name} sp_core_config)
+  endif()
 endfunction()
 
 # sp_game_list(DIR NAMES... [TYPES...] [FOLDERS...]): writes the game list headers for the games

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/game_list.hpp"  // generated: every game's game.hpp and SP_GAME_LIST
 
 namespace sp {

@@ -315,7 +315,7 @@ def load_host_capacity(path: str | os.PathLike) -> pd.DataFrame:
 DEFAULT_SELFPLAY = os.path.join("build", "release", "host", "app", "selfplay")
 BOARD_KEYS = ("game_id", "style", "width", "height", "columns", "rows", "squares", "winner", "players",
               "plies", "boards", "marks")
-# Each style's alphabet (viewer.hpp board_lines, games/common/game_host.hpp BoardFrame): a
+# Each style's alphabet (viewer.hpp board_lines, core/game_host.hpp BoardFrame): a
 # character to (side, what it is); '.' and '-' are empty.
 BOARD_PIECES = {
     "ewn": {**{chr(ord("A") + k): (0, str(k + 1)) for k in range(6)},

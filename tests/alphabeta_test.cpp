@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
-#include "games/common/philox.hpp"
 #include "host/search/alphabeta.hpp"
 #include "tests/engine_loop.hpp"
 #include "tests/games/tictactoe/game.hpp"

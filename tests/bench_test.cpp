@@ -12,10 +12,10 @@
 #include <sstream>
 #include <string>
 
+#include "core/simd/simd_path.hpp"
 #include "games/hosts.hpp"
 #include "host/rollout/array_playouts.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
-#include "host/rollout/simd/simd_path.hpp"
+#include "host/rollout/lane_playouts.hpp"
 #include "host/selfplay/search_bench.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
@@ -192,7 +192,7 @@ TEST(Bench, EveryGameHasItsSignaturesPinned) {
   }
 }
 
-// The bit select (games/common/hd.hpp) by PDEP and by popcounts plays the same playouts: every
+// The bit select (core/hd.hpp) by PDEP and by popcounts plays the same playouts: every
 // game's scalar path gives its pinned signature either way, and the device line says which ran.
 TEST(Bench, SignaturesDoNotDependOnTheBitSelect) {
   for (const GamePins& pin : kPins) {

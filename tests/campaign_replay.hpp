@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "games/common/game_host.hpp"
-#include "games/common/repetition.hpp"
+#include "core/game_host.hpp"
+#include "core/repetition.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
 #include "games/checkers/notation.hpp"
 #include "games/checkers/pdn.hpp"
-#include "games/common/philox.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::checkers {

@@ -1,5 +1,5 @@
 // Threefold repetition in checkers (issue 12, draws as rule parameters): the rule over a game's
-// positions (games/common/repetition.hpp) draws a king shuffle at the third occurrence, counts
+// positions (core/repetition.hpp) draws a king shuffle at the third occurrence, counts
 // only since the last capture or man move, and is off at 0; alpha-beta scores a move that
 // completes the count as a draw; a campaign's games end by it, the file says which rule was in
 // force and `selfplay verify` replays such games; the key is range-checked.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/repetition.hpp"
 #include "games/checkers/host.hpp"
-#include "games/common/repetition.hpp"
 #include "host/config/load.hpp"
 #include "host/eval/weights.hpp"
 #include "host/io/campaign_file.hpp"

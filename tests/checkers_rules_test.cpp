@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/features.hpp"
 #include "games/checkers/notation.hpp"
 #include "games/checkers/perft.hpp"
 #include "games/checkers/playout.hpp"
-#include "games/common/philox.hpp"
 
 namespace sp::checkers {
 namespace {

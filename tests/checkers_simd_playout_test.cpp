@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
+#include "core/simd/simd_path.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/lanes.hpp"
-#include "games/common/philox.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/simd/simd_path.hpp"
 #include "tests/rollout_fixtures.hpp"
 #include "tests/simd_playout_fixtures.hpp"
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "core/perft.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
-#include "games/common/perft.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"

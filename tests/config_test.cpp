@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/philox.hpp"
+#include "core/errors.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"

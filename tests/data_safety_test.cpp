@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/ewn/host.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/notation.hpp"
 #include "tests/ewn_test_util.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/notation.hpp"
 #include "tests/ewn_test_util.hpp"

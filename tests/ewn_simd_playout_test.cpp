@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
+#include "core/simd/simd_path.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/lanes.hpp"
 #include "games/games.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/simd/simd_path.hpp"
 #include "tests/games/tictactoe/game.hpp"
 #include "tests/rollout_fixtures.hpp"
 #include "tests/simd_playout_fixtures.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/notation.hpp"
 #include "games/ewn/playout.hpp"

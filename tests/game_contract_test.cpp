@@ -1,4 +1,4 @@
-// The Game contract (games/common/game.hpp), checked the same way on every game: EWN, checkers,
+// The Game contract (core/game.hpp), checked the same way on every game: EWN, checkers,
 // Gomoku and the tests-only tic-tac-toe. Notation round trips, random games with state_ok() after
 // every move, playouts against a reference built only from generate_moves/apply and the documented
 // use of the random stream, playout_many against playout, rollout statistics of the cpu backend
@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/errors.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
-#include "games/common/errors.hpp"
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"

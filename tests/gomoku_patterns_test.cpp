@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"

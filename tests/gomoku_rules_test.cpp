@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"

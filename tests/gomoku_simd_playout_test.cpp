@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
+#include "core/simd/simd_path.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/lanes.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/simd/simd_path.hpp"
 #include "tests/rollout_fixtures.hpp"
 #include "tests/simd_playout_fixtures.hpp"
 

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "games/common/philox.hpp"
-#include "games/common/stop.hpp"
+#include "core/philox.hpp"
+#include "core/stop.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/notation.hpp"

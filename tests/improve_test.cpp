@@ -20,8 +20,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/errors.hpp"
 #include "games/checkers/host.hpp"
-#include "games/common/errors.hpp"
 #include "games/ewn/host.hpp"
 #include "games/gomoku/host.hpp"
 #include "host/common/log.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
+#include "core/philox.hpp"
+#include "host/rollout/lane_playouts.hpp"
 #include "tests/games/tictactoe/game.hpp"
 #include "tests/rollout_fixtures.hpp"
 

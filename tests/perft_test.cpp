@@ -1,10 +1,10 @@
-// Perft (games/common/perft.hpp) against reference tables: EWN's from ../shared/reference/ewn.md
+// Perft (core/perft.hpp) against reference tables: EWN's from ../shared/reference/ewn.md
 // (the die enumerated between decisions), tic-tac-toe's the well-known counts of games in progress
 // after d plies (a finished game counts at its last ply only). EWN's own perft
 // (games/ewn/perft.hpp) agrees with the generic one.
 #include <gtest/gtest.h>
 
-#include "games/common/perft.hpp"
+#include "core/perft.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"
 #include "games/ewn/perft.hpp"

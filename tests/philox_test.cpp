@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/hd.hpp"
-#include "games/common/philox.hpp"
+#include "core/hd.hpp"
+#include "core/philox.hpp"
 
 namespace sp {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/game.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"

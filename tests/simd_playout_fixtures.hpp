@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
+#include "core/simd/simd_path.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
-#include "host/rollout/simd/simd_path.hpp"
+#include "host/rollout/lane_playouts.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 
 namespace sp::rollout {
 namespace {

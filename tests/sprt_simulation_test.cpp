@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/selfplay/match.hpp"
 #include "host/stats/match_stats.hpp"

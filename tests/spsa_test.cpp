@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/ewn/host.hpp"
 #include "host/config/load.hpp"
 #include "host/io/h5.hpp"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"
 #include "games/games.hpp"

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
 #include "experiments/common/thread_clock.hpp"
 #include "games/checkers/array_playout.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/lanes.hpp"
 #include "games/checkers/playout.hpp"
-#include "games/common/philox.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "games/common/game.hpp"
+#include "core/game.hpp"
 #include "host/eval/weights.hpp"
 #include "host/search/alphabeta.hpp"
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
 #include "experiments/common/thread_clock.hpp"
-#include "games/common/philox.hpp"
 #include "games/ewn/array_playout.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"

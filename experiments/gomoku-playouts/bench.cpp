@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "core/philox.hpp"
 #include "experiments/common/thread_clock.hpp"
-#include "games/common/philox.hpp"
 #include "games/gomoku/array_playout.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/lanes.hpp"

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/array_playouts.hpp"
+#include "core/philox.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/playout.hpp"
-#include "games/common/philox.hpp"
-#include "host/rollout/array_playouts.hpp"
 
 namespace sp::checkers::plain {
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "core/errors.hpp"
 #include "games/checkers/notation.hpp"
-#include "games/common/errors.hpp"
 
 namespace sp::checkers {
 

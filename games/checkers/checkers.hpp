@@ -14,13 +14,13 @@
 // no Rules: a draw after quiet_limit plies in a row without a capture or a man move (a promotion
 // is a man move), and at max_plies plies. Threefold repetition (Rules::repetition) needs the
 // positions since the last capture or man move, which a state does not hold: whoever plays a game
-// move by move keeps them (games/common/repetition.hpp), and playouts end through the two
+// move by move keeps them (core/repetition.hpp), and playouts end through the two
 // counters alone.
 #pragma once
 
 #include <cstdint>
 
-#include "games/common/hd.hpp"
+#include "core/hd.hpp"
 
 namespace sp::checkers {
 

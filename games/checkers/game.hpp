@@ -1,18 +1,18 @@
 // English checkers as the rollout backends and search see it: a DeterministicGame
-// (games/common/game.hpp) and a FeatureGame, with the host-side hooks of search (Zobrist hash,
+// (core/game.hpp) and a FeatureGame, with the host-side hooks of search (Zobrist hash,
 // captures as tactical moves, a history index) and of the repetition rule.
 #pragma once
 
 #include <span>
 #include <string_view>
 
+#include "core/game.hpp"
+#include "core/philox.hpp"
+#include "core/repetition.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/features.hpp"
 #include "games/checkers/playout.hpp"
 #include "games/checkers/zobrist.hpp"
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
-#include "games/common/repetition.hpp"
 
 namespace sp {
 
@@ -63,7 +63,7 @@ struct CheckersGame {
     checkers::extract_features(s, out);
   }
   static uint64_t hash(const State& s) { return checkers::zobrist_key(s); }
-  // Threefold repetition (games/common/repetition.hpp): positions repeat only through king moves
+  // Threefold repetition (core/repetition.hpp): positions repeat only through king moves
   // without capture, the moves the quiet counter counts.
   static int repetition_limit(const Rules& rules) { return rules.repetition; }
   static int reversible_plies(const State& s) { return s.quiet; }

@@ -1,4 +1,4 @@
-// Checkers' host-side part (games/common/game_host.hpp): the `rules:` section (the draw rules and
+// Checkers' host-side part (core/game_host.hpp): the `rules:` section (the draw rules and
 // the start position), the weighted-playout keys of an engine, openings (a FEN, the 3-move
 // ballots), PDN notation and game files, and the terminal-play hooks.
 #pragma once
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/game_host.hpp"
 #include "games/checkers/ballots.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/game.hpp"
@@ -17,7 +18,6 @@
 #include "games/checkers/openings.hpp"
 #include "games/checkers/pdn.hpp"
 #include "games/checkers/playout.hpp"
-#include "games/common/game_host.hpp"
 
 namespace sp {
 namespace checkers {

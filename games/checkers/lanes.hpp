@@ -1,4 +1,4 @@
-// Checkers' lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one
+// Checkers' lane-parallel CPU playouts (host only; core/simd/lane_playouts.hpp): one
 // thread advances 8 (AVX2) or 16 (AVX-512) playouts at once, each exactly as checkers::playout
 // plays it on its own stream, so the statistics are bit-identical to the scalar path's. Both
 // policies, uniform and weighted, run in lanes: plain steps, single-jump captures and forced jump
@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "core/simd/lane_playouts.hpp"
 #include "games/checkers/game.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
 
 namespace sp::checkers::lanes {
 

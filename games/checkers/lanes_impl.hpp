@@ -20,9 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/simd/philox_lanes.hpp"
 #include "games/checkers/lanes.hpp"
 #include "games/checkers/playout.hpp"
-#include "host/rollout/simd/philox_lanes.hpp"
 
 namespace sp::checkers::lanes {
 // Internal linkage throughout: each ISA's translation unit keeps its own copy, so the linker can

@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "games/checkers/checkers.hpp"
-#include "games/common/errors.hpp"
 
 namespace sp::checkers {
 

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/errors.hpp"
 #include "games/checkers/notation.hpp"
 #include "games/checkers/pdn.hpp"
-#include "games/common/errors.hpp"
 
 namespace sp::checkers {
 namespace {

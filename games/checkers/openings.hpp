@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/deck_identity.hpp"
 #include "games/checkers/checkers.hpp"
-#include "games/common/deck_identity.hpp"
 
 namespace sp::checkers {
 

@@ -3,8 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "core/errors.hpp"
 #include "games/checkers/notation.hpp"
-#include "games/common/errors.hpp"
 
 namespace sp::checkers {
 namespace {

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
+#include "core/hd.hpp"
+#include "core/philox.hpp"
 #include "games/checkers/checkers.hpp"
-#include "games/common/hd.hpp"
-#include "games/common/philox.hpp"
 
 namespace sp::checkers {
 

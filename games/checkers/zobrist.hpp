@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "core/philox.hpp"
 #include "games/checkers/checkers.hpp"
-#include "games/common/philox.hpp"
 
 namespace sp::checkers {
 

@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "games/common/philox.hpp"
+#include "core/array_playouts.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/playout.hpp"
-#include "host/rollout/array_playouts.hpp"
 
 namespace sp::ewn::plain {
 

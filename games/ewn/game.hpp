@@ -1,5 +1,5 @@
 // The EWN game as the rollout backends and search see it: types and the playout entry point, a
-// ChanceGame (games/common/game.hpp) whose chance outcomes are the die values, and a FeatureGame
+// ChanceGame (core/game.hpp) whose chance outcomes are the die values, and a FeatureGame
 // with the host-side hooks of search (Zobrist hash, history index).
 #pragma once
 
@@ -7,8 +7,8 @@
 #include <span>
 #include <string_view>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/features.hpp"
 #include "games/ewn/playout.hpp"

@@ -1,4 +1,4 @@
-// EWN's host-side part (games/common/game_host.hpp): the `rules:` section (rules variant, start
+// EWN's host-side part (core/game_host.hpp): the `rules:` section (rules variant, start
 // arrangements, first player), the heavy-playout keys of an engine, openings, notation.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "games/ewn/ewn.hpp"
 #include "games/ewn/game.hpp"
 #include "games/ewn/notation.hpp"

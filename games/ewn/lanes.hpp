@@ -1,4 +1,4 @@
-// EWN's lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one thread
+// EWN's lane-parallel CPU playouts (host only; core/simd/lane_playouts.hpp): one thread
 // advances 8 (AVX2) or 16 (AVX-512) playouts at once, each exactly as ewn::playout plays it on its
 // own stream, so the statistics are bit-identical to the scalar path's. Both policies, uniform and
 // weighted, run in lanes. The CUDA kernels keep the scalar playout of playout.hpp.
@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "core/simd/lane_playouts.hpp"
 #include "games/ewn/game.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
 
 namespace sp::ewn::lanes {
 

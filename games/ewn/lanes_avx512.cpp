@@ -3,8 +3,8 @@
 // CPU backend calls it after asking the processor (simd_path.hpp), so a build that is not native
 // still runs everywhere.
 #if defined(__x86_64__) || defined(__i386__)
+#include "core/simd/ops_avx512.hpp"
 #include "games/ewn/lanes_impl.hpp"
-#include "host/rollout/simd/ops_avx512.hpp"
 #else
 #include <cstdlib>
 

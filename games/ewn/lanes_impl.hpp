@@ -15,9 +15,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/simd/philox_lanes.hpp"
 #include "games/ewn/lanes.hpp"
 #include "games/ewn/playout.hpp"
-#include "host/rollout/simd/philox_lanes.hpp"
 
 namespace sp::ewn::lanes {
 // Internal linkage throughout: each ISA's translation unit keeps its own copy, so the linker can

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/ewn/ewn.hpp"
 
 namespace sp::ewn {

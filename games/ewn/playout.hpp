@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "games/common/hd.hpp"
-#include "games/common/philox.hpp"
+#include "core/hd.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/ewn.hpp"
 
 namespace sp::ewn {

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/ewn/ewn.hpp"
 
 namespace sp::ewn {

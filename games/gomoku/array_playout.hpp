@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "games/common/philox.hpp"
+#include "core/array_playouts.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/playout.hpp"
-#include "host/rollout/array_playouts.hpp"
 
 namespace sp::gomoku::plain {
 

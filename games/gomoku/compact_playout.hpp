@@ -22,8 +22,8 @@
 
 #include <cstdint>
 
-#include "games/common/hd.hpp"
-#include "games/common/philox.hpp"
+#include "core/hd.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/playout.hpp"
 

@@ -1,4 +1,4 @@
-// Gomoku as the rollout backends and search see it: a DeterministicGame (games/common/game.hpp)
+// Gomoku as the rollout backends and search see it: a DeterministicGame (core/game.hpp)
 // and a FeatureGame, with the host-side hooks of search (Zobrist hash, threats as tactical moves,
 // a history index, candidate moves near the stones, continuous fours and threes as forced wins).
 #pragma once
@@ -6,8 +6,8 @@
 #include <span>
 #include <string_view>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/gomoku.hpp"
@@ -55,12 +55,12 @@ struct GomokuGame {
     return gomoku::playout(s, policy, rng);
   }
 
-  // One kernel per board size and policy kind (games/common/game.hpp, VariantGame).
+  // One kernel per board size and policy kind (core/game.hpp, VariantGame).
   static constexpr int kPlayoutVariants = gomoku::kPlayoutVariants;
   SP_HD static SP_FORCEINLINE int playout_variant(const State& s, const Policy& policy) {
     return gomoku::playout_variant(s, policy);
   }
-  // Register hints per variant (games/common/game.hpp, kernel_min_blocks), measured with nvcc 13.0
+  // Register hints per variant (core/game.hpp, kernel_min_blocks), measured with nvcc 13.0
   // for sm_90: 15x15 uniform drops from 64 to 48 registers with a hint of 1, 20x20 uniform from
   // 78 to 62 with 4, no spills; the weighted kernels only spill under any hint (15x15: 72
   // registers without, 64 and 28 bytes of spills with 4; scripts/kernel_resources.sh prints the

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/gomoku/notation.hpp"
 
 namespace sp::gomoku {

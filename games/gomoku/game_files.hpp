@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/openings.hpp"
 

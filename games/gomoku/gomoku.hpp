@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-#include "games/common/hd.hpp"
+#include "core/hd.hpp"
 
 namespace sp::gomoku {
 
@@ -86,7 +86,7 @@ SP_HD SP_FORCEINLINE int nth_set_bit64_by_halves(uint64_t b, int n) {
   return base;
 }
 
-// The same, by PDEP on x86 with BMI2 where the CPU runs it fast (games/common/hd.hpp).
+// The same, by PDEP on x86 with BMI2 where the CPU runs it fast (core/hd.hpp).
 SP_HD SP_FORCEINLINE int nth_set_bit64(uint64_t b, int n) {
 #if defined(SP_HOST_PDEP)
   if (cpu::fast_pdep) return lsb64(_pdep_u64(uint64_t{1} << n, b));

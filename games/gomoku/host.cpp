@@ -3,10 +3,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "games/common/deck_identity.hpp"
+#include "core/deck_identity.hpp"
 #include "games/gomoku/game_files.hpp"
 #include "games/gomoku/pattern_engine.hpp"
-#include "host/config/campaign_config.hpp"
 
 namespace sp {
 namespace gomoku {
@@ -349,33 +348,32 @@ std::vector<PbrainStone> GameHost<GomokuGame>::pbrain_stones(const gomoku::State
   return out;
 }
 
-std::string GameHost<GomokuGame>::check_engine(const config::EngineConfig& cfg) {
-  if (cfg.type != config::EngineType::kAlphaBeta || cfg.search != config::SearchKind::kPattern)
-    return "";
-  if (!cfg.evaluation)
+std::string GameHost<GomokuGame>::check_native_engine(const search::NativeEngineSpec& spec) {
+  if (!spec.has_weights)
     return "pattern: the pattern search needs weights (e.g. configs/gomoku/weights/pattern.yaml)";
   for (int i = 0; i < gomoku::kFirstPatternFeature; ++i)
-    if (cfg.evaluation->w[static_cast<size_t>(i)] != 0)
+    if (spec.weights[static_cast<size_t>(i)] != 0)
       return "pattern: the pattern search weighs only the own_to_*/opp_to_* features, but " +
-             cfg.weights + " gives " + std::string(gomoku::kFeatureNames[i]) +
+             spec.weights_path + " gives " + std::string(gomoku::kFeatureNames[i]) +
              " a weight (set the window features to 0, as configs/gomoku/weights/pattern.yaml "
              "does)";
   return "";
 }
 
 std::unique_ptr<search::Engine<GomokuGame>> GameHost<GomokuGame>::native_engine(
-    const config::EngineConfig& cfg, const gomoku::Rules&) {
-  if (const std::string why = check_engine(cfg); !why.empty()) throw InputError("search: " + why);
+    const search::NativeEngineSpec& spec, const gomoku::Rules&) {
+  if (const std::string why = check_native_engine(spec); !why.empty())
+    throw InputError("search: " + why);
   gomoku::PatternEngineOptions options;
-  options.time_ms = cfg.time_ms;
-  options.search.depth = static_cast<int>(cfg.depth);
-  options.search.tt_size_mb = cfg.tt_size_mb;
-  options.search.vcf_nodes = cfg.threat_nodes;
-  options.search.root_vcf_nodes = cfg.threat_nodes * 1024;
-  options.search.root_vct_nodes = cfg.threat_nodes * 512;
-  const std::vector<double> weights(cfg.evaluation->w.begin() + gomoku::kFirstPatternFeature,
-                                    cfg.evaluation->w.end());
-  return std::make_unique<gomoku::PatternEngine>(weights, options, cfg.evaluation->name);
+  options.time_ms = spec.time_ms;
+  options.search.depth = static_cast<int>(spec.depth);
+  options.search.tt_size_mb = spec.tt_size_mb;
+  options.search.vcf_nodes = spec.threat_nodes;
+  options.search.root_vcf_nodes = spec.threat_nodes * 1024;
+  options.search.root_vct_nodes = spec.threat_nodes * 512;
+  const std::vector<double> weights(spec.weights.begin() + gomoku::kFirstPatternFeature,
+                                    spec.weights.end());
+  return std::make_unique<gomoku::PatternEngine>(weights, options, spec.evaluation_name);
 }
 
 }  // namespace sp

@@ -1,4 +1,4 @@
-// Gomoku's host-side part (games/common/game_host.hpp): the `rules:` section (board size, win rule,
+// Gomoku's host-side part (core/game_host.hpp): the `rules:` section (board size, win rule,
 // openings), the weighted-playout keys of an engine, notation and terminal play.
 #pragma once
 
@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/game_host.hpp"
+#include "core/engine.hpp"
+#include "core/game_host.hpp"
+#include "core/native_engine.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/notation.hpp"
@@ -18,13 +20,6 @@
 #include "games/gomoku/playout.hpp"
 
 namespace sp {
-namespace config {
-struct EngineConfig;
-}
-namespace search {
-template <sp::Game G>
-class Engine;
-}
 namespace gomoku {
 
 // Where games start: the empty board, random stones near the centre, or the openings of a file
@@ -147,9 +142,9 @@ struct GameHost<GomokuGame> {
   // `search: pattern` (games/gomoku/pattern_engine.hpp): the engine of an alphabeta config, and
   // why a config cannot have it ("" when it can): its weights must leave the window features
   // (own_five .. opp_two) at 0, which the pattern search does not count.
-  static std::unique_ptr<search::Engine<GomokuGame>> native_engine(const config::EngineConfig& cfg,
-                                                                   const gomoku::Rules& rules);
-  static std::string check_engine(const config::EngineConfig& cfg);
+  static std::unique_ptr<search::Engine<GomokuGame>> native_engine(
+      const search::NativeEngineSpec& spec, const gomoku::Rules& rules);
+  static std::string check_native_engine(const search::NativeEngineSpec& spec);
 
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {

@@ -1,4 +1,4 @@
-// Gomoku's lane-parallel CPU playouts (host only; host/rollout/simd/lane_playouts.hpp): one thread
+// Gomoku's lane-parallel CPU playouts (host only; core/simd/lane_playouts.hpp): one thread
 // advances 8 (AVX2) or 16 (AVX-512) uniform or weighted playouts on 15x15 or 20x20 boards at once,
 // each exactly as uniform_playout or weighted_playout plays it on its own stream, so the statistics
 // are bit-identical to the scalar path's. The CUDA kernels keep their own (scalar) playouts.
@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "core/simd/lane_playouts.hpp"
 #include "games/gomoku/game.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
 
 namespace sp::gomoku::lanes {
 

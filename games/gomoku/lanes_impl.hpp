@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/simd/philox_lanes.hpp"
 #include "games/gomoku/lanes.hpp"
 #include "games/gomoku/playout.hpp"
-#include "host/rollout/simd/philox_lanes.hpp"
 
 namespace sp::gomoku::lanes {
 // Internal linkage throughout: each ISA's translation unit keeps its own copy, so the linker can

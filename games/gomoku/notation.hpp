@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/gomoku/gomoku.hpp"
 
 namespace sp::gomoku {

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/gomoku/game_files.hpp"
 #include "games/gomoku/notation.hpp"
 

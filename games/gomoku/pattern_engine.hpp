@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "core/deadline.hpp"
+#include "core/engine.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/pattern_search.hpp"
-#include "host/search/deadline.hpp"
-#include "host/search/engine.hpp"
 
 namespace sp::gomoku {
 

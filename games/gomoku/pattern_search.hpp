@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/stop.hpp"
+#include "core/stop.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/patterns.hpp"

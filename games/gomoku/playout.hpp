@@ -15,8 +15,8 @@
 
 #include <cstdint>
 
-#include "games/common/hd.hpp"
-#include "games/common/philox.hpp"
+#include "core/hd.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/gomoku.hpp"
 
 namespace sp::gomoku {
@@ -468,7 +468,7 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
   }
 }
 
-// The playout's code paths, one kernel each on a GPU (games/common/game.hpp, VariantGame; the
+// The playout's code paths, one kernel each on a GPU (core/game.hpp, VariantGame; the
 // kernels' playouts are in compact_playout.hpp): 2 * (board is 20x20) + (policy is weighted).
 inline constexpr int kPlayoutVariants = 4;
 SP_HD SP_FORCEINLINE int playout_variant(const State& s, const Policy& policy) {

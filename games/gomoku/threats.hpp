@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "games/common/stop.hpp"
+#include "core/stop.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/tactics.hpp"
 #include "games/gomoku/zobrist.hpp"

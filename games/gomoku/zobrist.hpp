@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 #include "games/gomoku/gomoku.hpp"
 
 namespace sp::gomoku {

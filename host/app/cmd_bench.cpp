@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/log.hpp"
 #include "host/rollout/array_playouts.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/bench.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
+#include "host/rollout/lane_playouts.hpp"
 #include "host/selfplay/search_bench.hpp"
 
 namespace sp::app {

@@ -2,8 +2,8 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
-#include "games/common/repetition.hpp"
+#include "core/philox.hpp"
+#include "core/repetition.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/terminal/human_game.hpp"

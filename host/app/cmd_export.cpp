@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/atomic_file.hpp"
 #include "host/selfplay/export.hpp"

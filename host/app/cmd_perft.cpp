@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/perft.hpp"
+#include "core/errors.hpp"
+#include "core/perft.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/app/commands.hpp"
 #include "host/selfplay/verify.hpp"
 

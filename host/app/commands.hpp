@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game_host.hpp"
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
+#include "core/game_host.hpp"
 
 namespace sp::app {
 

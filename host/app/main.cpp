@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/atomic_file.hpp"
 #include "host/dist/comm.hpp"

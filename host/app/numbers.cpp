@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/config/schema.hpp"
+#include "core/errors.hpp"
 #include "host/app/commands.hpp"
-#include "host/config/schema.hpp"
 
 namespace sp::app {
 namespace {

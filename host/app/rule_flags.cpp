@@ -1,6 +1,6 @@
 #include <set>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/app/commands.hpp"
 
 namespace sp::app {

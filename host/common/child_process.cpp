@@ -13,7 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 
 extern char** environ;
 

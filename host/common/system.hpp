@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 
 namespace sp {
 

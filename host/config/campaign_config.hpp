@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game.hpp"
-#include "games/common/game_host.hpp"
+#include "core/game.hpp"
+#include "core/game_host.hpp"
+#include "core/native_engine.hpp"
 #include "host/eval/weights.hpp"
 
 namespace sp::config {
@@ -62,6 +63,22 @@ struct EngineConfig {
   uint32_t timeout_match_ms = 0;    // per game and engine; 0 = none (Gomocup's timeout_match)
   uint32_t tolerance_ms = 1000;     // past a limit before a time loss; END's grace period
 };
+
+// The keys of an engine that a game's own search is built from (core/native_engine.hpp).
+inline search::NativeEngineSpec native_engine_spec(const EngineConfig& cfg) {
+  search::NativeEngineSpec spec;
+  spec.depth = cfg.depth;
+  spec.time_ms = cfg.time_ms;
+  spec.tt_size_mb = cfg.tt_size_mb;
+  spec.threat_nodes = cfg.threat_nodes;
+  spec.has_weights = cfg.evaluation != nullptr;
+  if (cfg.evaluation) {
+    spec.weights = cfg.evaluation->w;
+    spec.evaluation_name = cfg.evaluation->name;
+  }
+  spec.weights_path = cfg.weights;
+  return spec;
+}
 
 struct BackendConfig {
   std::string name = "auto";    // auto | cpu | cuda | check

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "core/config/schema.hpp"
 #include "host/config/campaign_config.hpp"
-#include "host/config/schema.hpp"
 #include "host/eval/weights.hpp"
 
 namespace sp::config {

@@ -7,11 +7,11 @@
 #include <memory>
 #include <string>
 
+#include "core/config/schema.hpp"
 #include "games/games.hpp"
 #include "games/hosts.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/campaign_schema.hpp"
-#include "host/config/schema.hpp"
 #include "host/eval/weights.hpp"
 #include "host/search/game_hooks.hpp"
 
@@ -54,9 +54,13 @@ Section<Config<G>> engine_section(int p) {
   if constexpr (requires { GameHost<G>::kWeightsExample; }) example = GameHost<G>::kWeightsExample;
   s.include(engine, engine_eval_keys(chance, weights_loader<G>(), example));
   if constexpr (search::hooks::HasForcedWin<G>) s.include(engine, engine_threat_keys());
-  if constexpr (requires(const EngineConfig& e) { GameHost<G>::check_engine(e); })
+  if constexpr (requires(const search::NativeEngineSpec& e) {
+                  GameHost<G>::check_native_engine(e);
+                })
     s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {
-      const std::string why = GameHost<G>::check_engine(c.engines[p]);
+      const EngineConfig& e = c.engines[p];
+      if (e.type != EngineType::kAlphaBeta || e.search != SearchKind::kPattern) return;
+      const std::string why = GameHost<G>::check_native_engine(native_engine_spec(e));
       if (!why.empty()) doc.fail_key(path + ".search", why);
     });
   if constexpr (search::hooks::HasQuiet<G>) s.include(engine, engine_quiescence_keys());

@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "core/config/schema.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/game_schema.hpp"
-#include "host/config/schema.hpp"
 
 namespace sp::config {
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/dist/comm.hpp"
 
 namespace sp::dist {

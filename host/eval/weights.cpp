@@ -4,7 +4,7 @@
 #include <map>
 #include <string_view>
 
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
 
 namespace sp::eval {
 namespace {

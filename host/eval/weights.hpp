@@ -1,4 +1,4 @@
-// Linear evaluations: one weight per evaluation feature of a game (FeatureGame, games/common/
+// Linear evaluations: one weight per evaluation feature of a game (FeatureGame, core/
 // game.hpp), read from YAML files such as configs/ewn/weights/. The score is w . features from the
 // side to move's view, so it is antisymmetric by construction when the weights are (own_x =
 // -opp_x).
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "games/common/game.hpp"
+#include "core/game.hpp"
 
 namespace sp::eval {
 

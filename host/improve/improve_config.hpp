@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "core/config/schema.hpp"
 #include "games/games.hpp"
 #include "games/hosts.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/game_schema.hpp"
 #include "host/config/load.hpp"
-#include "host/config/schema.hpp"
 #include "host/tune/spsa.hpp"
 #include "host/tune/spsa_game.hpp"
 #include "host/tune/texel.hpp"

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/errors.hpp"
 #include "host/io/h5.hpp"

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "games/common/errors.hpp"
-#include "games/common/philox.hpp"
+#include "core/errors.hpp"
+#include "core/philox.hpp"
 #include "host/common/atomic_file.hpp"
 #include "host/selfplay/campaign.hpp"
 

@@ -27,7 +27,7 @@
 
 #include <fmt/format.h>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "host/common/log.hpp"
 #include "host/config/load.hpp"
 #include "host/eval/weights.hpp"

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/common/log.hpp"
 
 namespace sp::selfplay {

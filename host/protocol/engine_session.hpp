@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/protocol/external_engine.hpp"
 #include "host/protocol/pbrain.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/protocol/engine_client.hpp"
 #include "host/protocol/program_engine.hpp"

@@ -8,7 +8,7 @@
 // notes (each move's search, a capped table) go to the log stream (stderr).
 //
 // The protocol is game-neutral here; what is the game's (board sizes, rule bits, squares as x,y)
-// comes from GameHost<G>'s pbrain hooks (games/common/game_host.hpp, ProtocolGame). The engine is
+// comes from GameHost<G>'s pbrain hooks (core/game_host.hpp, ProtocolGame). The engine is
 // the config's engines.player0 over its rules; START and INFO rule change the board and the rule.
 //
 // Time: the manager's INFO timeout_turn (ms per move, 0 = as fast as possible), timeout_match
@@ -34,8 +34,8 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"

@@ -1,5 +1,5 @@
 // An external program speaking the Gomocup protocol as an Engine of the driver (`type: pbrain`),
-// for games whose host part has the protocol's hooks (ProtocolGame, games/common/game_host.hpp):
+// for games whose host part has the protocol's hooks (ProtocolGame, core/game_host.hpp):
 // the protocol's lines over ProgramEngine (program_engine.hpp), which polls, forfeits and
 // restarts the program as every external engine does. Per move BEGIN, TURN x,y, or BOARD with
 // the stones in an order of play; the answer x,y is a move of the root or an illegal-move forfeit.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/campaign_schema.hpp"
 #include "host/protocol/engine_client.hpp"

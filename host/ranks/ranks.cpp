@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <map>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/campaign_index.hpp"

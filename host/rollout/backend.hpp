@@ -11,37 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
+#include "core/game.hpp"
+#include "core/leaf.hpp"
+#include "core/philox.hpp"
+#include "core/simd/simd_path.hpp"
 #include "host/common/work_pool.hpp"
-#include "host/rollout/simd/simd_path.hpp"
 
 namespace sp::rollout {
 
 // Rollout policies one batch can mix (engines of different strength share a batch).
 inline constexpr int kMaxPolicies = 4;
-
-// One leaf: the state to play out from, its stream id parts, how many rollouts to run and with
-// which of the batch's policies. Rollout r of this leaf draws from StreamId{seed, game, ply, leaf,
-// r}.
-template <sp::Game Game>
-struct Leaf {
-  typename Game::State state;
-  uint32_t game = 0;
-  uint32_t ply = 0;
-  uint32_t leaf = 0;
-  uint32_t rollouts = 1;
-  uint32_t policy = 0;  // index into PlayoutParams::policies
-};
-
-// Per-leaf outcome counts; wins by absolute player, draws include capped playouts.
-struct LeafStats {
-  uint32_t wins[2] = {0, 0};
-  uint32_t draws = 0;
-  uint32_t rollouts = 0;
-  uint64_t plies = 0;
-  bool operator==(const LeafStats&) const = default;
-};
 
 template <sp::Game Game>
 struct PlayoutParams {

@@ -11,8 +11,8 @@
 #include <functional>
 #include <vector>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
 #include "host/rollout/backend.hpp"
 
 namespace sp::rollout {

@@ -16,7 +16,7 @@
 #include "host/common/log.hpp"
 #include "host/rollout/backend_memory.hpp"
 #include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/simd/lane_playouts.hpp"
+#include "host/rollout/lane_playouts.hpp"
 
 namespace sp::rollout {
 namespace cpu_detail {

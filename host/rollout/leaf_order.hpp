@@ -15,7 +15,7 @@ namespace sp::rollout {
 // Number of (policy, side) groups within a playout variant.
 inline constexpr uint32_t kOrderGroups = 2 * kMaxPolicies;
 
-// Number of (variant, policy, side) groups of a game: a variant (games/common/game.hpp) is a
+// Number of (variant, policy, side) groups of a game: a variant (core/game.hpp) is a
 // kernel of its own, so its leaves must be contiguous.
 template <sp::Game Game>
 inline constexpr uint32_t kGameOrderGroups = kOrderGroups* sp::playout_variants<Game>();

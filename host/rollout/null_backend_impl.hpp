@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "games/common/hd.hpp"
+#include "core/hd.hpp"
 #include "host/rollout/null_backend.hpp"
 
 namespace sp::rollout {

@@ -1,7 +1,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/games.hpp"
 #include "host/common/log.hpp"
 #include "host/rollout/backend.hpp"

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/common/log.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/rollout/check_backend.hpp"

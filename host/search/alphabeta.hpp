@@ -19,7 +19,7 @@
 //   - every position at the horizon is searched (narrow) for a forced win of its side to move,
 //     which scores as a win at its length.
 //
-// Repetition (games with the rule, games/common/repetition.hpp): a move that completes the rule's
+// Repetition (games with the rule, core/repetition.hpp): a move that completes the rule's
 // count of a position, over the game's positions before the root (passed to search) and the
 // search path, scores as a draw. The table keys do not carry the path, so a stored value may hold
 // a repetition draw that another path to the same key would not meet (checkers' keys carry the
@@ -53,11 +53,11 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
-#include "games/common/repetition.hpp"
-#include "games/common/stop.hpp"
-#include "host/search/deadline.hpp"
+#include "core/deadline.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
+#include "core/repetition.hpp"
+#include "core/stop.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/game_hooks.hpp"
 #include "host/search/tt.hpp"

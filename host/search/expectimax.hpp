@@ -48,9 +48,9 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game.hpp"
+#include "core/deadline.hpp"
+#include "core/game.hpp"
 #include "host/eval/weights.hpp"
-#include "host/search/deadline.hpp"
 #include "host/search/engine.hpp"
 #include "host/search/game_hooks.hpp"
 #include "host/search/tt.hpp"

@@ -21,7 +21,7 @@
 //                                                its length in plies (at most max_plies) and first
 //                                                move, 0 for none; sound (a reported win is
 //                                                forced), deterministic unless stop (the move's
-//                                                clock, games/common/stop.hpp, asked every few
+//                                                clock, core/stop.hpp, asked every few
 //                                                dozen nodes) ends it. broad: a slower, wider
 //                                                search (Gomoku: fours only, or fours and threes)
 #pragma once
@@ -30,9 +30,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "games/common/game.hpp"
-#include "games/common/philox.hpp"
-#include "games/common/stop.hpp"
+#include "core/game.hpp"
+#include "core/philox.hpp"
+#include "core/stop.hpp"
 
 namespace sp::search::hooks {
 
@@ -78,7 +78,7 @@ void searched_moves(const typename G::State& s, const typename G::Rules& rules,
 }
 
 // The transposition-table key of s: the game's hash, else a hash of its bytes (states are
-// canonical byte for byte, see games/common/game.hpp).
+// canonical byte for byte, see core/game.hpp).
 template <Game G>
 uint64_t key_of(const typename G::State& s) {
   if constexpr (HasHash<G>) {

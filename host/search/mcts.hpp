@@ -51,9 +51,10 @@
 #include <string>
 #include <vector>
 
-#include "games/common/philox.hpp"
+#include "core/deadline.hpp"
+#include "core/engine.hpp"
+#include "core/philox.hpp"
 #include "host/rollout/backend.hpp"
-#include "host/search/deadline.hpp"
 #include "host/search/game_hooks.hpp"
 
 namespace sp::search {
@@ -72,22 +73,6 @@ struct MctsParams {
   double eval_blend = 0;        // weight of the evaluator's prior in a leaf's value, 0..1
   double progressive_bias = 0;  // weight of the prior term in UCT selection
   uint32_t time_ms = 0;         // wall-clock limit per move on top of the rollouts; 0 = none
-};
-
-// Identity of a search for the stream keys of its leaves: rollouts of leaf l at ply p of game g
-// draw from StreamId{seed, g, p, l, r}.
-struct SearchIds {
-  uint32_t game = 0;
-  uint32_t ply = 0;
-  uint64_t seed = 0;
-};
-
-struct MoveStats {
-  uint32_t visits = 0;      // visits of the chosen move
-  float value = 0.5f;       // chosen move's value for the mover, 0..1
-  uint64_t rollouts = 0;    // rollouts spent on this move's search
-  uint32_t tree_nodes = 0;  // nodes in the tree when the move was chosen
-  uint32_t leaves = 0;      // leaves evaluated for this move
 };
 
 namespace mcts_detail {

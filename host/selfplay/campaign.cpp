@@ -10,13 +10,13 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
+#include "core/simd/simd_path.hpp"
 #include "host/common/log.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/rollout/backend.hpp"
-#include "host/rollout/simd/simd_path.hpp"
 #include "host/selfplay/memory.hpp"
 #include "host/selfplay/progress.hpp"
 

@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "host/common/log.hpp"
 #include "host/common/system.hpp"
 #include "host/config/campaign_config.hpp"

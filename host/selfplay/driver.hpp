@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
-#include "games/common/repetition.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
+#include "core/repetition.hpp"
 #include "host/common/work_pool.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/eval/weights.hpp"
@@ -48,7 +48,7 @@ struct FinishedGame {
   int first_player = 0;
   int engine_of_player[2] = {0, 1};  // engine config index playing each player
   int winner = 0;                    // 0, 1, or G::kNoWinner for a draw
-  bool repetition = false;           // a draw by the repetition rule (games/common/repetition.hpp)
+  bool repetition = false;           // a draw by the repetition rule (core/repetition.hpp)
   std::vector<PlyInfo<G>> plies;
   double duration_s = 0;
   // kRules, or the forfeit of the player to move after the last ply (who then loses).

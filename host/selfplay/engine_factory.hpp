@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/eval/weights.hpp"
 #include "host/protocol/external_engine.hpp"
@@ -83,9 +83,11 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
       throw InputError(std::string("expectimax needs a game with chance; ") + G::kName +
                        " has none: use alphabeta");
     case config::EngineType::kAlphaBeta:
-      if constexpr (requires { GameHost<G>::native_engine(cfg, rules); })
+      if constexpr (requires {
+                      GameHost<G>::native_engine(config::native_engine_spec(cfg), rules);
+                    })
         if (cfg.search == config::SearchKind::kPattern)
-          return GameHost<G>::native_engine(cfg, rules);
+          return GameHost<G>::native_engine(config::native_engine_spec(cfg), rules);
       if constexpr (DeterministicGame<G>) {
         search::AlphaBetaOptions options;
         options.depth = static_cast<int>(cfg.depth);

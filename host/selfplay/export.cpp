@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/stored_games.hpp"

@@ -32,7 +32,7 @@ std::string export_text(const std::string& path,
 //   "html"    the replay viewer (viewer.hpp html_viewer), any game with board pictures
 //   "boards"  every ply's board as JSON lines (viewer.hpp board_lines)
 //   another   one of the file's game's own game-file formats (GameHost<G>::kGameFileFormats,
-//             games/common/game_host.hpp): every /games row in game-id order, its moves from
+//             core/game_host.hpp): every /games row in game-id order, its moves from
 //             /plies, written one after the other by GameHost<G>::game_file_text with the engines
 //             that played each side (a match's engine descriptions, a campaign's engine types; the
 //             seats swap in odd games of a paired file) and the file's host and start time

@@ -16,9 +16,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
-#include "games/common/repetition.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
+#include "core/repetition.hpp"
 #include "host/config/load.hpp"
 #include "host/selfplay/driver.hpp"
 #include "host/selfplay/record_rules.hpp"
@@ -138,7 +138,7 @@ class GameRecordRules final : public RecordRules {
     }
 
     out.end = s;
-    // The repetition rule draws a game that G::is_over does not end (games/common/repetition.hpp).
+    // The repetition rule draws a game that G::is_over does not end (core/repetition.hpp).
     PositionHistory<G> history(rules_);
     history.reset(s);
     bool repeated = false;

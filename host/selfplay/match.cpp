@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/common/log.hpp"
 #include "host/common/system.hpp"
 #include "host/config/load.hpp"

@@ -24,7 +24,7 @@
 
 #include <fmt/format.h>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "host/common/log.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/load.hpp"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/common/system.hpp"
 #include "host/search/mcts.hpp"
 

@@ -1,6 +1,6 @@
 #include "host/selfplay/record_rules.hpp"
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/selfplay/game_record_rules.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/records.hpp"
 
@@ -76,7 +76,7 @@ class RecordRules {
   // (chance, then move); a game without chance writes the move alone.
   virtual std::string ply_text(const io::PlyRow& ply) const = 0;
 
-  // Board pictures (games/common/game_host.hpp PictureGame), for `selfplay export --format html`
+  // Board pictures (core/game_host.hpp PictureGame), for `selfplay export --format html`
   // and `boards`: the frame of the file's boards, nullopt for a game without pictures.
   virtual std::optional<BoardFrame> board_frame() const = 0;
 

@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "games/common/game_host.hpp"
+#include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/game_schema.hpp"
 #include "host/eval/weights.hpp"

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/search/engine.hpp"
 #include "host/selfplay/record_rules.hpp"
 

@@ -2,7 +2,7 @@
 // self-contained HTML page, and `--format boards`, every ply's board as JSON lines for scripts
 // and the notebooks (notebooks/selfplay_data.py draws them). The boards come from replaying each
 // game through the rules (RecordRules, record_rules.hpp) and the game's pictures
-// (games/common/game_host.hpp PictureGame); the viewer's script only draws them.
+// (core/game_host.hpp PictureGame); the viewer's script only draws them.
 #pragma once
 
 #include <string>

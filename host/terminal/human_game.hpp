@@ -4,7 +4,7 @@
 // the same game start and dice; the engine searches to completion on the given backend before
 // each of its moves. What the terminal shows of a game (its board, side names, the rules in the
 // help, why a game ended) comes from GameHost<G>'s terminal-play hooks where the game has them
-// (games/common/game_host.hpp), with plain defaults otherwise.
+// (core/game_host.hpp), with plain defaults otherwise.
 #pragma once
 
 #include <algorithm>
@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "games/common/errors.hpp"
-#include "games/common/game_host.hpp"
-#include "games/common/repetition.hpp"
+#include "core/errors.hpp"
+#include "core/game_host.hpp"
+#include "core/repetition.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"

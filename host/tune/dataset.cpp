@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "games/common/errors.hpp"
-#include "games/common/philox.hpp"
+#include "core/errors.hpp"
+#include "core/philox.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/h5.hpp"
 

@@ -1,5 +1,5 @@
 // What Texel tuning needs of a game: the names of its evaluation features (FeatureGame,
-// games/common/game.hpp), in the order weights files and /positions/features list them. The one
+// core/game.hpp), in the order weights files and /positions/features list them. The one
 // place Texel tuning looks at a game; the fitting itself works on feature vectors.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/common/game.hpp"
+#include "core/game.hpp"
 #include "games/games.hpp"
 
 namespace sp::tune {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 
 namespace sp::tune {
 namespace {

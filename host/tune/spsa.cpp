@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "games/common/errors.hpp"
-#include "games/common/philox.hpp"
+#include "core/errors.hpp"
+#include "core/philox.hpp"
 #include "games/hosts.hpp"
 #include "host/common/atomic_file.hpp"
 #include "host/common/system.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
 
 namespace sp::tune {
 

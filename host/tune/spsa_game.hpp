@@ -17,9 +17,9 @@
 
 #include <fmt/format.h>
 
+#include "core/config/schema.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/config/game_schema.hpp"
-#include "host/config/schema.hpp"
 #include "host/selfplay/campaign.hpp"
 #include "host/selfplay/match.hpp"
 #include "host/selfplay/memory.hpp"

@@ -7,8 +7,8 @@
 #include <string>
 #include <unordered_set>
 
-#include "games/common/errors.hpp"
-#include "games/common/philox.hpp"
+#include "core/errors.hpp"
+#include "core/philox.hpp"
 
 namespace sp::tune {
 namespace {

@@ -2,7 +2,7 @@
 // default and help; configs/ewn/tune.yaml is the commented example. The config names no game's
 // types: the game is its `game:` key or that of the inputs (Texel: the campaign files' `game`
 // attribute; SPSA: spsa.match's `game:`), and feature names are checked against that game's
-// features (FeatureGame, games/common/game.hpp) once it is known.
+// features (FeatureGame, core/game.hpp) once it is known.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
 #include "host/tune/spsa.hpp"
 #include "host/tune/texel.hpp"
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 #include "host/common/atomic_file.hpp"
 #include "host/common/system.hpp"
 #include "host/tune/output_paths.hpp"

@@ -14,10 +14,10 @@
 #include <string>
 #include <string_view>
 
-#include "games/common/errors.hpp"
-#include "games/common/game.hpp"
-#include "games/common/hd.hpp"
-#include "games/common/philox.hpp"
+#include "core/errors.hpp"
+#include "core/game.hpp"
+#include "core/hd.hpp"
+#include "core/philox.hpp"
 
 namespace sp::ttt {
 

@@ -1,4 +1,4 @@
-// Tic-tac-toe's host-side part (games/common/game_host.hpp), tests only: a `rules:` section with
+// Tic-tac-toe's host-side part (core/game_host.hpp), tests only: a `rules:` section with
 // the first player and a number of random opening moves, so that the generic driver, campaign,
 // match and HDF5 code runs a game without chance end to end.
 #pragma once
@@ -8,8 +8,8 @@
 
 #include <memory>
 
-#include "games/common/game_host.hpp"
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
+#include "core/game_host.hpp"
 #include "host/rollout/backend.hpp"
 #include "tests/games/tictactoe/game.hpp"
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/game.hpp"
+#include "core/game.hpp"
 
 namespace sp {
 

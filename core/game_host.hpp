@@ -1,8 +1,8 @@
 // The host-side part of a game: what campaigns, matches, records and human play need beyond the
-// rules that rollouts and kernels share (games/common/game.hpp). Each game specializes
+// rules that rollouts and kernels share (core/game.hpp). Each game specializes
 // GameHost<G> in games/<game>/host.hpp; host code is templated on HostGame and never names a
-// game's types. Host only (g++): it declares the game's config keys with host/config's schema
-// library, the one piece of host/ a game's folder uses.
+// game's types. Host only (g++): it declares the game's config keys with core/'s schema library
+// (core/config/schema.hpp).
 //
 // What a specialization provides (checked by HostGame):
 //   kTitle                    "EinStein wuerfelt nicht": the game's name in help and summaries
@@ -100,8 +100,8 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/game.hpp"
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
+#include "core/game.hpp"
 
 namespace sp {
 

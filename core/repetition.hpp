@@ -18,7 +18,7 @@
 #include <span>
 #include <vector>
 
-#include "games/common/game.hpp"
+#include "core/game.hpp"
 
 namespace sp {
 

@@ -1,6 +1,6 @@
 // What rollouts, kernels and search need from a game: the Game concept, and ChanceGame for games
 // with chance outcomes (dice) between decisions. A game is a struct of types and static functions
-// in games/<game>/game.hpp (EwnGame is the model); backends, kernels, MCTS and engines are
+// in games/<game>/game.hpp (EWN's is the model); backends, kernels, MCTS and engines are
 // templates constrained by these concepts, so a game is added without touching them.
 //
 // Contract beyond what the compiler checks (games state it and their tests check it):
@@ -31,7 +31,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 
 namespace sp {
 

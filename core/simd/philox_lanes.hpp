@@ -1,8 +1,8 @@
 // Philox4x32-10 for a vector of streams at once, lane by lane equal to sp::philox4x32_10
-// (games/common/philox.hpp): each lane has its own counter and key.
+// (core/philox.hpp): each lane has its own counter and key.
 #pragma once
 
-#include "games/common/philox.hpp"
+#include "core/philox.hpp"
 
 namespace sp::rollout::simd {
 

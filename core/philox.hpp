@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "games/common/hd.hpp"
+#include "core/hd.hpp"
 
 namespace sp {
 

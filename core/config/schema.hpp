@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 
 namespace sp::config {
 

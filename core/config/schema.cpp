@@ -1,4 +1,4 @@
-#include "host/config/schema.hpp"
+#include "core/config/schema.hpp"
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>

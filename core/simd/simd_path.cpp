@@ -1,8 +1,8 @@
-#include "host/rollout/simd/simd_path.hpp"
+#include "core/simd/simd_path.hpp"
 
 #include <cstdlib>
 
-#include "games/common/errors.hpp"
+#include "core/errors.hpp"
 
 namespace sp::rollout {
 

@@ -1,0 +1,97 @@
+// Engines as the game driver sees them: each decides a move through rounds of leaves, so any mix of
+// engines in many concurrent games can share one rollout batch. Engines without rollouts (random,
+// expectimax, alpha-beta, a game's own search) decide at begin() and never ask for leaves. The
+// engines of every game are in host/search/; a game's own search implements this interface in its
+// folder (GameHost<G>::native_engine, core/native_engine.hpp).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/game.hpp"
+#include "core/leaf.hpp"
+
+namespace sp::search {
+
+// What an engine reports of a decision (/plies: visits, value, rollouts, tree_nodes, leaves).
+struct MoveStats {
+  uint32_t visits = 0;      // visits of the chosen move
+  float value = 0.5f;       // chosen move's value for the mover, 0..1
+  uint64_t rollouts = 0;    // rollouts spent on this move's search
+  uint32_t tree_nodes = 0;  // nodes in the tree when the move was chosen
+  uint32_t leaves = 0;      // leaves evaluated for this move
+};
+
+// How a game ended: by the rules, or by a forfeit of the engine to move, which loses the game
+// (/games `termination`, the same numbers).
+enum class Termination : uint8_t { kRules = 0, kTimeLoss = 1, kCrash = 2, kIllegalMove = 3 };
+inline constexpr int kTerminations = 4;
+// "rules", "time loss", "crash", "illegal move".
+inline const char* termination_name(Termination t) {
+  static constexpr const char* kNames[kTerminations] = {"rules", "time loss", "crash",
+                                                        "illegal move"};
+  return kNames[static_cast<int>(t)];
+}
+
+// Why an engine gives a game up instead of moving, with what happened in words ("no answer
+// within 150 ms (timeout_turn_ms 100 + tolerance_ms 50)").
+struct Forfeit {
+  Termination reason = Termination::kRules;
+  std::string detail;
+};
+
+// What an undecided engine that collects no leaves waits for outside the process (an external
+// program's answer): the descriptor whose readability may decide it, and the time by which
+// collect() must be called again in any case (time_point::min(): at once).
+struct ExternalWait {
+  int fd = -1;
+  std::chrono::steady_clock::time_point deadline;
+};
+
+template <sp::Game Game>
+class Engine {
+ public:
+  using State = typename Game::State;
+  using Move = typename Game::Move;
+  using Leaf = rollout::Leaf<Game>;
+
+  virtual ~Engine() = default;
+  virtual std::string describe() const = 0;
+  // A new game starts: forget trees of the previous one.
+  virtual void new_game() = 0;
+  // After new_game(), where the driver knows it: the position the game starts from (an external
+  // program is sent the start and the moves since).
+  virtual void game_started(const State& /*start*/) {}
+  // Starts deciding a move at root (chance outcome known, game not over).
+  virtual void begin(const State& root, const SearchIds& ids) = 0;
+  // Appends the leaves this engine wants evaluated now (possibly none).
+  virtual void collect(std::vector<Leaf>& out) = 0;
+  // Statistics of the leaves of the last collect(), in order.
+  virtual void absorb(std::span<const rollout::LeafStats> stats) = 0;
+  // True when decision() is final.
+  virtual bool decided() const = 0;
+  virtual Move decision(MoveStats* stats) = 0;
+  // A move was played (by anyone) and the next decision state is next_root.
+  virtual void observe(Move move, const State& next_root) = 0;
+  // A wall-clock limit in ms for each following decision, as a game manager's clock allows it
+  // (`selfplay pbrain`); 0 restores the configured limits. MCTS stops early (after a first round),
+  // alpha-beta takes it instead of its configured time_ms (its depth stays a cap); engines that
+  // decide at once or in one round (random, flat) ignore it.
+  virtual void set_time_limit(uint32_t /*ms*/) {}
+
+  // Engines that wait on something outside the process: while not decided() after a collect()
+  // that added no leaves, what to wait on before calling collect() again. Engines of this
+  // process never wait (nullopt).
+  virtual std::optional<ExternalWait> waiting() const { return std::nullopt; }
+  // Once decided(): a forfeit instead of a move (the engine's time ran out, its program crashed,
+  // it answered an illegal move); decision() is not called then.
+  virtual std::optional<Forfeit> forfeit() const { return std::nullopt; }
+  // The game ended (by the rules or a forfeit): an external program is told so.
+  virtual void end_game() {}
+};
+
+}  // namespace sp::search
