@@ -4,6 +4,7 @@
 // injected (set_clock), so that tests decide when time runs out instead of measuring it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -22,13 +23,26 @@ class Deadline {
     time_ms_ = time_ms;
     start_ = now();
   }
-  // The budget is spent (never without one).
-  bool expired() const { return time_ms_ > 0 && elapsed() >= std::chrono::milliseconds(time_ms_); }
-  // Half the budget is spent: the next iteration, which costs several times the last one, would
-  // not finish (never without a budget).
-  bool half_spent() const {
-    return time_ms_ > 0 && elapsed() * 2 >= std::chrono::milliseconds(time_ms_);
+  // The budget is spent (never without one), or the search was interrupted.
+  bool expired() const {
+    return interrupted() || (time_ms_ > 0 && elapsed() >= std::chrono::milliseconds(time_ms_));
   }
+  // Half the budget is spent: the next iteration, which costs several times the last one, would
+  // not finish (never without a budget); or the search was interrupted.
+  bool half_spent() const {
+    return interrupted() || (time_ms_ > 0 && elapsed() * 2 >= std::chrono::milliseconds(time_ms_));
+  }
+  // A flag another thread sets to end the search at once, budget or none (a protocol session:
+  // the manager's STOP or END, the end of its input). The searches poll the deadline while one
+  // is set even without a budget. nullptr: none (campaigns never set one, so their fixed-depth
+  // searches read no flag and stay deterministic). The flag must outlive the searches.
+  void set_interrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
+  bool interruptible() const { return interrupt_ != nullptr; }
+  bool interrupted() const {
+    return interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed);
+  }
+  // Whether a search must poll expired(): it has a budget or can be interrupted.
+  bool polled() const { return time_ms_ > 0 || interrupt_ != nullptr; }
   double seconds() const { return std::chrono::duration<double>(elapsed()).count(); }
   bool has_budget() const { return time_ms_ > 0; }
 
@@ -41,6 +55,7 @@ class Deadline {
   uint32_t time_ms_ = 0;
   Clock::time_point start_;
   Now now_;
+  const std::atomic<bool>* interrupt_ = nullptr;
 };
 
 }  // namespace sp::search

@@ -5,6 +5,7 @@
 // folder (GameHost<G>::native_engine, core/native_engine.hpp).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -82,6 +83,10 @@ class Engine {
   // alpha-beta takes it instead of its configured time_ms (its depth stays a cap); engines that
   // decide at once or in one round (random, flat) ignore it.
   virtual void set_time_limit(uint32_t /*ms*/) {}
+  // A flag another thread sets to end the decision at once (a protocol session: the manager's
+  // STOP or END, the end of its input); the engine then decides with what it has, as when its time
+  // runs out. nullptr: none. Engines that decide at once or in one round ignore it.
+  virtual void set_interrupt(const std::atomic<bool>* /*flag*/) {}
 
   // Engines that wait on something outside the process: while not decided() after a collect()
   // that added no leaves, what to wait on before calling collect() again. Engines of this

@@ -8,10 +8,14 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/text_lines.hpp"
 #include "games/checkers/host.hpp"
+#include "games/checkers/pdn.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/selfplay/campaign.hpp"
@@ -99,6 +103,10 @@ TEST(CheckersOpenings, MalformedFilesNameTheLineAndColumn) {
       {"  W:W18:B1\n   B:W32:B28\n", "o.pdn:2:4: the opening B:W32:B28 is over"},
       {"B:WK1,K3,K5,K7,K9,K11,K13,K15,K17,K19,K21,K23:BK2,K4,K6,K8,K10,K12\n",
        "o.pdn:1:1: the opening's FEN"},
+      // Draw counters are refused, not dropped (issue 41, item 7).
+      {"W:W18:B1\nB:W18:B1 ply=12/400\n", "o.pdn:2:10: an opening's ply counter is not kept"},
+      {"W:W18:B1 ply=2/400 quiet=3/80\n", "o.pdn:1:10: an opening's ply counter is not kept"},
+      {"  W:W18:B1 quiet=3/80\n", "o.pdn:1:12: an opening's quiet counter is not kept"},
   };
   for (const Case& c : corpus)
     EXPECT_EQ(error_of(c.text).rfind(c.want, 0), 0u) << c.want << "\n-> " << error_of(c.text);
@@ -221,6 +229,36 @@ TEST(CheckersOpenings, TheBallotDeckIsPartOfTheIdentity) {
   EXPECT_NE(identity.find(items[0].second), std::string::npos) << identity;
   cfg.rules.start = checkers::parse_start("standard");
   EXPECT_TRUE(Host::settings_identity(cfg.rules).empty());
+}
+
+// The PDN reader is linear (issue 41, item 3): 20,000 games of random moves from the start read
+// with a bounded number of position steps (TextLines, counted, not timed); before, each game
+// counted the lines from the start of the file, and each opening was compared with every earlier
+// one (20k games: 4.5 s).
+TEST(CheckersOpenings, LargePdnFilesReadInLinearWork) {
+  std::string text;
+  std::set<std::string> seen;
+  std::mt19937 rng(7);
+  while (seen.size() < 20000) {
+    checkers::PdnGame game;
+    State s = game.start;
+    for (int ply = 0; ply < 12; ++ply) {
+      checkers::MoveList moves;
+      checkers::generate_moves(s, moves);
+      if (moves.size == 0) break;
+      const checkers::Move m = moves.moves[rng() % moves.size];
+      game.moves.push_back(m);
+      checkers::apply(s, m);
+    }
+    if (!checkers::has_move(s) || !seen.insert(checkers::fen(s)).second) continue;
+    game.result = "*";
+    text += checkers::write_pdn(game) + "\n";
+  }
+  TextLines::work() = 0;
+  const checkers::OpeningDeck deck = checkers::parse_openings(text, "big.pdn");
+  EXPECT_EQ(deck.positions.size(), seen.size());
+  EXPECT_LE(TextLines::work(), text.size() + 4 * seen.size())
+      << "position lookups grew faster than the file";
 }
 
 }  // namespace

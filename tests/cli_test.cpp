@@ -69,6 +69,25 @@ TEST(Cli, PerftMatchesReferenceTable) {
     }
 }
 
+// `--position start` is the game's start under the rules (issue 41, item 7): checkers' counts of
+// ../shared/reference/checkers.md, Gomoku's empty 15x15 and 20x20 boards; EWN, whose first move
+// waits for a die, has no one start and says so.
+TEST(Cli, PerftFromTheStartOfGamesWithoutChance) {
+  const uint64_t checkers[] = {7, 49, 302, 1469, 7361};
+  for (int d = 1; d <= 5; ++d) {
+    const Outcome r =
+        selfplay("perft --game checkers --position start --depth " + std::to_string(d));
+    ASSERT_EQ(r.code, 0) << d;
+    EXPECT_EQ(r.out, std::to_string(checkers[d - 1]) + "\n") << d;
+  }
+  EXPECT_EQ(selfplay("perft --game gomoku --position start --depth 2").out, "50400\n");
+  EXPECT_EQ(selfplay("perft --game gomoku --position start --depth 2 --rule board_size=20").out,
+            "159600\n");
+  const Outcome ewn = selfplay("perft --game ewn --position start --depth 1", Capture::kStderr);
+  EXPECT_EQ(ewn.code, 2);
+  EXPECT_NE(ewn.out.find("has no one start position"), std::string::npos) << ewn.out;
+}
+
 TEST(Cli, PerftDivideListsEveryLegalMoveAndSums) {
   const std::regex line_re(R"(^([a-e][1-5]-[a-e][1-5]|pass): ([0-9]+)$)");
   const std::regex total_re(R"(^total: ([0-9]+)$)");
@@ -450,9 +469,31 @@ TEST(CliNumbers, EveryNumericOptionRefusesNanInfNegativeAndOverflow) {
       const Outcome r = ::sp::test::run_command("timeout 20 '" + std::string(SELFPLAY_BINARY) +
                                                 "' " + args + " 2>&1");
       EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
-      EXPECT_EQ(r.out.rfind(o.name + ": ", 0), 0u) << args << "\n" << r.out;
+      // One line, "error: " first, as every other error (issue 41, item 7).
+      EXPECT_EQ(r.out.rfind("error: " + o.name + ": ", 0), 0u) << args << "\n" << r.out;
+      EXPECT_EQ(lines_of(r.out).size(), 1u) << r.out;
       EXPECT_NE(r.out.find("found '" + value + "'"), std::string::npos) << args << "\n" << r.out;
     }
+  }
+}
+
+// Argument errors are one line starting "error: " and saying where the options are listed; an
+// empty --out is a usage error, not the default path (issue 41, item 7).
+TEST(CliErrors, ArgumentErrorsAreOneLineAndAnEmptyOutIsRefused) {
+  const std::string config = ::sp::test::source_path("configs/ewn/campaign.yaml");
+  const Outcome typo = selfplay("run '" + config + "' --gmaes 4", Capture::kBoth);
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_EQ(typo.out,
+            "error: The following arguments were not expected: 4 --gmaes (selfplay run --help "
+            "lists the options)\n");
+  for (const std::string args :
+       {"run '" + config + "' --out ''",
+        "improve '" + ::sp::test::source_path("configs/ewn/improve.yaml") + "' --out ''",
+        "export '" + config + "' --out ''", "tune '" + config + "' --out ''"}) {
+    const Outcome r = selfplay(args, Capture::kBoth);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.rfind("error: --out: an empty path", 0), 0u) << args << "\n" << r.out;
+    EXPECT_EQ(lines_of(r.out).size(), 1u) << r.out;
   }
 }
 

@@ -8,10 +8,13 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -490,6 +493,60 @@ TEST_F(DataSafety, ResumeThroughASymlinkKeepsTheLinkAndTheMode) {
   EXPECT_EQ(st.st_mode & 07777, 0640u);
   EXPECT_FALSE(fs::exists(file("t.h5.lock")));
   EXPECT_FALSE(fs::exists(target + ".lock"));
+}
+
+// An output path that exists and is not a regular file (a character device, a FIFO, a socket,
+// reached directly or through a link) is refused with exit 2 and left as it was: the writers make
+// a file beside the target and rename it over, which would replace the node by a file (as root,
+// `--out /dev/null` destroyed the machine's /dev/null). A link to a regular file is written
+// through: the link stays, its target gets the output.
+TEST_F(DataSafety, OutputsThatAreNotRegularFilesAreRefusedAndLeftAsTheyWere) {
+  const std::string games = file("g.h5");
+  ASSERT_EQ(selfplay("run " + config() + " --games 2 --quiet --out " + games).code, 0);
+  const std::string fifo = file("fifo"), socket_path = file("sock");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(sock, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof(address.sun_path));
+  std::copy(socket_path.begin(), socket_path.end(), address.sun_path);
+  ASSERT_EQ(::bind(sock, reinterpret_cast<const sockaddr*>(&address), sizeof(address)), 0);
+  ::close(sock);
+  const std::string to_null = file("null-link"), to_fifo = file("fifo-link");
+  fs::create_symlink("/dev/null", to_null);
+  fs::create_symlink("fifo", to_fifo);
+  const auto kind = [](const std::string& p) { return fs::symlink_status(p).type(); };
+  for (const std::string& out : {fifo, socket_path, to_null, to_fifo}) {
+    const fs::file_type before = kind(out);
+    for (const std::string& command :
+         {"export " + games + " --out " + out, "export " + games + " --format html --out " + out,
+          "run " + config() + " --games 2 --quiet --out " + out,
+          "match " + config("a/m.yaml") + " --quiet --out " + out}) {
+      const test::CommandResult r = selfplay(command);
+      EXPECT_EQ(r.code, 2) << command << "\n" << r.out;
+      EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out;
+      EXPECT_EQ(kind(out), before) << command << " replaced " << out;
+    }
+  }
+  EXPECT_EQ(fs::status("/dev/null").type(), fs::file_type::character);
+  EXPECT_EQ(kind(fifo), fs::file_type::fifo);
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+  // Through a link to a regular file (or to none yet): the target is written, the link stays.
+  fs::create_directories(dir_ / "data");
+  const std::string link = file("out.tsv");
+  fs::create_symlink("data/out.tsv", link);
+  const test::CommandResult r = selfplay("export " + games + " --out " + link);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_GT(fs::file_size(file("data/out.tsv")), 0u);
+  // A folder that does not exist is an error (docs/records.md), not a new tree.
+  const test::CommandResult missing =
+      selfplay("export " + games + " --out " + file("no/dir/x.tsv"));
+  EXPECT_EQ(missing.code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("is not an existing folder"), std::string::npos) << missing.out;
+  EXPECT_FALSE(fs::exists(file("no")));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "games/hosts.hpp"
+#include "host/common/child_process.hpp"
 #include "host/config/load.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/protocol/engine_session.hpp"
@@ -109,6 +111,10 @@ TEST(EngineSession, StartAnswersOkForItsOwnGameOnly) {
   EXPECT_TRUE(s.send("INFO timeout_turn 500").empty());
   EXPECT_TRUE(s.send("INFO some_key_it_does_not_know 1").empty());
   EXPECT_EQ(s.send1("INFO timeout_turn soon").rfind("ERROR", 0), 0u);
+  // A manager's "no limit" as INT64_MAX, or larger, is a count (issue 41, item 7).
+  EXPECT_TRUE(s.send("INFO timeout_turn 9223372036854775807").empty());
+  EXPECT_TRUE(s.send("INFO time_left 99999999999999999999999999").empty());
+  EXPECT_EQ(s.send1("INFO timeout_turn -1").rfind("ERROR", 0), 0u);
   bool more = true;
   EXPECT_TRUE(s.send("END", &more).empty());
   EXPECT_FALSE(more);
@@ -160,6 +166,26 @@ TEST(EngineSession, BadInputIsAnsweredWithAnErrorAndKeepsThePosition) {
   ASSERT_TRUE(s.send("POSITION B:W21:B").empty()) << "a finished position is a position";
   EXPECT_EQ(s.send1("GO"), "ERROR the game is over; no move to make");
   EXPECT_EQ(s.send1("POSITION B:W21:B MOVES 1-5"), "ERROR move 1 '1-5': the game is already over");
+}
+
+// Threefold repetition ends the game as the driver sees it (issue 41, item 5): the kings' shuffle
+// brings W:WK18:BK3 back a third time, then GO has no move to make and a move after it is refused;
+// two occurrences still leave a game to play.
+TEST(EngineSession, ThreefoldRepetitionEndsTheGame) {
+  Session<CheckersGame> s(checkers_engine_yaml());
+  const std::string cycle = " 18-22 3-7 22-18 7-3";
+  ASSERT_TRUE(s.send("POSITION W:WK18:BK3 MOVES" + cycle).empty());
+  EXPECT_EQ(legal_texts(s.session().state()).count(s.send1("GO")), 1u) << "seen twice: play on";
+  ASSERT_TRUE(s.send("POSITION W:WK18:BK3 MOVES" + cycle + cycle).empty());
+  EXPECT_EQ(s.send1("GO"),
+            "ERROR the game is over: the position occurred 3 times (drawn by repetition); no move "
+            "to make");
+  EXPECT_EQ(s.send1("POSITION W:WK18:BK3 MOVES" + cycle + cycle + " 18-22"),
+            "ERROR move 9 '18-22': the game is already over (drawn by repetition)");
+  // The refused POSITION kept the drawn one; a new one plays again.
+  EXPECT_EQ(s.send1("GO").rfind("ERROR the game is over", 0), 0u);
+  ASSERT_TRUE(s.send("POSITION W:WK18:BK3 MOVES 18-22").empty());
+  EXPECT_EQ(legal_texts(s.session().state()).count(s.send1("GO")), 1u);
 }
 
 // The manager's clock gives the move its budget (move_budget_ms: 500 ms less 30 ms + 10%).
@@ -411,6 +437,59 @@ TEST(ExternalConfig, KeysAndErrors) {
 
 // The command line: the shipped checkers engine answers a session on stdin; a game with chance
 // is refused with the reason.
+// The session hears its manager while it searches (issue 41, item 2): with a clock of 24 days
+// (timeout_turn 2147483647) and no depth limit a search would never end by itself, yet STOP, END
+// and the end of input each end it at once, answered with the best move so far; the process then
+// exits 0 at END and at the end of input. (Before, the engine searched on, deaf: the reads below
+// waited until their guard of minutes ran out.)
+TEST(EngineCli, StopEndAndTheEndOfInputStopASearchAtOnce) {
+  test::TempDir dir;
+  const std::string config =
+      dir.write("endless.yaml",
+                "game: checkers\nengines:\n  player0: {type: alphabeta, weights: " +
+                    test::source_path("configs/checkers/weights/classic.yaml") +
+                    ", depth: 0, time_ms: 3600000, tt_size_mb: 1}\nbackend: {name: cpu, "
+                    "threads: 1}\n")
+          .string();
+  const std::set<std::string> legal = legal_texts(checkers::parse_position("B:W21-32:B1-12"));
+  // A guard against a hang, not a measure: an answer comes in milliseconds.
+  const auto guard = [] { return ChildProcess::Clock::now() + std::chrono::minutes(5); };
+  const auto start = [&](ChildProcess& p) {
+    std::string line;
+    for (const char* command :
+         {"START checkers", "INFO timeout_turn 2147483647", "POSITION B:W21-32:B1-12"})
+      ASSERT_TRUE(p.write_line(command));
+    ASSERT_EQ(p.read_line(line, guard()), ChildProcess::Read::kLine);
+    EXPECT_EQ(line, "OK");
+  };
+  {
+    ChildProcess p({SELFPLAY_BINARY, "engine", "--config", config});
+    start(p);
+    std::string move;
+    ASSERT_TRUE(p.write_line("GO"));
+    ASSERT_TRUE(p.write_line("STOP"));
+    ASSERT_EQ(p.read_line(move, guard()), ChildProcess::Read::kLine) << "STOP ended no search";
+    EXPECT_EQ(legal.count(move), 1u) << move;
+    ASSERT_TRUE(p.write_line("GO"));
+    ASSERT_TRUE(p.write_line("END"));
+    ASSERT_EQ(p.read_line(move, guard()), ChildProcess::Read::kLine) << "END ended no search";
+    EXPECT_EQ(legal.count(move), 1u) << move;
+    EXPECT_EQ(p.read_line(move, guard()), ChildProcess::Read::kClosed) << move;
+    EXPECT_EQ(p.finish(std::chrono::minutes(5)), "exited with status 0");
+  }
+  // The end of input (the example of the issue): answered, then exit 0. timeout: a guard
+  // against a hang, which was what happened.
+  const auto r = test::run_command(
+      "printf 'START checkers\\nINFO timeout_turn 2147483647\\nPOSITION B:W21-32:B1-12\\nGO\\n' | "
+      "timeout 300 '" +
+      std::string(SELFPLAY_BINARY) + "' engine --config '" + config + "' 2>/dev/null");
+  EXPECT_EQ(r.code, 0) << "124: it searched on after its input ended\n" << r.out;
+  const std::vector<std::string> out = lines_of(r.out);
+  ASSERT_EQ(out.size(), 2u) << r.out;
+  EXPECT_EQ(out[0], "OK");
+  EXPECT_EQ(legal.count(out[1]), 1u) << out[1];
+}
+
 TEST(EngineCli, TheShippedCheckersEngineAnswersASession) {
   const auto r = test::run_command(
       "printf 'START checkers\\nINFO timeout_turn 100\\nPOSITION B:W21-32:B1-12\\nGO\\nEND\\n' | " +

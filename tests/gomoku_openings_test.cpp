@@ -20,6 +20,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/text_lines.hpp"
 #include "experiments/common/position_score.hpp"
 #include "games/gomoku/host.hpp"
 #include "games/gomoku/openings.hpp"
@@ -383,6 +384,79 @@ TEST(GomokuOpenings, ThreatNodesJoinTheIdentityOnlyWhenOn) {
   EXPECT_EQ(off.find("threat_nodes"), std::string::npos) << off;
   EXPECT_NE(selfplay::identity_difference(on, off).find("threat_nodes"), std::string::npos)
       << selfplay::identity_difference(on, off);
+}
+
+// A pos file from a Windows editor (a UTF-8 byte order mark) or with classic Mac line ends (a bare
+// CR) reads as the same openings, on the same lines (issue 41, item 7).
+TEST(GomokuOpenings, AByteOrderMarkAndBareCarriageReturnsAreRead) {
+  const OpeningFile plain = read_openings("h8i9\nh8j10\n# c\ng7\n", "o.pos");
+  for (const char* text : {"\xEF\xBB\xBFh8i9\nh8j10\n# c\ng7\n", "h8i9\rh8j10\r# c\rg7\r",
+                           "\xEF\xBB\xBFh8i9\r\nh8j10\r\n# c\r\ng7"}) {
+    const OpeningFile file = read_openings(text, "o.pos");
+    ASSERT_EQ(file.openings.size(), 3u) << text;
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(file.openings[i].moves, plain.openings[i].moves);
+      EXPECT_EQ(file.openings[i].line, plain.openings[i].line);
+    }
+  }
+}
+
+// Readers of large psq/SGF files are linear (issue 41, item 3): 40,000 SGF game trees are read
+// with a bounded number of position steps (counted by TextLines, not timed); before, every stone
+// counted the lines from the start of the file (40k games: 49 s).
+TEST(GomokuOpenings, LargeSgfFilesReadInLinearWork) {
+  std::string text;
+  size_t games = 0;
+  for (int k = 0; games < 40000; ++k) {
+    const int black = k % 225, white = (k / 225) % 225;
+    if (black == white) continue;
+    const auto point = [](int square) {
+      return std::string{static_cast<char>('a' + square % 15),
+                         static_cast<char>('a' + square / 15)};
+    };
+    text += "(;GM[4]SZ[15];B[" + point(black) + "];W[" + point(white) + "])\n";
+    ++games;
+  }
+  TextLines::work() = 0;
+  const OpeningFile file = read_openings(text, "big.sgf");
+  EXPECT_EQ(file.openings.size(), games);
+  EXPECT_EQ(file.openings.back().line, static_cast<int>(games));
+  EXPECT_LE(TextLines::work(), text.size() + 4 * games)
+      << "position lookups grew faster than the file";
+}
+
+// Numbers in psq and SGF files are read with range checks (issue 41, item 4): a coordinate that
+// wrapped around in sscanf ("4294967304" read as 8) or a huge SZ is refused, and a file made for
+// another board than the rules' is refused with where it says so.
+TEST(GomokuOpenings, PsqAndSgfNumbersAreRangeCheckedAndTheBoardMustMatch) {
+  const Rules rules{};  // 15x15
+  const auto psq = [](const std::string& header, const std::string& moves) {
+    return header + "\n" + moves + "Black\nWhite\n-1\n";
+  };
+  EXPECT_NE(error_of(psq("Piskvorky 15x15, 11:11, 0", "8,8,0\n4294967304,8,0\n"), rules)
+                .find("o.pos:3:1: square 4294967304,8 is not on the 15x15 board"),
+            std::string::npos)
+      << error_of(psq("Piskvorky 15x15, 11:11, 0", "8,8,0\n4294967304,8,0\n"), rules);
+  EXPECT_NE(error_of(psq("Piskvorky 15x15, 11:11, 0", "8,99999999999999999999999,0\n"), rules)
+                .find("is not on the 15x15 board"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(psq("Piskvorky 4294967311x4294967311, 11:11, 0", "8,8,0\n"), rules).find("huge"),
+      std::string::npos);
+  EXPECT_EQ(error_of(psq("Piskvorky 15x15, 11:11, 0", "8,8,0\n9,9,-3\n"), rules), "");
+  EXPECT_EQ(error_of(psq("Piskvorky 20x20, 11:11, 0", "8,8,0\n"), rules),
+            "o.pos:1:1: the file is for a 20x20 board, the rules play on 15x15");
+  Rules twenty;
+  twenty.size = 20;
+  EXPECT_EQ(error_of(psq("Piskvorky 20x20, 11:11, 0", "8,8,0\n"), twenty), "");
+  EXPECT_NE(error_of("(;GM[4]SZ[4294967311];B[hh])\n", rules).find("SZ[4294967311]"),
+            std::string::npos);
+  EXPECT_EQ(error_of("(;GM[4]SZ[20];B[hh])\n", rules),
+            "o.pos:1:11: the file is for a 20x20 board, the rules play on 15x15");
+  EXPECT_EQ(error_of("(;GM[4]SZ[20];B[hh])\n", twenty), "");
+  EXPECT_NE(error_of("(;GM[4]SZ[15];B[hh])\n(;GM[4]SZ[20];B[hh])\n", rules)
+                .find("SZ[20], but the game tree of line 1 is 15x15"),
+            std::string::npos);
 }
 
 }  // namespace

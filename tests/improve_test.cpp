@@ -183,6 +183,16 @@ TEST_F(ImproveDir, ConfigErrorsNameTheFileLineAndKey) {
       {base.substr(0, base.find("tune:")) + "tune:\n  spsa: {iterations: 0}\n" +
            base.substr(base.find("gate:")),
        "tune.spsa.iterations"},
+      // Fewer than one of the 40 games held out while the fit must improve its validation loss
+      // (issue 41, item 7: 0 validation games and NaN losses).
+      {base.substr(0, base.find("tune:")) +
+           "tune: {require_validation_gain: true}\ndata: {validation_fraction: 1e-300}\n" +
+           base.substr(base.find("gate:")),
+       "key 'data.validation_fraction': holds out fewer than one of the 40 games"},
+      {base.substr(0, base.find("tune:")) +
+           "tune: {require_validation_gain: true}\ndata: {validation_fraction: 0.02}\n" +
+           base.substr(base.find("gate:")),
+       "or set tune.require_validation_gain: false"},
   };
   for (const Case& c : cases) {
     try {
@@ -194,6 +204,20 @@ TEST_F(ImproveDir, ConfigErrorsNameTheFileLineAndKey) {
       EXPECT_EQ(what.rfind("loop.yaml:", 0), 0u) << what;  // file:line:column first
     }
   }
+}
+
+TEST_F(ImproveDir, ATinyValidationShareLoadsWithoutTheValidationGate) {
+  const std::string base = tiny_config<EwnGame>();
+  EXPECT_NO_THROW(load_improve_config_text<EwnGame>(base.substr(0, base.find("gate:")) +
+                                                        "data: {validation_fraction: 0.03}\n" +
+                                                        base.substr(base.find("gate:")),
+                                                    "loop.yaml"))
+      << "one game of 40 held out";
+  EXPECT_NO_THROW(load_improve_config_text<EwnGame>(base.substr(0, base.find("gate:")) +
+                                                        "data: {validation_fraction: 1e-300}\n" +
+                                                        base.substr(base.find("gate:")),
+                                                    "loop.yaml"))
+      << "require_validation_gain: false judges no fit by them";
 }
 
 TEST_F(ImproveDir, ExplainLoadsBackToTheSameConfig) {
@@ -601,10 +625,19 @@ TEST_F(ImproveDir, ResumeRefusesAnotherConfigNamingTheKey) {
   const ImproveResult r =
       run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop);
   EXPECT_EQ(r.lineage.rows.size(), 3u);
-  // A champion.yaml edited by hand is refused; restored, the loop goes on.
+  // A champion.yaml with a comment added is the same weights: it resumes, and is kept as it is
+  // (issue 41, item 7: compared by value, not byte for byte).
   const fs::path champion = dir_ / "loop" / "champion.yaml";
   const std::string kept = sp::test::read_text(champion);
-  std::ofstream(champion, std::ios::app) << "# edited\n";
+  std::ofstream(champion, std::ios::app) << "# a note of mine\n";
+  EXPECT_NO_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop));
+  EXPECT_EQ(sp::test::read_text(champion), kept + "# a note of mine\n");
+  // One whose values were edited by hand is refused; restored, the loop goes on.
+  std::string other = kept;
+  const size_t colon = other.find(": ", other.find("weights:") + 8);
+  ASSERT_NE(colon, std::string::npos) << kept;
+  other.insert(colon + 2, "1");  // a digit more in the first weight
+  std::ofstream(champion) << other;
   try {
     run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop);
     ADD_FAILURE() << "an edited champion.yaml resumed";
@@ -622,6 +655,21 @@ TEST_F(ImproveDir, ResumeRefusesAnotherConfigNamingTheKey) {
                InputError);
   std::ofstream(gen0) << gen0_text;
   EXPECT_NO_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(more, "a.yaml"), o, stop));
+  // A campaign the next fit reads (data.window 2: generation 2's for generation 3) deleted: said
+  // before generation 3's campaign is played (issue 41, item 7), not after it.
+  std::string three = more;
+  three.replace(three.find("generations: 2"), 14, "generations: 3");
+  fs::remove(dir_ / "loop" / "gen-002" / "campaign.h5");
+  try {
+    run_improve<EwnGame>(load_improve_config_text<EwnGame>(three, "a.yaml"), o, stop);
+    ADD_FAILURE() << "a loop without generation 2's campaign went on";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gen-002/campaign.h5, which the fit of generation 3 "
+                                         "reads (data.window 2), is missing"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "loop" / "gen-003" / "campaign.h5"));
   // --resume of a directory that is not a loop's.
   o.out = (dir_ / "none").string();
   EXPECT_THROW(run_improve<EwnGame>(load_improve_config_text<EwnGame>(text, "a.yaml"), o, stop),

@@ -502,14 +502,30 @@ pentanomial  0.5312 +/- 0.2020    +21.74 +/- 149.62          +26.34 +/- 170.24  
 SPRT (pentanomial) elo0 0.00 elo1 10.00 alpha 0.05 beta 0.05: LLR 0.02 [-2.94, 2.94] continue
 )");
 
-  // Unpaired results: no pentanomial row, trinomial SPRT; an infinite Elo shows its interval.
+  // Unpaired results: no pentanomial row, trinomial SPRT; all games won: an infinite Elo, said in
+  // words, and no interval where the samples have no spread.
   const std::string wins = format_match_table(Wdl{600, 0, 0}, Penta{}, &cfg);
   EXPECT_EQ(wins.find("pentanomial"), std::string::npos) << wins;
-  EXPECT_NE(wins.find("+inf [+inf, +inf]"), std::string::npos) << wins;
+  EXPECT_NE(wins.find("1.0000 (no spread)   +inf (all won)"), std::string::npos) << wins;
+  EXPECT_EQ(wins.find("+/-"), std::string::npos) << wins;
   EXPECT_NE(wins.find("SPRT (trinomial)"), std::string::npos) << wins;
   EXPECT_NE(wins.find("accept H1"), std::string::npos) << wins;
   EXPECT_EQ(wins.find("nan"), std::string::npos) << wins;
   EXPECT_EQ(format_match_table(Wdl{}, Penta{}).find("nan"), std::string::npos);
+  // A 2-pair match whose pairs were both lost (issue 41, item 7: it printed "+/- 0.0000" and
+  // "nElo -inf"): no interval and no infinite nElo, the score and the Elo as they are.
+  PairCounter two;
+  two.add_pair(GameResult::kLoss, GameResult::kLoss);
+  two.add_pair(GameResult::kLoss, GameResult::kLoss);
+  const std::string lost = format_match_table(two, nullptr);
+  EXPECT_EQ(lost, R"(games 4  W 0  D 0  L 4  pairs 2  LL 2  LD 0  WL+DD 0  WD 0  WW 0
+model        score (95%)          Elo (95%)                  nElo (95%)                 LOS
+trinomial    0.0000 (no spread)   -inf (all lost)            - (all samples alike)        -
+pentanomial  0.0000 (no spread)   -inf (all lost)            - (all samples alike)        -
+)");
+  // Mixed results keep their intervals.
+  two.add_pair(GameResult::kWin, GameResult::kDraw);
+  EXPECT_NE(format_match_table(two, nullptr).find("+/-"), std::string::npos);
 }
 
 }  // namespace

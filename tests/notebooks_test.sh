@@ -22,6 +22,15 @@ if ! [ -x "$py" ] || ! "$py" -c "import nbclient, nbformat, ipykernel, h5py, num
   exit 77
 fi
 
+# Every notebook is listed in notebooks/README.md (its table of files and of inputs).
+for nb in "$root"/notebooks/*.ipynb; do
+  name=$(basename "$nb")
+  if [ "$(grep -c "^| \`$name\` |" "$root/notebooks/README.md")" -lt 2 ]; then
+    echo "FAIL: notebooks/README.md does not list $name in both of its tables" >&2
+    exit 1
+  fi
+done
+
 rm -rf "$scratch"
 mkdir -p "$scratch"
 cat >"$scratch/tiny.yaml" <<'EOF'

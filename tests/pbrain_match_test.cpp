@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -254,31 +255,74 @@ TEST(PbrainMatch, AnEngineIgnoringEndIsKilledAndNothingIsLeftBehind) {
   EXPECT_TRUE(children().empty()) << "a child process was left behind";
 }
 
-// A wrapper script's background job is in the engine's process group: it ends with the engine
-// after END, though the engine itself exits as it should (found by a hostile test: such jobs
-// outlived every normal game).
-TEST(PbrainMatch, AWrapperScriptsBackgroundJobEndsWithTheEngine) {
+// Whether process `pid` has ended: no such process, or a zombie its parent has not reaped yet
+// (init reaps those whose parent is gone, whenever it gets to it).
+bool process_gone(pid_t pid) {
+  if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+// Waits until every process whose id is in `pids_file` (one a line) has ended; a guard of a
+// minute against a hang (they end in milliseconds). Returns how many there were, and fails for
+// each that outlived it (killing it then).
+int expect_all_gone(const std::string& pids_file, const std::string& what) {
+  std::ifstream in(pids_file);
+  int count = 0;
+  for (pid_t pid; in >> pid;) {
+    ++count;
+    const auto guard = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (!process_gone(pid) && std::chrono::steady_clock::now() < guard) ::usleep(10000);
+    EXPECT_TRUE(process_gone(pid)) << what << " " << pid << " outlived its engine";
+    if (!process_gone(pid)) ::kill(pid, SIGKILL);
+  }
+  return count;
+}
+
+// What a wrapper script starts ends with the engine after END, though the engine itself exits as
+// it should: a background job in the engine's process group (found by a hostile test: such jobs
+// outlived every normal game), and one that left the group and its session with setsid (issue
+// 41, item 6: it outlived the match).
+TEST(PbrainMatch, WhatAWrapperScriptStartsEndsWithTheEngine) {
+  for (const std::string job : {"sleep 300", "setsid sleep 300"}) {
+    SCOPED_TRACE(job);
+    test::TempDir tmp;
+    const std::string pids = tmp.file("pids");
+    const std::string wrapper =
+        "sh -c '" + job + " & echo $! >> " + pids + "; exec " + fake_command() + "'";
+    const Played p = play(match_text(wrapper, "tolerance_ms: 200", 1), tmp.file("m.h5"));
+    ASSERT_EQ(p.games.size(), 2u);
+    for (const auto& g : p.games) EXPECT_EQ(g.termination, 0) << "the engine played normally";
+    EXPECT_GE(expect_all_gone(pids, "background job"), 2) << "one engine process per game";
+  }
+}
+
+// A SIGKILLed `selfplay match` leaves no engine running (issue 41, item 6): the kernel kills each
+// engine when selfplay dies (PR_SET_PDEATHSIG). The engines write their ids, then selfplay is
+// killed while they play.
+TEST(PbrainMatch, AKilledMatchLeavesNoEngineRunning) {
   test::TempDir tmp;
   const std::string pids = tmp.file("pids");
   const std::string wrapper =
-      "sh -c 'sleep 300 & echo $! >> " + pids + "; exec " + fake_command() + "'";
-  const Played p = play(match_text(wrapper, "tolerance_ms: 200", 1), tmp.file("m.h5"));
-  ASSERT_EQ(p.games.size(), 2u);
-  for (const auto& g : p.games) EXPECT_EQ(g.termination, 0) << "the engine played normally";
-  std::ifstream in(pids);
-  int jobs = 0;
-  for (pid_t pid; in >> pid;) {
-    ++jobs;
-    // Killed jobs are reaped by init (their parent exited); give that a moment.
-    bool gone = false;
-    for (int i = 0; i < 200 && !gone; ++i) {
-      gone = ::kill(pid, 0) != 0 && errno == ESRCH;
-      if (!gone) ::usleep(10000);
+      "sh -c 'echo $$ >> " + pids + "; exec " + fake_command("--late-at 1 600000") + "'";
+  const std::string config = tmp.file("m.yaml");
+  std::ofstream(config) << match_text(wrapper, "timeout_turn_ms: 3600000", 1);
+  {
+    test::Child match({SELFPLAY_BINARY, "match", config, "--out", tmp.file("m.h5"), "--quiet"});
+    const auto guard = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (std::chrono::steady_clock::now() < guard) {
+      std::ifstream in(pids);
+      pid_t pid = 0;
+      if (in >> pid) break;
+      ::usleep(10000);
     }
-    EXPECT_TRUE(gone) << "background job " << pid << " outlived its engine";
-    if (!gone) ::kill(pid, SIGKILL);
+    match.signal(SIGKILL);
+    match.wait();
   }
-  EXPECT_GE(jobs, 2) << "one engine process per game";
+  EXPECT_GE(expect_all_gone(pids, "engine"), 1) << "no engine was started";
 }
 
 // An engine that refuses START (ERROR: it cannot play this board) stops the match before its

@@ -675,6 +675,29 @@ TEST(PbrainCli, PlaysOverPipesFlushingEveryAnswer) {
   play_over_pipes(p);
 }
 
+// The session hears its manager while it thinks (issue 41, item 2): with a clock of 24 days and no
+// depth limit a search would never end by itself, yet END and the end of input end it at once,
+// answered with the best move so far, and the process exits 0. (Before, it thought on, deaf, and
+// this test hung.)
+TEST(PbrainCli, EndAndTheEndOfInputStopASearchAtOnce) {
+  test::TempDir dir;
+  const auto config = dir.write(
+      "endless.yaml", "game: gomoku\nengines:\n  player0: {type: alphabeta, weights: " +
+                          test::source_path("configs/gomoku/weights/classic.yaml") +
+                          ", depth: 0, time_ms: 3600000, tt_size_mb: 8}\nbackend: {name: cpu, "
+                          "threads: 1}\n");
+  for (const bool end : {true, false}) {
+    PbrainProcess p(SELFPLAY_BINARY, {"pbrain", "--config", config.string()}, {});
+    EXPECT_EQ(p.ask("START 15"), "OK");
+    p.send("INFO timeout_turn 2147483647");
+    p.send("BEGIN");
+    if (end) p.send("END");
+    std::string rest;
+    EXPECT_EQ(p.finish(&rest), 0);
+    EXPECT_GE(square_of(rest.substr(0, rest.find('\n'))).first, 0) << rest;
+  }
+}
+
 TEST(PbrainCli, TheLinkIsSelfplayPbrainWithTheConfigOfTheEnvironment) {
   const std::filesystem::path link =
       std::filesystem::path(SELFPLAY_BINARY).parent_path() / "pbrain-selfplay";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <omp.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -725,6 +726,30 @@ TEST(TuneRun, AtomicWriteReplacesWholeFiles) {
     EXPECT_EQ(e.error(), EISDIR) << e.what();
   }
   EXPECT_TRUE(fs::is_directory(dir.file("x")));
+  // A FIFO (or a link to one) is refused, not replaced; a link to a file is written through.
+  ASSERT_EQ(mkfifo(dir.file("x/fifo").c_str(), 0644), 0);
+  fs::create_symlink("fifo", dir.file("x/fifo-link"));
+  for (const char* name : {"x/fifo", "x/fifo-link"}) {
+    try {
+      write_file_atomically(dir.file(name), "over a FIFO");
+      ADD_FAILURE() << name << " was replaced";
+    } catch (const FileWriteError& e) {
+      EXPECT_EQ(e.error(), EINVAL) << e.what();
+      EXPECT_NE(std::string(e.what()).find("it is a FIFO"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(fs::symlink_status(dir.file("x/fifo")).type(), fs::file_type::fifo);
+  EXPECT_TRUE(fs::is_symlink(dir.file("x/fifo-link")));
+  fs::create_symlink("y.yaml", dir.file("x/y-link"));
+  write_file_atomically(dir.file("x/y-link"), "through\n");
+  EXPECT_TRUE(fs::is_symlink(dir.file("x/y-link")));
+  std::ifstream through(dir.file("x/y.yaml"));
+  std::string written;
+  std::getline(through, written);
+  EXPECT_EQ(written, "through");
+  fs::remove(dir.file("x/fifo"));
+  fs::remove(dir.file("x/fifo-link"));
+  fs::remove(dir.file("x/y-link"));
   size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.file("x"))) ++entries;
   EXPECT_EQ(entries, 1u) << "no temporary file left";

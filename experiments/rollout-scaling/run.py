@@ -18,7 +18,9 @@ Usage: run.py [--games ewn,checkers,gomoku] [--series reference,previous,batchin
               [--budgets 100,300,...] [--batching-budget 3000] [--point-seconds 900]
               [--backend cpu] [--threads 2] [--out results/scaling.csv] [--throughput CSV]
               [--work DIR] [--per-leaf 1,8,64,256] [--leaves 1,4,16] [--virtual-loss 1,0]
-              [--quick] [--bin PATH]
+              [--engine KEY=VALUE ... --tag NAME] [--quick] [--bin PATH]
+--engine/--tag: a variant of the MCTS (e.g. --engine progressive_bias=3 --tag pb3), its rows written
+with the series "reference+pb3", "previous+pb3", "batching+pb3".
 --quick: 4 pairs, budgets 100 and 300, batching 1 and 8 per leaf only (the notebook's CI data).
 """
 from __future__ import annotations
@@ -96,6 +98,8 @@ def play(args, game: str, series: str, budget: int, per_leaf: int, leaves: int, 
     if rules.get("openings"):
         rules["openings"] = str((base / rules["openings"]).resolve())
     a = cfg["engines"]["player0"]
+    for key, value in args.engine_keys.items():
+        a[key] = str((base / value).resolve()) if key == "weights" and value else value
     a.update(rollouts_per_move=budget, rollouts_per_leaf=min(per_leaf, budget),
              leaves_per_round=leaves, virtual_loss=vloss)
     opponent = "reference " + cfg["engines"]["player1"]["type"]
@@ -107,13 +111,14 @@ def play(args, game: str, series: str, budget: int, per_leaf: int, leaves: int, 
     cfg["match"]["pairs"] = args.pairs
     cfg["match"].setdefault("sprt", {})["enabled"] = False
     cfg["backend"].update(name=args.backend, threads=args.threads)
-    name = f"{game}-{series}-{budget}-{per_leaf}-{leaves}-{vloss:g}"
+    label = f"{series}+{args.tag}" if args.tag else series
+    name = f"{game}-{label}-{budget}-{per_leaf}-{leaves}-{vloss:g}"
     cfg["output"]["path"] = str(out_dir / (name + ".h5"))
     cfg["output"]["positions_per_game"] = 1
     config = out_dir / (name + ".yaml")
     config.write_text(yaml.safe_dump(cfg, sort_keys=False))
     row = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-           "machine": machine(), "backend": args.backend, "game": game, "series": series,
+           "machine": machine(), "backend": args.backend, "game": game, "series": label,
            "budget": budget, "per_leaf": min(per_leaf, budget), "leaves_per_round": leaves,
            "virtual_loss": vloss, "opponent": opponent, "pairs": args.pairs}
     if args.point_seconds and args.estimate.get((game, series)) and \
@@ -191,8 +196,21 @@ def main() -> None:
     p.add_argument("--per-leaf", default="1,8,64,256", help="batching: rollouts per leaf")
     p.add_argument("--leaves", default="1,4,16", help="batching: leaves per round")
     p.add_argument("--virtual-loss", default="1,0", help="batching: virtual loss")
+    p.add_argument("--engine", action="append", default=[], metavar="KEY=VALUE",
+                   help="set a key of the MCTS (and its 'previous' opponent), e.g. progressive_bias=3; "
+                        "weights are taken from the match config's directory; repeatable")
+    p.add_argument("--tag", default="",
+                   help="appended to the series in the CSV (reference+TAG) to tell a variant's points apart")
     p.add_argument("--quick", action="store_true")
     args = p.parse_args()
+    args.engine_keys = {}
+    for item in args.engine:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            p.error(f"--engine {item!r}: expected KEY=VALUE")
+        args.engine_keys[key] = yaml.safe_load(value) if value else ""
+    if args.engine_keys and not args.tag:
+        p.error("--engine needs --tag, so that the variant's rows are told apart from the plain MCTS")
     budgets = [int(b) for b in args.budgets.split(",") if int(b) >= args.min_budget]
     per_leaf_list, leaves_list, vloss_list = ([int(x) for x in v.split(",")] for v in
                                               (args.per_leaf, args.leaves, args.virtual_loss))

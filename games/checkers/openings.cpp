@@ -1,8 +1,11 @@
 #include "games/checkers/openings.hpp"
 
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -48,6 +51,16 @@ std::vector<Entry> fen_lines(std::string_view text, std::string_view name) {
     while (last > first && is_blank(content[last - 1])) --last;
     const std::string_view item = content.substr(first, last - first);
     if (!item.empty() && item[0] != ';' && item[0] != '#') {
+      // The draw counters a FEN may carry are not an opening's: each game starts them at 0 under
+      // its rules' limits. Refused rather than dropped, so that no one expects them kept.
+      for (const std::string_view counter :
+           {std::string_view(" ply="), std::string_view(" quiet=")})
+        if (const size_t at = item.find(counter); at != std::string_view::npos)
+          throw InputError(std::string(name) + ":" + std::to_string(line) + ":" +
+                           std::to_string(first + at + 2) + ": an opening's " +
+                           std::string(counter.substr(1, counter.size() - 2)) +
+                           " counter is not kept: every game starts its counters at 0 under the "
+                           "rules' limits; remove it");
       try {
         out.push_back(Entry{parse_position(item), line, first + 1});
       } catch (const InputError& e) {
@@ -78,6 +91,7 @@ OpeningDeck parse_openings(std::string_view text, std::string_view name) {
   if (entries.empty()) throw InputError(std::string(name) + ": no position in the file");
   OpeningDeck deck;
   std::vector<std::string> fens;
+  std::map<std::array<uint32_t, 4>, size_t> seen;  // position -> its first line
   for (const Entry& e : entries) {
     const auto where = [&] {
       return std::string(name) + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
@@ -95,10 +109,13 @@ OpeningDeck parse_openings(std::string_view text, std::string_view name) {
       throw InputError(where() + "the opening's FEN " + written + " has " +
                        std::to_string(written.size()) +
                        " characters, more than the 63 that /games keeps of an opening");
-    for (size_t k = 0; k < deck.positions.size(); ++k)
-      if (same_position(deck.positions[k], s))
-        throw InputError(where() + "the opening " + written + " is listed twice (first on line " +
-                         std::to_string(entries[k].line) + ")");
+    // same_position's fields as one key: a hash lookup an opening, not a scan of the deck.
+    const auto [first, added] = seen.emplace(
+        std::array<uint32_t, 4>{s.pieces[0], s.pieces[1], s.kings, static_cast<uint32_t>(s.side)},
+        e.line);
+    if (!added)
+      throw InputError(where() + "the opening " + written + " is listed twice (first on line " +
+                       std::to_string(first->second) + ")");
     deck.positions.push_back(s);
     fens.push_back(written);
   }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/text_lines.hpp"
 #include "games/checkers/notation.hpp"
 
 namespace sp::checkers {
@@ -35,7 +36,7 @@ const char* side_name(int side) { return side == 0 ? "Black" : "White"; }
 
 class Reader {
  public:
-  Reader(std::string_view text, std::string_view name) : text_(text), name_(name) {}
+  Reader(std::string_view text, std::string_view name) : text_(text), name_(name), lines_(text) {}
 
   std::vector<PdnGame> games() {
     for (;;) {
@@ -66,17 +67,12 @@ class Reader {
   }
 
  private:
-  size_t line_of(size_t at) const {
-    size_t line = 1;
-    for (size_t i = 0; i < at && i < text_.size(); ++i) line += text_[i] == '\n';
-    return line;
-  }
+  size_t line_of(size_t at) const { return static_cast<size_t>(lines_.line(at)); }
 
   [[noreturn]] void fail(size_t at, const std::string& message) const {
-    const size_t line_start = at == 0 ? std::string_view::npos : text_.rfind('\n', at - 1);
-    const size_t column = line_start == std::string_view::npos ? at : at - line_start - 1;
-    throw InputError(std::string(name_) + ":" + std::to_string(line_of(at)) + ":" +
-                     std::to_string(column + 1) + ": " + message);
+    const auto [line, column] = lines_.position(at);
+    throw InputError(std::string(name_) + ":" + std::to_string(line) + ":" +
+                     std::to_string(column) + ": " + message);
   }
 
   void open_game() {
@@ -254,6 +250,7 @@ class Reader {
   }
 
   std::string_view text_, name_;
+  TextLines lines_;
   size_t pos_ = 0;
   std::vector<PdnGame> games_;
   // The game being read.

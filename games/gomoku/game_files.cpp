@@ -1,10 +1,17 @@
 #include "games/gomoku/game_files.hpp"
 
+#include <algorithm>
+#include <bitset>
+#include <charconv>
+#include <climits>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/text_lines.hpp"
 #include "games/gomoku/notation.hpp"
 
 namespace sp::gomoku {
@@ -61,20 +68,6 @@ std::string where(std::string_view name, int line, int column) {
   return std::string(name) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
 }
 
-// Line and column (1-based) of text[at].
-std::pair<int, int> position_of(std::string_view text, size_t at) {
-  int line = 1, column = 1;
-  for (size_t i = 0; i < at && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
-
 size_t skip_blanks(std::string_view text, size_t i) {
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
                              text[i] == '\n' || text[i] == '\f' || text[i] == '\v'))
@@ -82,17 +75,31 @@ size_t skip_blanks(std::string_view text, size_t i) {
   return i;
 }
 
-// A stone added to an opening; a square placed twice is an error at `at`.
-void add_stone(Opening& o, Move m, std::string_view name, std::string_view text, size_t at) {
-  const auto [line, column] = position_of(text, at);
-  for (size_t k = 0; k < o.moves.size(); ++k)
-    if (o.moves[k] == m)
-      throw InputError(where(name, line, column) + "square " + to_string(m) +
+// The stones of one opening as it is read, with where each was read: a square placed twice is an
+// error at its place. Constant work a stone (readers of many games stay linear).
+class OpeningBuilder {
+ public:
+  OpeningBuilder(std::string_view name, const TextLines& lines) : name_(name), lines_(lines) {}
+  void add(Move m, size_t at) {
+    const auto [line, column] = lines_.position(at);
+    const size_t square = static_cast<size_t>(m.y) * kMaxSize + m.x;
+    if (placed_[square])
+      throw InputError(where(name_, line, column) + "square " + to_string(m) +
                        " is placed twice in one game");
-  o.moves.push_back(m);
-  o.columns.push_back(column);
-  if (o.line == 0) o.line = line;
-}
+    placed_[square] = true;
+    o_.moves.push_back(m);
+    o_.columns.push_back(column);
+    if (o_.line == 0) o_.line = line;
+  }
+  const Opening& opening() const { return o_; }
+  Opening take() { return std::move(o_); }
+
+ private:
+  std::string_view name_;
+  const TextLines& lines_;
+  Opening o_;
+  std::bitset<kMaxSize * kMaxSize> placed_;
+};
 
 }  // namespace
 
@@ -144,31 +151,75 @@ bool is_sgf(std::string_view text) {
   return i < text.size() && text[i] == '(';
 }
 
+namespace {
+
+// A decimal number with no sign, at most `max`; nothing when the text is not one or is larger
+// (no wrap-around: "4294967304" is not 8).
+std::optional<long> number_at_most(std::string_view text, long max) {
+  long value = 0;
+  if (text.empty() || text[0] < '0' || text[0] > '9') return std::nullopt;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) return max + 1;
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value > max ? max + 1 : value;
+}
+
+// The text with blanks (spaces, tabs) trimmed at both ends.
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// The comma-separated fields of a psq line, trimmed.
+std::vector<std::string_view> fields_of(std::string_view line) {
+  std::vector<std::string_view> out;
+  for (;;) {
+    const size_t comma = line.find(',');
+    out.push_back(trimmed(line.substr(0, comma)));
+    if (comma == std::string_view::npos) return out;
+    line.remove_prefix(comma + 1);
+  }
+}
+
+}  // namespace
+
 OpeningFile read_psq_openings(std::string_view text, std::string_view name) {
   OpeningFile file;
   file.name = std::string(name);
+  const TextLines lines(text);
   size_t i = skip_blanks(text, 0);
   size_t end = text.find('\n', i);
   if (end == std::string_view::npos) end = text.size();
   std::string_view header = text.substr(i, end - i);
   if (!header.empty() && header.back() == '\r') header.remove_suffix(1);
-  int width = 0, height = 0;
-  {
-    const std::string h(header);
-    int a = 0, b = 0, c = 0;
-    if (std::sscanf(h.c_str(), "Piskvorky %dx%d, %d:%d, %d", &width, &height, &a, &b, &c) != 5) {
-      const auto [line, column] = position_of(text, i);
-      throw InputError(where(name, line, column) +
-                       "a psq file starts \"Piskvorky WIDTHxHEIGHT, 11:11, 0\"");
-    }
+  const auto [header_line, header_column] = lines.position(i);
+  // "Piskvorky WIDTHxHEIGHT, ..." (the rest, the clock and a count, is not read).
+  constexpr std::string_view kMagic = "Piskvorky ";
+  const size_t x_at = header.find('x', kMagic.size());
+  const size_t comma = header.find(',', kMagic.size());
+  std::optional<long> width, height;
+  if (header.starts_with(kMagic) && x_at != std::string_view::npos &&
+      comma != std::string_view::npos && x_at < comma) {
+    width = number_at_most(header.substr(kMagic.size(), x_at - kMagic.size()), 1000);
+    height = number_at_most(header.substr(x_at + 1, comma - x_at - 1), 1000);
   }
-  const auto [header_line, header_column] = position_of(text, i);
-  if (width != height || width < 5 || width > kMaxSize)
-    throw InputError(where(name, header_line, header_column) + "a " + std::to_string(width) + "x" +
-                     std::to_string(height) + " board: Gomoku plays square boards up to " +
-                     std::to_string(kMaxSize) + "x" + std::to_string(kMaxSize));
-  Opening o;
-  // The moves: "x,y" or "x,y,time" lines, until the first line that is not one (the names).
+  if (!width || !height)
+    throw InputError(where(name, header_line, header_column) +
+                     "a psq file starts \"Piskvorky WIDTHxHEIGHT, 11:11, 0\"");
+  if (*width != *height || *width < 5 || *width > kMaxSize)
+    throw InputError(where(name, header_line, header_column) + "a " +
+                     (*width > 1000 ? std::string("huge") : std::to_string(*width)) + "x" +
+                     (*height > 1000 ? std::string("huge") : std::to_string(*height)) +
+                     " board: Gomoku plays square boards up to " + std::to_string(kMaxSize) + "x" +
+                     std::to_string(kMaxSize));
+  const int size = static_cast<int>(*width);
+  file.board_size = size;
+  file.board_size_line = header_line;
+  file.board_size_column = header_column;
+  OpeningBuilder o(name, lines);
+  // The moves: "x,y" or "x,y,time" lines of decimal numbers, until the first line that is not one
+  // (the names).
   for (size_t at = end + 1; at < text.size();) {
     size_t stop = text.find('\n', at);
     if (stop == std::string_view::npos) stop = text.size();
@@ -176,32 +227,38 @@ OpeningFile read_psq_openings(std::string_view text, std::string_view name) {
     if (!item.empty() && item.back() == '\r') item.remove_suffix(1);
     const size_t first = at;
     at = stop + 1;
-    int x = 0, y = 0, t = 0;
-    char tail = 0;
-    const std::string line(item);
-    const int got = std::sscanf(line.c_str(), "%d,%d,%d%c", &x, &y, &t, &tail);
-    if (line.empty() || (got != 2 && got != 3)) {
-      if (line.empty() && o.moves.empty()) continue;
+    const std::vector<std::string_view> fields = fields_of(item);
+    const bool numbers = (fields.size() == 2 || fields.size() == 3) &&
+                         std::all_of(fields.begin(), fields.end(), [](std::string_view f) {
+                           // The time may be written negative by some tools.
+                           if (f.size() > 1 && f[0] == '-') f.remove_prefix(1);
+                           return number_at_most(f, LONG_MAX - 1).has_value();
+                         });
+    if (!numbers) {
+      if (trimmed(item).empty() && o.opening().moves.empty()) continue;
       break;
     }
-    const auto [row, column] = position_of(text, first);
-    if (x < 1 || y < 1 || x > width || y > height)
-      throw InputError(where(name, row, column) + "square " + std::to_string(x) + "," +
-                       std::to_string(y) + " is not on the " + std::to_string(width) + "x" +
-                       std::to_string(height) + " board (psq counts from 1)");
-    add_stone(o, Move{static_cast<uint8_t>(x - 1), static_cast<uint8_t>(y - 1)}, name, text, first);
+    const std::optional<long> x = number_at_most(fields[0], size),
+                              y = number_at_most(fields[1], size);
+    const auto [row, column] = lines.position(first);
+    if (*x < 1 || *y < 1 || *x > size || *y > size)
+      throw InputError(where(name, row, column) + "square " + excerpt(fields[0]) + "," +
+                       excerpt(fields[1]) + " is not on the " + std::to_string(size) + "x" +
+                       std::to_string(size) + " board (psq counts from 1)");
+    o.add(Move{static_cast<uint8_t>(*x - 1), static_cast<uint8_t>(*y - 1)}, first);
   }
-  if (o.moves.empty())
+  if (o.opening().moves.empty())
     throw InputError(where(name, header_line, header_column) + "the psq file has no stones");
-  file.openings.push_back(std::move(o));
+  file.openings.push_back(o.take());
   return file;
 }
 
 OpeningFile read_sgf_openings(std::string_view text, std::string_view name) {
   OpeningFile file;
   file.name = std::string(name);
+  const TextLines lines(text);
   const auto fail = [&](size_t at, const std::string& what) {
-    const auto [line, column] = position_of(text, at);
+    const auto [line, column] = lines.position(at);
     throw InputError(where(name, line, column) + what);
   };
   size_t i = skip_blanks(text, 0);
@@ -210,7 +267,7 @@ OpeningFile read_sgf_openings(std::string_view text, std::string_view name) {
     const size_t tree = i;
     // The main line: the nodes of this tree and of each first variation; later variations are
     // skipped whole.
-    Opening o;
+    OpeningBuilder o(name, lines);
     std::vector<std::pair<Move, size_t>> black_setup, white_setup;
     int depth = 0;
     bool in_main = true;        // false inside a variation after the first of its parent
@@ -264,10 +321,21 @@ OpeningFile read_sgf_openings(std::string_view text, std::string_view name) {
       if (values.empty()) fail(ident_at, "property " + ident + " has no value");
       if (!in_main) continue;
       if (ident == "SZ") {
-        size = std::atoi(values[0].first.c_str());
-        if (size < 5 || size > kMaxSize)
-          fail(values[0].second, "SZ[" + values[0].first + "]: Gomoku plays boards up to " +
+        const std::optional<long> sz = number_at_most(trimmed(values[0].first), kMaxSize);
+        if (!sz || *sz < 5 || *sz > kMaxSize)
+          fail(values[0].second, "SZ[" + excerpt(values[0].first) +
+                                     "]: Gomoku plays square boards from 5x5 up to " +
                                      std::to_string(kMaxSize) + "x" + std::to_string(kMaxSize));
+        size = static_cast<int>(*sz);
+        if (file.board_size != 0 && file.board_size != size)
+          fail(values[0].second, "SZ[" + values[0].first + "], but the game tree of line " +
+                                     std::to_string(file.board_size_line) + " is " +
+                                     std::to_string(file.board_size) + "x" +
+                                     std::to_string(file.board_size));
+        if (file.board_size == 0) {
+          file.board_size = size;
+          std::tie(file.board_size_line, file.board_size_column) = lines.position(values[0].second);
+        }
       } else if (ident == "GM") {
         if (values[0].first != "4")
           fail(values[0].second, "GM[" + values[0].first + "] is not Gomoku (GM[4])");
@@ -293,16 +361,16 @@ OpeningFile read_sgf_openings(std::string_view text, std::string_view name) {
                        std::to_string(white_setup.size()) + " White)");
             for (size_t k = 0; k < black_setup.size() + white_setup.size(); ++k) {
               const auto& [sm, sat] = k % 2 == 0 ? black_setup[k / 2] : white_setup[k / 2];
-              add_stone(o, sm, name, text, sat);
+              o.add(sm, sat);
             }
-            expected = static_cast<int>(o.moves.size() % 2);
+            expected = static_cast<int>(o.opening().moves.size() % 2);
             black_setup.clear();
             white_setup.clear();
           }
           if ((black ? 0 : 1) != expected)
             fail(at - ident.size() - 1,
                  ident + "[" + value + "]: " + (expected == 0 ? "Black" : "White") + " is to move");
-          add_stone(o, m, name, text, at);
+          o.add(m, at);
           expected = 1 - expected;
         }
       }
@@ -312,11 +380,11 @@ OpeningFile read_sgf_openings(std::string_view text, std::string_view name) {
         fail(tree, "the AB and AW stones cannot be played Black first, alternating");
       for (size_t k = 0; k < black_setup.size() + white_setup.size(); ++k) {
         const auto& [sm, sat] = k % 2 == 0 ? black_setup[k / 2] : white_setup[k / 2];
-        add_stone(o, sm, name, text, sat);
+        o.add(sm, sat);
       }
     }
-    if (o.moves.empty()) fail(tree, "the game tree has no stones");
-    file.openings.push_back(std::move(o));
+    if (o.opening().moves.empty()) fail(tree, "the game tree has no stones");
+    file.openings.push_back(o.take());
     i = skip_blanks(text, i);
   }
   if (file.openings.empty()) throw InputError(std::string(name) + ": no game in the SGF file");

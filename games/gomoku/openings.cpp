@@ -49,6 +49,8 @@ void check_listed_once(const OpeningFile& file) {
 }
 
 OpeningFile read_openings(std::string_view text, std::string_view name) {
+  // A UTF-8 byte order mark, as some Windows editors write one, is not part of the text.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   if (is_psq(text)) return read_psq_openings(text, name);
   if (is_sgf(text)) {
     OpeningFile file = read_sgf_openings(text, name);
@@ -61,11 +63,11 @@ OpeningFile read_openings(std::string_view text, std::string_view name) {
   int line = 0;
   for (size_t line_start = 0; line_start <= text.size();) {
     ++line;
-    size_t end = text.find('\n', line_start);
+    // A line ends at "\n", "\r\n" or a bare "\r" (classic Mac line ends).
+    size_t end = text.find_first_of("\r\n", line_start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view content = text.substr(line_start, end - line_start);
-    line_start = end + 1;
-    if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    line_start = end + (text.substr(end, 2) == "\r\n" ? 2 : 1);
     if (const size_t hash = content.find('#'); hash != std::string_view::npos)
       content = content.substr(0, hash);
     size_t i = 0;
@@ -118,6 +120,10 @@ OpeningFile read_openings(std::string_view text, std::string_view name) {
 void check_openings(const OpeningFile& file, const Rules& rules) {
   const int n = rules.size;
   const std::string board = std::to_string(n) + "x" + std::to_string(n);
+  if (file.board_size != 0 && file.board_size != n)
+    throw InputError(where(file.name, file.board_size_line, file.board_size_column) +
+                     "the file is for a " + std::to_string(file.board_size) + "x" +
+                     std::to_string(file.board_size) + " board, the rules play on " + board);
   for (const Opening& o : file.openings) {
     State s = initial_state(rules);
     for (size_t k = 0; k < o.moves.size(); ++k) {

@@ -35,6 +35,10 @@ struct Opening {
 struct OpeningFile {
   std::string name;  // for messages: the path, or what the text is
   std::vector<Opening> openings;
+  // The board the file says it is for (psq's header, SGF's SZ), which check_openings requires to
+  // be the rules' board; 0 when the file does not say (the pos format, an SGF without SZ).
+  int board_size = 0;
+  int board_size_line = 0, board_size_column = 0;  // where it says so
 };
 
 // Step one: the text of a file named `name` (see above). Throws InputError for a malformed line,
@@ -44,8 +48,9 @@ OpeningFile read_openings(std::string_view text, std::string_view name);
 // Throws InputError for a position listed twice in the file (read_openings checks this).
 void check_listed_once(const OpeningFile& file);
 
-// Step two: throws InputError for an opening with a square off the board of rules, or one whose
-// stones make a winning row (the game would be over before it starts, or mid-opening).
+// Step two: throws InputError for a file made for another board than the rules' (psq, SGF), an
+// opening with a square off the board of rules, or one whose stones make a winning row (the game
+// would be over before it starts, or mid-opening).
 void check_openings(const OpeningFile& file, const Rules& rules);
 
 // Both steps.

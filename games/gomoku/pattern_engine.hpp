@@ -5,7 +5,8 @@
 // Time: with a budget (time_ms, or the manager's through set_time_limit) the search stops when it
 // is spent (less a millisecond) (asked every few dozen nodes, threat searches included), starts no
 // iteration once half of it is gone, and gives the root's VCT at most a quarter. The clock can be
-// injected (set_clock) so that tests decide when time runs out. Host only.
+// injected (set_clock) so that tests decide when time runs out; an interrupt flag
+// (set_interrupt) ends the search as a spent budget does. Host only.
 #pragma once
 
 #include <cstdint>
@@ -53,7 +54,7 @@ class PatternEngine final : public search::Engine<GomokuGame> {
     // deadline, some 0.2 ms late at worst as measured (experiments/gomoku-external, run_clock.sh).
     deadline_.start(time_ms_ > 10 ? time_ms_ - 1 : time_ms_);
     StopCheck stop, soft, threat;
-    if (time_ms_ > 0) {
+    if (deadline_.polled()) {
       stop = StopCheck{
           [](void* self) { return static_cast<PatternEngine*>(self)->deadline_.expired(); }, this};
       soft = StopCheck{
@@ -61,7 +62,9 @@ class PatternEngine final : public search::Engine<GomokuGame> {
           this};
       threat = StopCheck{[](void* self) {
                            const auto* e = static_cast<PatternEngine*>(self);
-                           return e->deadline_.seconds() * 4000 >= e->time_ms_;  // a quarter
+                           // A quarter of the budget (none without one), or interrupted.
+                           return e->deadline_.interrupted() ||
+                                  (e->time_ms_ > 0 && e->deadline_.seconds() * 4000 >= e->time_ms_);
                          },
                          this};
     }
@@ -86,6 +89,7 @@ class PatternEngine final : public search::Engine<GomokuGame> {
   }
   void observe(Move, const State&) override {}
   void set_time_limit(uint32_t ms) override { time_ms_ = ms ? ms : configured_time_ms_; }
+  void set_interrupt(const std::atomic<bool>* flag) override { deadline_.set_interrupt(flag); }
 
   // The clock the budget reads (tests inject one; nullptr: steady_clock).
   void set_clock(search::Deadline::Now now) { deadline_.set_clock(std::move(now)); }

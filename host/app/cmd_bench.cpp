@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
@@ -267,9 +269,29 @@ int bench(const BenchOpts& o) {
     return GameHost<G>::start(typename GameHost<G>::Settings{}, seed, stream_game, nullptr);
   };
 
+  // Where the wall time goes: --seconds sets the measurements, the signatures are fixed work.
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  double signature_s = 0, throughput_s = 0, search_s = 0;
+  const auto print_times = [&] {
+    std::string parts;
+    if (playouts)
+      parts +=
+          fmt::format("signature {:.2f} s, throughput and playout paths {:.2f} s (--seconds {:g})",
+                      signature_s, throughput_s, o.seconds);
+    if (search && real)
+      parts += fmt::format("{}search signature {:.2f} s", parts.empty() ? "" : ", ", search_s);
+    if (!parts.empty()) std::printf("time: %s\n", parts.c_str());
+  };
   if (playouts) {
+    auto t0 = Clock::now();
     const Totals sig = run_signature<G>(*backend, start);
+    signature_s = since(t0);
+    t0 = Clock::now();
     throughput<G>(*backend, o, start);
+    throughput_s = since(t0);
     if (!real) {
       std::printf("signature: none (the null backend plays no playouts)\n");
     } else {
@@ -284,10 +306,13 @@ int bench(const BenchOpts& o) {
   if (search) {
     if (!real) {
       std::printf("search signature: none (the null backend plays no playouts)\n");
+      print_times();
       return 0;
     }
     std::fflush(stdout);
+    const auto t0 = Clock::now();
     const selfplay::SearchBenchResult r = selfplay::run_search_bench<G>(*backend, o.threads);
+    search_s = since(t0);
     std::printf(
         "search workload: %u games, mcts %u, %s %u, draws %u; %llu plies, %llu nodes, "
         "%llu rollouts in %.2f s (%.4g nodes/s)\n",
@@ -297,6 +322,7 @@ int bench(const BenchOpts& o) {
         r.seconds > 0 ? r.nodes / r.seconds : 0.0);
     std::printf("search signature: %llu\n", static_cast<unsigned long long>(r.signature()));
   }
+  print_times();
   return 0;
 }
 
@@ -310,7 +336,10 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--threads", o->threads, "CPU backend and search threads (0 = all cores)")
       ->transform(integer_in(0, 4096))
       ->capture_default_str();
-  app.add_option("--seconds", o->seconds, "Time for the throughput measurement")
+  app.add_option("--seconds", o->seconds,
+                 "Time for the throughput measurement (the cpu backend's playout paths table "
+                 "takes about as long again); the signatures are fixed workloads on top, whose "
+                 "times the last line prints (a few seconds for Gomoku)")
       ->transform(real_in(0, 3600))
       ->capture_default_str();
   app.add_option("--batch-log2", o->batch_log2,

@@ -1,7 +1,9 @@
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <string>
 
+#include "core/config/schema.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/system.hpp"
@@ -36,6 +38,32 @@ Runner add_config(CLI::App& app) {
   app.require_option(1, 3);
   return [file, explain, match, improve, game]() {
     return with_game(config::config_file_game(*file, *game), [&]<class G>() {
+      // Without --match or --improve, a file that is not a campaign config but reads as a loop or a
+      // match config is checked as one, saying so; otherwise the campaign's error stands.
+      if (!*improve && !*match) {
+        try {
+          (void)config::load_campaign_config<G>(*file);
+        } catch (const config::ConfigError&) {
+          const auto reads_as = [&](auto load) {
+            try {
+              load();
+              return true;
+            } catch (const std::exception&) {
+              return false;
+            }
+          };
+          if (reads_as([&] { (void)improve::load_improve_config<G>(*file); })) {
+            *improve = true;
+          } else if (reads_as([&] { (void)config::load_match_config<G>(*file); })) {
+            *match = true;
+          } else {
+            throw;
+          }
+          std::fprintf(stderr, "config: %s is a %s config (as with --%s)\n", file->c_str(),
+                       *improve ? "research loop (selfplay improve)" : "match (selfplay match)",
+                       *improve ? "improve" : "match");
+        }
+      }
       if (*improve) {
         const improve::ImproveConfig<G> c = improve::load_improve_config<G>(*file);
         if (explain->count()) {

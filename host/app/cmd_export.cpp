@@ -33,6 +33,7 @@ Runner add_export(CLI::App& app) {
                  "Write the text to this file (through a temporary file, renamed when complete) "
                  "instead of stdout; for a format of one game per file (psq) without --game, the "
                  "directory that gets one file per game (game-000017.psq)")
+      ->check(non_empty_path())
       ->type_name("PATH");
   return [file, out, format, game]() {
     check_input_file(*file);
@@ -55,6 +56,15 @@ Runner add_export(CLI::App& app) {
       std::fprintf(stderr, "wrote %zu %s files to %s\n", files.size(), format->c_str(),
                    out->c_str());
       return 0;
+    }
+    if (!out->empty()) {
+      // An export names a file in a folder that exists (docs/records.md): a mistyped folder is
+      // an error, not a new tree.
+      const std::filesystem::path parent = std::filesystem::path(write_target(*out)).parent_path();
+      std::error_code error;
+      if (!parent.empty() && !std::filesystem::is_directory(parent, error))
+        throw InputError("--out " + *out + ": the folder " + parent.string() +
+                         " is not an existing folder (make it first)");
     }
     const std::string text = selfplay::export_games(*file, *format, only);
     if (!out->empty()) {

@@ -39,7 +39,8 @@ Runner add_improve(CLI::App& app) {
       ->required();
   app.add_option("--out", o->out,
                  "The loop's directory (default out/improve-NAME, NAME the config's stem or, for "
-                 "improve.yaml, its folder)");
+                 "improve.yaml, its folder)")
+      ->check(non_empty_path());
   app.add_flag("--resume", o->resume, "Continue the loop in its directory");
   app.add_option("--generations", o->generations,
                  "Generations in all, earlier runs' included (overrides stop.generations)")

@@ -30,7 +30,8 @@ Runner add_match(CLI::App& app) {
       ->required();
   app.add_option("--pairs", o->pairs, "Game pairs (overrides match.pairs)")
       ->transform(integer_in(1, 500000000));
-  app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
+  app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)")
+      ->check(non_empty_path());
   app.add_option("--backend", o->backend,
                  "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
   app.add_option("--threads", o->threads,

@@ -18,7 +18,8 @@ Runner add_merge(CLI::App& app) {
   app.add_option("-o,--output", *out,
                  "The standalone copy to write: a new file (written through a temporary file, "
                  "renamed when complete)")
-      ->required();
+      ->required()
+      ->check(non_empty_path());
   return [in, out]() {
     check_input_file(*in);
     io::merge_campaign(*in, *out);

@@ -22,7 +22,8 @@ Runner add_perft(CLI::App& app) {
   add_game_option(app, o->game, false);
   app.add_option("--position", o->position,
                  "Position in the game's notation, its chance outcome drawn (ewn: a rolled die, "
-                 "e.g. \"ABC2/DE3/F3f/3ed/2cba 0 1\")")
+                 "e.g. \"ABC2/DE3/F3f/3ed/2cba 0 1\"), or `start`: the game's start under the "
+                 "rules (games without chance)")
       ->required();
   // Any depth: the count is checked against 2^64 - 1 (checkers from the start reaches it past
   // depth 25), and runs longer than a few seconds say how far they are on stderr.
@@ -34,15 +35,23 @@ Runner add_perft(CLI::App& app) {
                        "A key of the game's rules: section, e.g. capture_own=false (repeatable)");
   return [o]() {
     return with_game(o->game, [&]<class G>() {
-      const typename G::State s = GameHost<G>::parse_position(o->position);
+      const auto settings = rule_settings<G>(o->rules);
+      const typename G::Rules& rules = GameHost<G>::rules_of(settings);
+      const typename G::State s = [&] {
+        if (o->position != "start") return GameHost<G>::parse_position(o->position);
+        if constexpr (ChanceGame<G>)
+          throw InputError(std::string("--position start: ") + GameHost<G>::kTitle +
+                           " has no one start position (its chance decides the first move): "
+                           "give a position in its notation");
+        std::string opening;
+        return GameHost<G>::start(settings, 0, 0, &opening);
+      }();
       if constexpr (ChanceGame<G>)
         if (!G::is_over(s) && G::needs_chance(s))
           throw InputError("position \"" + excerpt(o->position) +
                            "\": perft needs a decision position, its chance outcome drawn");
       if (G::is_over(s))
         throw InputError("position \"" + excerpt(o->position) + "\": the game is over");
-      const auto settings = rule_settings<G>(o->rules);
-      const typename G::Rules& rules = GameHost<G>::rules_of(settings);
       using Clock = std::chrono::steady_clock;
       const Clock::time_point start = Clock::now();
       Clock::time_point next_report = start + std::chrono::seconds(2);

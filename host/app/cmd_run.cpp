@@ -28,7 +28,8 @@ Runner add_run(CLI::App& app) {
       ->required();
   app.add_option("--games", o->games, "Number of games (overrides campaign.games)")
       ->transform(integer_in(1, 1000000000));
-  app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)");
+  app.add_option("--out", o->out, "Output HDF5 file (overrides output.path)")
+      ->check(non_empty_path());
   app.add_option("--backend", o->backend,
                  "Rollout backend: auto, cpu, cuda, check (overrides backend.name)");
   app.add_option("--threads", o->threads,

@@ -18,7 +18,8 @@ Runner add_tune(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   app.add_option("config", o->config, "Tune config (YAML), e.g. configs/ewn/tune.yaml")->required();
   app.add_option("--out", o->out,
-                 "Weights file to write (overrides weights.output; spsa: spsa.result)");
+                 "Weights file to write (overrides weights.output; spsa: spsa.result)")
+      ->check(non_empty_path());
   app.add_option("--log", o->log, "texel: CSV of the printed epochs (overrides texel.log)");
   app.add_flag("--write-if-diverged", o->write_if_diverged,
                "texel: write the weights even when the fit diverged (sets "

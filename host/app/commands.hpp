@@ -66,6 +66,9 @@ void check_input_file(const std::string& path);
 // Every numeric option of every command is declared with one of them.
 CLI::Validator integer_in(uint64_t lo, uint64_t hi);
 CLI::Validator real_in(double lo, double hi);
+// For path options (--out): an empty text is refused (a usage error, exit 2), not taken for
+// "the default".
+CLI::Validator non_empty_path();
 
 // Repeatable KEY=VALUE options read through one of a game's config sections: `--rule` (the keys
 // of its `rules:` section, GameHost<G>::settings_section()) and `--playout` (an engine's playout

@@ -1,6 +1,7 @@
 // selfplay: GPU-accelerated Monte Carlo self-play research tool.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "core/errors.hpp"
 #include "host/app/commands.hpp"
 #include "host/common/atomic_file.hpp"
+#include "host/common/process_tree.hpp"
 #include "host/dist/comm.hpp"
 #include "host/io/campaign_file.hpp"
 #include "host/io/errors.hpp"
@@ -75,6 +77,9 @@ int run_command(int argc, char** argv) {
   // A reader that goes away (`selfplay run C 2>&1 | head -1`) must not kill a campaign at its next
   // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
   std::signal(SIGPIPE, SIG_IGN);
+  // What external engines start ends with them: orphans of their processes become ours to end
+  // (host/common/process_tree.hpp).
+  sp::adopt_orphans();
   sp::app::install_test_hooks();
   CLI::App app{
       "selfplay: Monte Carlo self-play for EinStein wuerfelt nicht, Gomoku and English checkers "
@@ -133,7 +138,13 @@ int run_command(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // One line, as every other error: what is wrong, and where the options are listed.
+    std::string where = "selfplay";
+    for (const CLI::App* command : app.get_subcommands())
+      if (command->parsed()) where += " " + command->get_name();
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    std::fprintf(stderr, "error: %s (%s --help lists the options)\n", what.c_str(), where.c_str());
     return 2;
   }
   // Bad input (a config, a notation, a file that is not a usable campaign, an output path that

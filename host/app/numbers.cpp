@@ -37,6 +37,14 @@ CLI::Validator integer_in(uint64_t lo, uint64_t hi) {
       "in " + range);
 }
 
+CLI::Validator non_empty_path() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "an empty path; give a path, or leave the option out" : "";
+      },
+      "PATH");
+}
+
 CLI::Validator real_in(double lo, double hi) {
   const std::string range = "[" + bound(lo) + ", " + bound(hi) + "]";
   return CLI::Validator(

@@ -13,8 +13,40 @@
 
 namespace sp {
 
-void write_file_atomically(const std::string& path, const std::string& text) {
+std::string write_target(const std::string& path) {
   namespace fs = std::filesystem;
+  fs::path p = path;
+  std::error_code error;
+  // A loop of links stops here; opening the file then reports it.
+  for (int hops = 0; hops < 40 && fs::is_symlink(p, error); ++hops) {
+    const fs::path next = fs::read_symlink(p, error);
+    if (error) break;
+    p = next.is_absolute() ? next : p.parent_path() / next;
+  }
+  return p.string();
+}
+
+void check_regular_target(const std::string& path, const std::string& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
+  const std::string shown = target == path ? path : path + " (a link to " + target + ")";
+  if (S_ISDIR(st.st_mode))
+    throw FileWriteError("cannot write " + shown + ": it is a directory", EISDIR);
+  const char* kind = S_ISCHR(st.st_mode)    ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a regular file";
+  throw FileWriteError("cannot write " + shown + ": it is " + std::string(kind) +
+                           ", not a regular file (selfplay writes only regular files: replacing "
+                           "it would destroy it)",
+                       EINVAL);
+}
+
+void write_file_atomically(const std::string& requested, const std::string& text) {
+  namespace fs = std::filesystem;
+  const std::string path = write_target(requested);
+  check_regular_target(requested, path);
   const fs::path parent = fs::path(path).parent_path();
   std::error_code made;
   if (!parent.empty()) fs::create_directories(parent, made);
@@ -23,8 +55,6 @@ void write_file_atomically(const std::string& path, const std::string& text) {
                              ": " + made.message(),
                          made.value());
   struct stat target {};
-  if (::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode))
-    throw FileWriteError("cannot write " + path + ": it is a directory", EISDIR);
   std::string temp = path + ".tmp-XXXXXX";
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) {

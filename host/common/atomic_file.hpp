@@ -20,10 +20,21 @@ class FileWriteError : public std::runtime_error {
   int error_;
 };
 
-// Writes text to path through a temporary file in the same directory, flushed to disk and renamed
-// over path, so that path holds either its old content or all of text. Creates missing parent
-// directories; keeps the permission bits of a file it replaces. Throws FileWriteError when it
-// cannot (and leaves no temporary file).
+// The file a write to `path` lands in: `path`, or the file its symbolic link(s) point to (a chain
+// of at most 40; a relative link is read from the link's folder). Every output of selfplay is
+// written through its links: the link stays, its target gets the new content.
+std::string write_target(const std::string& path);
+
+// Throws FileWriteError (EINVAL: a path that cannot be used, exit code 2) when `target`
+// (write_target(path)) exists and is not a regular file: a character or block device such as
+// /dev/null, a FIFO, a socket, or a directory (EISDIR). Outputs are made beside their target and
+// renamed over it, which would replace such a node by a file; nothing is touched instead.
+void check_regular_target(const std::string& path, const std::string& target);
+
+// Writes text to write_target(path) through a temporary file in the same directory, flushed to
+// disk and renamed over it, so that it holds either its old content or all of text. Creates
+// missing parent directories; keeps the permission bits of a file it replaces. Throws
+// FileWriteError when it cannot (and leaves no temporary file), check_regular_target's first.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace sp

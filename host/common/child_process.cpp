@@ -3,17 +3,21 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "host/common/process_tree.hpp"
 
 extern char** environ;
 
@@ -87,55 +91,102 @@ std::vector<std::string> split_command(std::string_view line) {
   return words;
 }
 
+namespace {
+
+// The file a program name runs: a name with '/' as it is, else the first executable regular file
+// of that name on PATH (as execvp looks); "" when there is none.
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* env = std::getenv("PATH");
+  const std::string dirs = env ? env : "/usr/local/bin:/usr/bin:/bin";
+  for (size_t start = 0; start <= dirs.size();) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string path = (end > start ? dirs.substr(start, end - start) : ".") + "/" + name;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0)
+      return path;
+    start = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   if (argv.empty()) throw std::invalid_argument("ChildProcess: no program");
-  int to_child[2], from_child[2];
+  const std::string path = find_program(argv[0]);
+  if (path.empty())
+    throw std::runtime_error("cannot start " + excerpt(argv[0]) + ": " + std::strerror(ENOENT));
+  int to_child[2], from_child[2], report[2];
+  const auto close_all = [&](std::initializer_list<int*> fds) {
+    for (int* fd : fds) close_fd(*fd);
+  };
   if (pipe2(to_child, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
   if (pipe2(from_child, O_CLOEXEC) != 0) {
     const int e = errno;
-    ::close(to_child[0]);
-    ::close(to_child[1]);
+    close_all({&to_child[0], &to_child[1]});
     throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(e));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);  // selfplay ignores it; the child gets the usual default
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGHUP);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+  // The child reports a failed exec here (its errno); the pipe closes unread when exec succeeds.
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    const int e = errno;
+    close_all({&to_child[0], &to_child[1], &from_child[0], &from_child[1]});
+    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(e));
+  }
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  const bool search = argv[0].find('/') == std::string::npos;
-  const int rc = search
-                     ? posix_spawnp(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ)
-                     : posix_spawn(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  ::close(to_child[0]);
-  ::close(from_child[1]);
+  const pid_t parent = ::getpid();
+  // fork, not posix_spawn: the child asks the kernel to kill it when selfplay dies (a SIGKILL
+  // leaves no engine running). Between fork and exec it calls async-signal-safe functions only.
+  // PR_SET_PDEATHSIG follows the thread that forked: ChildProcess is made on the driver's thread,
+  // which outlives its programs.
+  const pid_t pid = spawn_registered([&]() -> pid_t {
+    const pid_t child = ::fork();
+    if (child != 0) return child;
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // selfplay died before the request was in place
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (const int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (::dup2(to_child[0], STDIN_FILENO) >= 0 && ::dup2(from_child[1], STDOUT_FILENO) >= 0)
+      ::execve(path.c_str(), args.data(), environ);
+    const int error = errno;
+    [[maybe_unused]] const ssize_t n = ::write(report[1], &error, sizeof error);
+    ::_exit(127);
+  });
+  const int fork_error = errno;
+  close_all({&to_child[0], &from_child[1], &report[1]});
   in_ = to_child[1];
   out_ = from_child[0];
-  if (rc != 0) {
+  int exec_error = 0;
+  if (pid > 0) {
+    ::setpgid(pid, pid);  // also here, so that the group exists whichever runs first
+    ssize_t n;
+    while ((n = ::read(report[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+    }
+    if (n != sizeof exec_error) exec_error = 0;
+  }
+  close_fd(report[0]);
+  if (pid < 0 || exec_error != 0) {
     close_fd(in_);
     close_fd(out_);
+    if (pid > 0) {
+      pid_ = pid;
+      reap(false, "");
+    }
     pid_ = -1;
     reaped_ = true;
-    throw std::runtime_error("cannot start " + excerpt(argv[0]) + ": " + std::strerror(rc));
+    throw std::runtime_error("cannot start " + excerpt(argv[0]) + ": " +
+                             std::strerror(pid < 0 ? fork_error : exec_error));
   }
+  pid_ = pid;
 }
 
 ChildProcess::~ChildProcess() {
@@ -205,6 +256,7 @@ std::string ChildProcess::reap(bool killed, const std::string& why) {
   close_fd(in_);
   close_fd(out_);
   ended_ = killed && !why.empty() ? why : status_text(status);
+  unregister_child(pid_);
   return ended_;
 }
 
@@ -219,8 +271,12 @@ bool ChildProcess::exited() const {
   return info.si_pid == pid_;
 }
 
-std::string ChildProcess::finish(std::chrono::milliseconds grace) {
+std::string ChildProcess::finish(std::chrono::milliseconds grace, std::string_view last_line) {
   if (reaped_) return ended_;
+  // Its descendants, before the last line can make it exit: an engine that exits by itself
+  // orphans them, and /proc no longer links them to it.
+  const std::vector<ProcessId> started = descendants_of(pid_);
+  if (!last_line.empty()) write_line(last_line);
   close_fd(in_);  // EOF on its stdin: a well-behaved engine exits
   const Clock::time_point deadline = Clock::now() + grace;
   // Its stdout closes when it exits; lines it still prints are dropped.
@@ -243,8 +299,12 @@ std::string ChildProcess::finish(std::chrono::milliseconds grace) {
     }
     done = exited();
   }
-  // What the child started in its process group (a wrapper script's background jobs) ends with
-  // it: the group is killed whether the child exited by itself or not.
+  // What the child started ends with it, whether it exited by itself or not: its process group (a
+  // wrapper script's background jobs), the descendants it had before END and those /proc still
+  // links to it (also those that left the group); what it started after END and orphaned by its
+  // exit the command line has adopted and ends (process_tree.hpp).
+  kill_processes(started);
+  if (!done) kill_descendants(pid_);
   ::kill(-pid_, SIGKILL);
   if (done) return reap(false, "");
   ::kill(pid_, SIGKILL);  // in case it left the process group it was started in
@@ -253,6 +313,7 @@ std::string ChildProcess::finish(std::chrono::milliseconds grace) {
 
 std::string ChildProcess::kill_now() {
   if (reaped_) return ended_;
+  kill_descendants(pid_);
   ::kill(-pid_, SIGKILL);
   ::kill(pid_, SIGKILL);
   return reap(false, "");

@@ -1,9 +1,11 @@
 // A program run as a child process that the parent talks to in lines: its stdin and stdout are
-// pipes, its stderr is the parent's. Started with posix_spawn in a process group of its own (a
-// Ctrl-C on the terminal reaches selfplay, which stops cleanly, not the child), with SIGPIPE back
-// to its default and no signal blocked. Reads never spin: they sleep in poll() until a line, the
-// end of the pipe or a deadline. The destructor kills (SIGKILL, the whole group) and reaps a child
-// that is still running, so no zombie outlives its ChildProcess.
+// pipes, its stderr is the parent's. Started in a process group of its own (a Ctrl-C on the
+// terminal reaches selfplay, which stops cleanly, not the child), with SIGPIPE back to its default
+// and no signal blocked, and killed by the kernel if selfplay dies (PR_SET_PDEATHSIG: a SIGKILLed
+// match leaves no engine running; the thread that makes a ChildProcess must outlive it). Reads
+// never spin: they sleep in poll() until a line, the end of the pipe or a deadline. The destructor
+// kills (SIGKILL: the program, its process group and its descendants, process_tree.hpp) and reaps
+// a child that is still running, so no zombie outlives its ChildProcess.
 #pragma once
 
 #include <sys/types.h>
@@ -47,11 +49,12 @@ class ChildProcess {
   // True when a line or the end of the pipe is waiting in the buffer (poll() would not wake).
   bool has_buffered_line() const;
 
-  // Closes the child's stdin, gives it until `grace` passes to exit by itself, then kills its
-  // process group (whatever else it started there, even when it exited by itself) and reaps it.
-  // Returns how it ended: "exited with status 0", "killed by signal 6", "killed after not exiting
-  // within 100 ms". Idempotent: later calls return the same text.
-  std::string finish(std::chrono::milliseconds grace);
+  // Writes last_line (when not empty: a protocol's END), closes the child's stdin, gives it until
+  // `grace` passes to exit by itself, then kills its process group and the processes it had
+  // started when finish began (whatever else it started, even when it exited by itself) and
+  // reaps it. Returns how it ended: "exited with status 0", "killed by signal 6", "killed after
+  // not exiting within 100 ms". Idempotent: later calls return the same text.
+  std::string finish(std::chrono::milliseconds grace, std::string_view last_line = {});
   // Kills the child's process group now and reaps it; returns how it ended.
   std::string kill_now();
 

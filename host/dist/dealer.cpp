@@ -48,6 +48,24 @@ void Dealer::deal_first_shares() {
   for (int r = 1; r < size_; ++r) serve_request(r, slots_ + reserve_);
 }
 
+size_t Dealer::dealable() const {
+  if (size_ == 1 || horizon_ == UINT32_MAX) return pool_.size();
+  const auto end = std::lower_bound(pool_.begin(), pool_.end(), horizon_);
+  return static_cast<size_t>(end - pool_.begin());
+}
+
+void Dealer::set_horizon(uint32_t horizon) {
+  if (rank_ != 0 || horizon == horizon_) return;
+  horizon_ = horizon;
+  serve_waiting();
+}
+
+void Dealer::serve_waiting() {
+  std::vector<std::pair<int, uint32_t>> waiting;
+  waiting.swap(waiting_);
+  for (const auto& [source, wanted] : waiting) serve_request(source, wanted);
+}
+
 size_t Dealer::share() const {
   // Guided self-scheduling: a share of what is left, so that the last ids spread over the ranks.
   return std::max<size_t>(1, (pool_.size() + 2 * static_cast<size_t>(size_) - 1) / (2 * size_));
@@ -60,8 +78,8 @@ std::optional<uint32_t> Dealer::take() {
   // at a time and at most once between two polls: taking straight from the pool, its slots would
   // start every id before the first request of another rank arrives, whenever the run has fewer
   // games than rank 0 plays at once.
-  if (rank_ == 0 && size_ > 1 && queue_.empty() && !self_served_ && !pool_.empty()) {
-    const size_t n = std::min({share(), size_t{slots_} + reserve_, pool_.size()});
+  if (rank_ == 0 && size_ > 1 && queue_.empty() && !self_served_ && dealable() > 0) {
+    const size_t n = std::min({share(), size_t{slots_} + reserve_, dealable()});
     queue_.insert(queue_.end(), pool_.begin(), pool_.begin() + static_cast<std::ptrdiff_t>(n));
     pool_.erase(pool_.begin(), pool_.begin() + static_cast<std::ptrdiff_t>(n));
     self_served_ = true;
@@ -84,7 +102,12 @@ bool Dealer::exhausted() const {
 }
 
 void Dealer::serve_request(int source, uint32_t wanted) {
-  const size_t n = dealing_ && !stopped_ ? std::min({size_t{wanted}, share(), pool_.size()}) : 0;
+  const size_t n = dealing_ && !stopped_ ? std::min({size_t{wanted}, share(), dealable()}) : 0;
+  if (n == 0 && dealing_ && !stopped_ && !pool_.empty()) {
+    // Every id left is past the horizon: answered when it moves (set_horizon) or the dealing ends.
+    waiting_.emplace_back(source, wanted);
+    return;
+  }
   std::vector<std::byte> data;
   put<uint8_t>(data, n > 0 || (dealing_ && !pool_.empty()) ? 1 : 0);
   for (size_t i = 0; i < n; ++i) {
@@ -230,6 +253,7 @@ void Dealer::report(const BatchReport& batch) {
 void Dealer::stop_dealing() {
   if (rank_ != 0 || !dealing_) return;
   dealing_ = false;
+  waiting_.clear();  // every rank is told to stop starting
   for (int r = 1; r < size_; ++r) send(r, kStopStarting, empty());
 }
 
@@ -254,11 +278,16 @@ std::vector<int> Dealer::finish(double grace_s) {
     }
     return missing;
   }
-  dealing_ = false;  // requests still coming are answered "no more"
+  dealing_ = false;  // requests still coming are answered "no more", those waiting too
+  serve_waiting();
   while (std::find(done_.begin(), done_.end(), false) != done_.end() && !late()) idle();
   for (int r = 0; r < size_; ++r)
     if (!done_[static_cast<size_t>(r)]) missing.push_back(r);
   return missing;
+}
+
+uint32_t match_window_games(int ranks, uint32_t slots, uint32_t reserve) {
+  return 2 * static_cast<uint32_t>(std::max(1, ranks)) * (slots + reserve);
 }
 
 std::optional<std::string> start_together(const std::string& text, const std::atomic<bool>& stop) {

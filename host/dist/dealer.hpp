@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sp::dist {
@@ -62,6 +63,12 @@ class Dealer {
   void report(const BatchReport& batch);
   // Rank 0: deals no more ids, and the other ranks drop those they hold (a match's SPRT decided).
   void stop_dealing();
+  // Rank 0 of several: deals only ids below `horizon` (the todo ids ascending); a request that
+  // finds none below it waits, answered once the horizon moves or the dealing ends. A match keeps
+  // its horizon a window past the first pair not yet counted, so that the games played when its
+  // SPRT decides are bounded whatever the ranks' speed (match_window_games). One rank ignores it:
+  // its driver starts the ids in order anyway.
+  void set_horizon(uint32_t horizon);
 
   // After this rank's driver has returned and its file is closed: the other ranks send their last
   // reports and say they are done; rank 0 serves until every rank is done. When the run was
@@ -81,6 +88,9 @@ class Dealer {
   void poll_messages();
   void send_reports();
   void serve_request(int source, uint32_t wanted);
+  void serve_waiting();
+  // Rank 0: the ids at the front of pool_ below the horizon.
+  size_t dealable() const;
   // Rank 0: how many ids one request (or rank 0's own refill) gets at most now.
   size_t share() const;
   void deal_first_shares();
@@ -90,6 +100,9 @@ class Dealer {
   // Rank 0: the ids not yet dealt. Other ranks: none.
   std::deque<uint32_t> pool_;
   bool dealing_ = true;  // rank 0: deals on request
+  uint32_t horizon_ = UINT32_MAX;
+  // Rank 0: requests that found no id below the horizon: (rank, ids wanted).
+  std::vector<std::pair<int, uint32_t>> waiting_;
   // Every rank: the ids on hand (rank 0 of one rank takes straight from pool_).
   std::deque<uint32_t> queue_;
   bool self_served_ = false;         // rank 0: refilled queue_ since the last poll
@@ -105,6 +118,12 @@ class Dealer {
   std::vector<bool> done_;  // rank 0: ranks that said they are done
   double busy_s_ = 0, busiest_s_ = 0;
 };
+
+// A match on `ranks` ranks of `slots` games at once each (and the dealer's reserve): the game ids
+// it deals at most past the first pair not yet counted. Every rank can keep its slots and reserve
+// busy while the ranks holding the earliest pairs finish them, so a bound that costs no speed
+// unless one rank is more than twice as slow as the rest.
+uint32_t match_window_games(int ranks, uint32_t slots, uint32_t reserve);
 
 // The start of a run, once rank 0 has checked it: rank 0 sends `text` (what every rank must store
 // alike, such as the effective config) and goes on; the other ranks wait here, sleeping between

@@ -242,6 +242,16 @@ ImproveConfig<G> load_improve_config_text(const std::string& text, const std::st
     doc.fail_key("game", std::string(G::kName) +
                              " has no evaluation features: improve tunes evaluation weights");
   detail::check_loop_keys(doc, c.selfplay, c.gate);
+  // A first fit reads one generation's games: with fewer than one held out, its validation loss
+  // is NaN, and a fit that must improve it could never be judged.
+  if (c.tune.require_validation_gain &&
+      c.data.validation_fraction * static_cast<double>(c.selfplay.games) < 1)
+    doc.fail_key("data.validation_fraction",
+                 "holds out fewer than one of the " + std::to_string(c.selfplay.games) +
+                     " games a first fit reads, and tune.require_validation_gain judges every fit "
+                     "by them: raise it to at least " +
+                     std::to_string(1.0 / static_cast<double>(c.selfplay.games)) +
+                     ", or set tune.require_validation_gain: false");
   if (!doc.was_set("gate.rules")) c.gate.rules = c.selfplay.rules;
   c.gate.engines[1] = c.gate.engines[0];
   c.gate.policies[1] = c.gate.policies[0];

@@ -157,12 +157,12 @@ void write_lineage(const std::string& path, const Lineage& lineage) {
       engine.close("engine");
     }
     file.close(temp);
+    io::install_file(temp, path);
   } catch (...) {
     std::error_code ec;  // a failed write leaves nothing behind; the old lineage stays
     std::filesystem::remove(temp, ec);
     throw;
   }
-  io::install_file(temp, path);
 }
 
 Lineage read_lineage(const std::string& path) {

@@ -366,15 +366,23 @@ std::optional<std::vector<double>> spsa_step(const ImproveConfig<G>& c, uint32_t
   return r.theta;
 }
 
-// Throws InputError unless the weights file at path holds `expected` (as the lineage stores them,
-// float32): a generation's file edited after the lineage recorded it.
+// Whether the weights file at path holds `expected` (as the lineage stores them, float32), by
+// value: comments and the way numbers are written do not count. Throws InputError for a file that
+// is not a weights file.
 template <HostGame G>
-void check_weights_file(const std::string& path, const std::vector<double>& expected) {
+bool weights_file_holds(const std::string& path, const std::vector<double>& expected) {
   const eval::Weights w = eval::load_weights<G>(path);
   bool same = w.w.size() == expected.size();
   for (size_t i = 0; same && i < expected.size(); ++i)
     same = static_cast<float>(w.w[i]) == static_cast<float>(expected[i]);
-  if (!same)
+  return same;
+}
+
+// Throws InputError unless the weights file at path holds `expected`: a generation's file edited
+// after the lineage recorded it.
+template <HostGame G>
+void check_weights_file(const std::string& path, const std::vector<double>& expected) {
+  if (!weights_file_holds<G>(path, expected))
     throw InputError(path +
                      ": its weights are not the ones lineage.h5 recorded for it: edited "
                      "after the loop wrote it? Restore it, or start a new loop");
@@ -455,9 +463,10 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
     // With tune.spsa, champion-engine.yaml beside it holds the champion's engine keys.
     const auto publish_champion = [&] {
       const uint32_t champion = lineage.rows.back().champion;
-      const std::string text = read_text_file(weights_file(dir, champion));
-      if (!fs::exists(champion_path) || read_text_file(champion_path) != text)
-        write_text_file(champion_path, text);
+      // Compared by values: a comment or a number written another way is not a change.
+      if (!fs::exists(champion_path) ||
+          !weights_file_holds<G>(champion_path, lineage.weights.at(champion)))
+        write_text_file(champion_path, read_text_file(weights_file(dir, champion)));
       if (!key_names.empty()) {
         const std::string keys =
             engine_keys_yaml(champion, key_names, lineage.engine_values.at(champion));
@@ -473,9 +482,14 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       const uint32_t previous =
           lineage.rows.size() >= 2 ? lineage.rows[lineage.rows.size() - 2].champion : champion;
       if (fs::exists(champion_path)) {
-        const std::string now = read_text_file(champion_path);
-        if (now != read_text_file(weights_file(dir, champion)) &&
-            now != read_text_file(weights_file(dir, previous)))
+        const auto holds = [&](uint32_t k) {
+          try {
+            return weights_file_holds<G>(champion_path, lineage.weights.at(k));
+          } catch (const InputError&) {
+            return false;  // not a weights file any more
+          }
+        };
+        if (!holds(champion) && !holds(previous))
           throw InputError("cannot resume " + dir + ": " + champion_path +
                            " is not the weights of generation " + std::to_string(champion) + " (" +
                            weights_file(dir, champion) +
@@ -503,6 +517,15 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       const std::string parent_file = weights_file(dir, parent);
       const auto parent_weights =
           std::make_shared<const eval::Weights>(eval::load_weights<G>(parent_file));
+      // The fit reads the campaigns of earlier generations too: one that is gone is said now,
+      // before this generation's campaign is played for nothing.
+      for (uint32_t k = g >= c.data.window ? g - c.data.window + 1 : 1; k < g; ++k)
+        if (const std::string earlier = generation_dir(dir, k) + "/campaign.h5";
+            !fs::is_regular_file(earlier))
+          throw InputError("cannot continue " + dir + ": " + earlier +
+                           ", which the fit of generation " + std::to_string(g) +
+                           " reads (data.window " + std::to_string(c.data.window) +
+                           "), is missing; restore it, or start a new loop");
 
       // 1. Self-play with the champion's weights where the engines use the initial ones.
       config::Config<G> campaign = c.selfplay;

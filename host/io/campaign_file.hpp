@@ -76,6 +76,7 @@
 #include <string>
 #include <vector>
 
+#include "host/common/atomic_file.hpp"
 #include "host/common/system.hpp"
 #include "host/io/errors.hpp"
 #include "host/io/records.hpp"
@@ -151,7 +152,7 @@ struct ResumeReport {
 };
 
 // The file a write to `path` lands in: `path`, or the file its symbolic link(s) point to.
-std::string write_target(const std::string& path);
+using sp::write_target;
 
 // Takes the lock of one writer on the campaign file at `path` (see the top of this file). Throws
 // FileLocked (an InputError) naming the holder while another writer has it, H5Error when the lock

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "host/common/atomic_file.hpp"
+
 namespace sp::io {
 namespace {
 
@@ -32,6 +34,11 @@ void check_campaign_path(const std::string& path) {
 }
 
 void install_file(const std::string& temp, const std::string& target) {
+  try {
+    check_regular_target(target, target);
+  } catch (const FileWriteError& e) {
+    throw H5FileError(e.what(), {}, e.error());
+  }
   struct stat old = {};
   if (::stat(target.c_str(), &old) == 0) ::chmod(temp.c_str(), old.st_mode & 07777);
   sync_path(temp);
@@ -39,21 +46,14 @@ void install_file(const std::string& temp, const std::string& target) {
   sync_path(std::filesystem::absolute(target).parent_path().string());
 }
 
-std::string write_target(const std::string& path) {
-  namespace fs = std::filesystem;
-  fs::path p = path;
-  std::error_code error;
-  // A loop of links stops here; opening the file then reports it.
-  for (int hops = 0; hops < 40 && fs::is_symlink(p, error); ++hops) {
-    const fs::path next = fs::read_symlink(p, error);
-    if (error) break;
-    p = next.is_absolute() ? next : p.parent_path() / next;
-  }
-  return p.string();
-}
-
 FileLock lock_for_writing(const std::string& path) {
-  const std::string lock_path = write_target(path) + ".lock";
+  const std::string target = write_target(path);
+  try {
+    check_regular_target(path, target);
+  } catch (const FileWriteError& e) {
+    throw H5FileError(e.what(), {}, e.error());
+  }
+  const std::string lock_path = target + ".lock";
   try {
     return FileLock::acquire(lock_path, "'" + path + "'");
   } catch (const std::system_error& e) {

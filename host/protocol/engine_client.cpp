@@ -210,8 +210,7 @@ std::optional<search::ExternalWait> EngineClient::waiting() const {
 
 void EngineClient::end_game() {
   if (!child_) return;
-  child_->write_line("END");
-  const std::string ended = child_->finish(std::chrono::milliseconds(s_.tolerance_ms));
+  const std::string ended = child_->finish(std::chrono::milliseconds(s_.tolerance_ms), "END");
   if (ended.rfind("killed after", 0) == 0)
     log::debug(s_.protocol + " " + excerpt(s_.command[0]) + " ignored END: " + ended);
   child_.reset();

@@ -1,7 +1,7 @@
 // The engine side of selfplay's engine protocol (docs/engine-protocol.md), `selfplay engine`: a
 // manager sends one command per line, our engine (the config's engines.player0 over its rules)
 // answers on the output stream, one line per answer, flushed at once. Commands: START game,
-// INFO key value, POSITION text [MOVES m1 m2 ...], GO, ABOUT, END; anything else is answered
+// INFO key value, POSITION text [MOVES m1 m2 ...], GO, STOP, ABOUT, END; anything else is answered
 // `UNKNOWN ...`. Bad input (an unreadable position, an illegal move in the list, GO in a finished
 // game, START of another game) is answered `ERROR ...`, leaves the position as it was, and never
 // ends the session. Only protocol lines go to the output stream; each move's search is noted on
@@ -14,10 +14,13 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
+#include <initializer_list>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -25,8 +28,10 @@
 
 #include "core/errors.hpp"
 #include "core/game_host.hpp"
+#include "core/repetition.hpp"
 #include "host/config/campaign_config.hpp"
 #include "host/protocol/external_engine.hpp"
+#include "host/protocol/input_pump.hpp"
 #include "host/protocol/pbrain.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"
@@ -75,12 +80,26 @@ class EngineSession {
     params_.rules = rules_;
   }
 
-  // Answers commands until END or the end of input. Bad input never throws; a backend failure
-  // propagates.
+  // Answers commands until END or the end of input. The input is read while the engine searches:
+  // END, STOP and the end of input stop a running search at once, which is answered with the best
+  // move found so far. Bad input never throws; a backend failure propagates.
   void run() {
-    std::string line;
-    while (pbrain_detail::read_line(in_, line))
-      if (!handle(line)) return;
+    const auto word_is = [](std::string_view line, std::initializer_list<std::string_view> set) {
+      const std::vector<std::string> w = engine_protocol::words(line);
+      return !w.empty() && std::find(set.begin(), set.end(), w[0]) != set.end();
+    };
+    InputPump pump(
+        in_,
+        [&](std::string_view line) {
+          return word_is(line, {"END", "STOP"});
+        },
+        [&](std::string_view line) { return word_is(line, {"END"}); });
+    interrupt_ = pump.interrupt_flag();
+    if (engine_) engine_->set_interrupt(interrupt_);
+    while (const std::optional<std::string> line = pump.next())
+      if (!handle(*line)) break;
+    interrupt_ = nullptr;
+    if (engine_) engine_->set_interrupt(nullptr);
   }
 
   // Answers one command line; false after END.
@@ -103,6 +122,11 @@ class EngineSession {
   bool dispatch(const std::vector<std::string>& w) {
     const std::string& c = w[0];
     if (c == "END") return false;
+    if (c == "STOP") {
+      // Stops a running search (run() reads it while the engine thinks); nothing to stop now.
+      if (w.size() != 1) throw InputError("STOP takes no arguments");
+      return true;
+    }
     if (c == "START") {
       if (w.size() != 2) throw InputError("START takes the game's name: START " + game_name());
       if (w[1] != game_name())
@@ -136,6 +160,7 @@ class EngineSession {
   void make_engine_now() {
     std::string note;
     engine_ = make_engine<G>(memory_capped_engine(cfg_.engines[0], max_memory_, &note), rules_, 0);
+    engine_->set_interrupt(interrupt_);
     if (!note.empty()) log_ << "engine: max_memory " << max_memory_ << " bytes: " << note << "\n";
   }
 
@@ -180,16 +205,23 @@ class EngineSession {
     for (size_t i = 1; i < moves_at; ++i) start += (i > 1 ? " " : "") + w[i];
     State s = GameHost<G>::parse_position(start);
     std::vector<Move> moves;
+    // The repetition rule (checkers' threefold) over the moves, as the driver keeps it: a game it
+    // drew is over like one its counters ended.
+    PositionHistory<G> history(rules_);
+    history.reset(s);
+    bool repeated = false;
     for (size_t i = moves_at + 1; i < w.size(); ++i) {
-      if (G::is_over(s))
+      if (G::is_over(s) || repeated)
         throw InputError("move " + std::to_string(i - moves_at) + " '" + excerpt(w[i]) +
-                         "': the game is already over");
+                         "': the game is already over" +
+                         (repeated ? " (drawn by repetition)" : ""));
       try {
         moves.push_back(GameHost<G>::parse_move(s, rules_, w[i]));
       } catch (const InputError& e) {
         throw InputError("move " + std::to_string(i - moves_at) + ": " + e.what());
       }
       G::apply(s, moves.back());
+      repeated = history.push(s);
     }
     if (!engine_) make_engine_now();
     // A position that extends the last one is told move by move; any other is a new game.
@@ -212,6 +244,7 @@ class EngineSession {
     start_ = std::move(start);
     moves_ = std::move(moves);
     state_ = at;
+    drawn_by_repetition_ = repeated;
     synced_ = true;
     has_position_ = true;
   }
@@ -219,6 +252,10 @@ class EngineSession {
   void think() {
     if (!has_position_) throw InputError("GO before POSITION");
     if (G::is_over(state_)) throw InputError("the game is over; no move to make");
+    if (drawn_by_repetition_)
+      throw InputError("the game is over: the position occurred " +
+                       std::to_string(repetition_limit<G>(rules_)) +
+                       " times (drawn by repetition); no move to make");
     const uint32_t budget = move_budget_ms(clock_);
     engine_->set_time_limit(budget);
     const auto t0 = std::chrono::steady_clock::now();
@@ -243,7 +280,8 @@ class EngineSession {
   std::istream& in_;
   std::ostream& out_;
   std::ostream& log_;
-  std::unique_ptr<search::Engine<G>> engine_;  // made at the first START or POSITION
+  std::unique_ptr<search::Engine<G>> engine_;     // made at the first START or POSITION
+  const std::atomic<bool>* interrupt_ = nullptr;  // run()'s input: stops a search when raised
   rollout::PlayoutParams<G> params_;
   std::vector<rollout::Leaf<G>> leaves_;
   std::vector<rollout::LeafStats> stats_;
@@ -252,7 +290,8 @@ class EngineSession {
   State state_{};            // the position after them
   bool synced_ = false;      // the engine has seen start_ and moves_
   bool has_position_ = false;
-  uint32_t game_ = 0;  // counts the engine's games, for the search streams
+  bool drawn_by_repetition_ = false;  // state_ is drawn by the repetition rule
+  uint32_t game_ = 0;                 // counts the engine's games, for the search streams
   PbrainClock clock_;
   uint64_t max_memory_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "host/protocol/pbrain.hpp"
 
 #include <cctype>
+#include <limits>
 
 #ifndef SELFPLAY_VERSION
 #define SELFPLAY_VERSION "unknown"
@@ -122,12 +123,17 @@ std::vector<int64_t> parse_numbers(std::string_view text, size_t count, const ch
 }
 
 int64_t parse_count(std::string_view key, std::string_view text) {
+  // Any count of digits: a value past int64 (a manager's "no limit" written as INT64_MAX or
+  // larger) saturates, which every clock reads as far more than a game takes.
   const std::string_view t = trim(text);
-  bool ok = !t.empty() && t.size() <= 18;
+  bool ok = !t.empty();
   int64_t v = 0;
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   for (const char c : t) {
     ok = ok && c >= '0' && c <= '9';
-    if (ok) v = v * 10 + (c - '0');
+    if (!ok) break;
+    const int digit = c - '0';
+    v = v > (kMax - digit) / 10 ? kMax : v * 10 + digit;
   }
   if (!ok)
     throw InputError("INFO " + std::string(key) + ": expected a non-negative integer, got \"" +

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <concepts>
@@ -37,6 +38,7 @@
 #include "core/errors.hpp"
 #include "core/game_host.hpp"
 #include "host/config/campaign_config.hpp"
+#include "host/protocol/input_pump.hpp"
 #include "host/rollout/backend.hpp"
 #include "host/search/engine.hpp"
 #include "host/selfplay/driver.hpp"
@@ -129,12 +131,20 @@ class PbrainSession {
     state_ = GameHost<G>::pbrain_start(rules_);
   }
 
-  // Answers commands until END or the end of input. Bad input never throws; a backend failure
-  // propagates.
+  // Answers commands until END or the end of input. The input is read while the engine thinks:
+  // END and the end of input stop a running search at once, which is answered with the best move
+  // found so far. Bad input never throws; a backend failure propagates.
   void run() {
-    std::string line;
-    while (pbrain_detail::read_line(in_, line))
-      if (!handle(line)) return;
+    const auto is_end = [](std::string_view line) {
+      return pbrain_detail::split_command(line).word == "END";
+    };
+    InputPump pump(in_, is_end, is_end);
+    interrupt_ = pump.interrupt_flag();
+    if (engine_) engine_->set_interrupt(interrupt_);
+    while (const std::optional<std::string> line = pump.next())
+      if (!handle(*line)) break;
+    interrupt_ = nullptr;
+    if (engine_) engine_->set_interrupt(nullptr);
   }
 
   // Answers one command line; false after END.
@@ -251,6 +261,7 @@ class PbrainSession {
   void make_engine_now() {
     std::string note;
     engine_ = make_engine<G>(memory_capped_engine(cfg_.engines[0], max_memory_, &note), rules_, 0);
+    engine_->set_interrupt(interrupt_);
     if (!note.empty()) log_ << "pbrain: max_memory " << max_memory_ << " bytes: " << note << "\n";
     engine_->new_game();
   }
@@ -428,7 +439,8 @@ class PbrainSession {
   std::istream& in_;
   std::ostream& out_;
   std::ostream& log_;
-  std::unique_ptr<search::Engine<G>> engine_;  // made at the first START or before a first move
+  std::unique_ptr<search::Engine<G>> engine_;     // made at the first START or before a first move
+  const std::atomic<bool>* interrupt_ = nullptr;  // run()'s input: stops a search when raised
   rollout::PlayoutParams<G> params_;
   std::vector<rollout::Leaf<G>> leaves_;
   std::vector<rollout::LeafStats> stats_;

@@ -2,7 +2,10 @@
 // campaign_ranks.hpp; rank 0 gathers every game's result, counts the pairs in pair order and runs
 // the SPRT, so the counted pairs and the decision are those of a single-process match. When the
 // SPRT decides, rank 0 deals no more ids and the other ranks drop those they hold (a global stop
-// of new games; the games already running are finished and written, not counted).
+// of new games; the games already running are finished and written, not counted). Rank 0 deals
+// only a window of ids past the first pair not yet counted (dist::match_window_games), so that a
+// slow rank holding an early pair cannot let the others play far past the decision: the games
+// played are at most 2 x (pairs counted) + the window, on any machine load.
 #pragma once
 
 #include <atomic>
@@ -68,6 +71,7 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
     for (const io::MatchPairRow& row : pairs.rows)
       if (row.pair_id >= rows_in_file) control.writer->append_match_pair(row);
     pairs.rows.clear();
+    control.deal_window_from(2 * pairs.next_pair());
     log::info(fmt::format(
         "match: engine A {} against engine B {}, {} pairs{}, {} ranks, backend {} ({}), output {}",
         result.engine_a, result.engine_b, cfg.match.pairs,
@@ -87,7 +91,10 @@ MatchResult run_match_ranks(const config::Config<G>& requested, const MatchOptio
       pairs.add(g.game_id, result_for_a(cfg, g.game_id, g.winner));
       for (const io::MatchPairRow& row : pairs.rows) control.writer->append_match_pair(row);
       pairs.rows.clear();
-      if (pairs.decided()) control.stop_new_games();
+      if (pairs.decided())
+        control.stop_new_games();
+      else
+        control.deal_window_from(2 * pairs.next_pair());
     }
     progress.tick(result);
   };

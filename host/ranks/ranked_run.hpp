@@ -7,6 +7,7 @@
 // as RankedPlay.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -93,6 +94,9 @@ struct RankedControl {
   io::CampaignWriter* writer = nullptr;  // rank 0's own file
   // Deal no more ids and start no more games on any rank (the games running are finished).
   std::function<void()> stop_new_games;
+  // Deal only the ids below first_open + dist::match_window_games (a match: first_open is the
+  // first game of the first pair not yet counted).
+  std::function<void(uint64_t first_open)> deal_window_from;
 };
 
 template <HostGame G>
@@ -162,6 +166,11 @@ RankedOutcome run_ranked(config::Config<G>& cfg, bool resume, bool device,
   control.stop_new_games = [&] {
     dealer.stop_dealing();
     driver->stop_starting();
+  };
+  control.deal_window_from = [&](uint64_t first_open) {
+    const uint64_t horizon =
+        first_open + dist::match_window_games(dist::size(), slots, dealer_reserve(slots));
+    dealer.set_horizon(static_cast<uint32_t>(std::min<uint64_t>(horizon, UINT32_MAX)));
   };
   if (rank == 0 && play.started) play.started(control, backend->info());
   const auto started = std::chrono::steady_clock::now();

@@ -174,7 +174,7 @@ class AlphaBeta {
         MoveList moves;
         hooks::searched_moves<G>(root, rules_, moves);
         for (int i = 0; i < moves.size && !stop_; ++i) {
-          if (opt_.time_ms > 0 && deadline_.half_spent()) break;  // leave the search its time
+          if (deadline_.half_spent()) break;  // leave the search its time
           State child = root;
           G::apply(child, moves.moves[i]);
           if (G::is_over(child)) continue;
@@ -237,6 +237,8 @@ class AlphaBeta {
 
   // The clock the time limit reads (tests inject one; nullptr: steady_clock).
   void set_clock(Deadline::Now now) { deadline_.set_clock(std::move(now)); }
+  // A flag that ends the following searches at once when set (Deadline::set_interrupt).
+  void set_interrupt(const std::atomic<bool>* flag) { deadline_.set_interrupt(flag); }
 
  private:
   static constexpr Score kInf = kWin + 1;
@@ -260,14 +262,15 @@ class AlphaBeta {
   // be stepped over for thousands of nodes).
   void tick() {
     ++nodes_;
-    if (opt_.time_ms == 0 || nodes_ < next_poll_) return;
+    if (!deadline_.polled() || nodes_ < next_poll_) return;
     next_poll_ = nodes_ + kPollNodes;
     if (deadline_.expired()) stop_ = true;
   }
 
-  // The clock as the threat searches ask it: it sets stop_ when time is out. No budget: none.
+  // The clock as the threat searches ask it: it sets stop_ when time is out. No budget (and no
+  // interrupt): none.
   StopCheck clock_stop() {
-    if (opt_.time_ms == 0) return {};
+    if (!deadline_.polled()) return {};
     return StopCheck{[](void* self) {
                        AlphaBeta& search = *static_cast<AlphaBeta*>(self);
                        if (!search.stop_ && search.deadline_.expired()) search.stop_ = true;
@@ -593,6 +596,7 @@ class AlphaBetaEngine final : public Engine<G> {
   }
   void observe(Move, const State& after) override { positions_.push(after); }
   void set_time_limit(uint32_t ms) override { search_.set_time_ms(ms ? ms : configured_time_ms_); }
+  void set_interrupt(const std::atomic<bool>* flag) override { search_.set_interrupt(flag); }
 
   // Statistics of the last decision (depth 0 for a forced move).
   const typename Search::Stats& last_stats() const { return stats_; }

@@ -56,6 +56,7 @@ class MctsEngine final : public Engine<Game> {
   Move decision(MoveStats* stats) override { return tree_.best_move(stats); }
   void observe(Move move, const State& next_root) override { tree_.advance(move, next_root); }
   void set_time_limit(uint32_t ms) override { tree_.set_time_limit(ms ? ms : params_.time_ms); }
+  void set_interrupt(const std::atomic<bool>* flag) override { tree_.set_interrupt(flag); }
 
  private:
   MctsParams params_;

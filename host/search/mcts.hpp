@@ -132,7 +132,7 @@ class Mcts {
     in_flight_rollouts_ = 0;
     leaves_evaluated_ = 0;
     sampler_ = WordStream({ids.seed, ids.game, ids.ply, kLeafSearch, 0});
-    if (p_.time_ms > 0) deadline_.start(p_.time_ms);
+    if (p_.time_ms > 0 || deadline_.interruptible()) deadline_.start(p_.time_ms);
     if (nodes_.empty() || !same_state(root_, root)) {
       nodes_.clear();
       root_ = root;
@@ -150,6 +150,8 @@ class Mcts {
   }
   // The wall-clock limit of the following searches (MctsParams::time_ms), 0 = none.
   void set_time_limit(uint32_t ms) { p_.time_ms = ms; }
+  // A flag that ends the following searches when set (Deadline::set_interrupt).
+  void set_interrupt(const std::atomic<bool>* flag) { deadline_.set_interrupt(flag); }
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
   bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
 
@@ -358,8 +360,11 @@ class Mcts {
   bool budget_left() const {
     return spent_ + in_flight_rollouts_ < p_.rollouts_per_move && !out_of_time();
   }
-  // time_ms has passed since begin() and some rollouts came back (never without a time limit).
-  bool out_of_time() const { return p_.time_ms > 0 && spent_ > 0 && deadline_.expired(); }
+  // time_ms has passed since begin(), or the search was interrupted, and some rollouts came back
+  // (never without a time limit or an interrupt flag).
+  bool out_of_time() const {
+    return (p_.time_ms > 0 || deadline_.interruptible()) && spent_ > 0 && deadline_.expired();
+  }
 
   static bool same_state(const State& a, const State& b) {
     return std::memcmp(&a, &b, sizeof(State)) == 0;

@@ -261,8 +261,11 @@ std::unique_ptr<rollout::Backend<G>> make_campaign_backend(config::Config<G>& cf
     const rollout::BackendOptions sized = backend_options(cfg);
     if (sized.max_leaves > backend->info().max_leaves ||
         sized.max_rollouts > backend->info().max_rollouts) {
+      // The backend `auto` chose, by its name: auto is resolved (and logged) once.
+      const std::string chosen =
+          cfg.backend.name == "auto" ? backend->info().name : cfg.backend.name;
       backend.reset();  // one backend at a time: a device's memory may not hold two
-      backend = rollout::make_backend<G>(cfg.backend.name, sized);
+      backend = rollout::make_backend<G>(chosen, sized);
     }
   }
   // Advice on speed, not on the data: --quiet (scripted runs) leaves it out.

@@ -99,6 +99,17 @@ const char* decision_name(SprtState::Decision d) {
 }
 
 std::string format_row(const char* model, const Estimate& e) {
+  if (e.samples == 0 || e.variance == 0) {
+    // Every sample alike (a short match: 2 pairs both lost): the normal approximation gives no
+    // interval (it would print +/- 0 and an infinite nElo), so say so instead of inventing one.
+    const std::string elo = std::isfinite(e.elo) ? fmt::format("{:+.2f}", e.elo)
+                            : e.elo > 0          ? std::string("+inf (all won)")
+                                                 : std::string("-inf (all lost)");
+    const std::string none = e.samples == 0 ? "no samples" : "all samples alike";
+    return fmt::format("{:<12} {:<20} {:<26} {:<22} {:>7}\n", model,
+                       fmt::format("{:.4f} ({})", e.score, e.samples == 0 ? "none" : "no spread"),
+                       e.samples == 0 ? std::string("-") : elo, "- (" + none + ")", "-");
+  }
   const std::string score = fmt::format("{:.4f} +/- {:.4f}", e.score, e.score_err);
   // With an infinite end the symmetric error says nothing: show the interval instead.
   const std::string elo =
