@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -161,6 +162,41 @@ output:
 HOSTILE_NAME = "</script><script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
 
 
+def owner(label: str, c: str) -> int:
+    """The side a piece belongs to, as the rules of each game name them (-1: no piece): "b" is a
+    Black man in checkers but blue cube 2 in EWN."""
+    if label == "checkers":
+        return 0 if c in "bB" else 1 if c in "wW" else -1
+    if label == "gomoku":
+        return 0 if c == "x" else 1 if c == "o" else -1
+    return 0 if "A" <= c <= "F" else 1 if "a" <= c <= "f" else -1
+
+
+CAPTURED = re.compile(r"has lost (\d+), [^;]*? (\d+)(?:;|$)")
+
+
+def check_captures(browser: Browser, label: str, record: dict, ply: int) -> None:
+    """The captured counts and the red outlines of pieces just taken, against the boards."""
+    start, now = record["boards"][0], record["boards"][ply]
+    def count(board: str, side: int) -> int:
+        return sum(1 for c in board if c not in ".-" and owner(label, c) == side)
+    lost = [count(start, s) - count(now, s) for s in (0, 1)]
+    text = browser.evaluate("document.getElementById('captured').textContent")
+    m = CAPTURED.search(text)
+    if not m or [int(m.group(1)), int(m.group(2))] != lost:
+        fail(label + " game " + str(record["game_id"]) + " after " + str(ply) + " plies: the page "
+             "says " + repr(text) + ", the boards give losses " + str(lost))
+    taken = 0
+    if ply:
+        before, mover = record["boards"][ply - 1], record["plies"][ply - 1]["player"]
+        taken = sum(1 for k, c in enumerate(before) if c not in ".-" and now[k] == "." and
+                    owner(label, c) != mover)
+    shown_taken = browser.evaluate("document.querySelectorAll('#board rect.taken').length")
+    if shown_taken != taken:
+        fail(label + " game " + str(record["game_id"]) + " after " + str(ply) + " plies: " +
+             str(shown_taken) + " squares outlined as taken, the boards give " + str(taken))
+
+
 def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> None:
     """Steps through one game of each page with the keyboard and compares every board shown."""
     record = max(boards, key=lambda r: len(r["plies"]))  # the longest game
@@ -178,6 +214,8 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
             fail(label + " game " + str(record["game_id"]) + " after " + str(ply) + " plies: the page "
                  "shows " + json.dumps(sorted(got.items())) + ", the rules give " +
                  json.dumps(sorted(want.items())))
+        if label in ("ewn", "checkers"):
+            check_captures(browser, label, record, ply)
         text = browser.evaluate("document.getElementById('ply').textContent")
         if not text.startswith("ply " + str(ply) + " of " + str(plies)):
             fail(label + ": the ply line says " + repr(text) + " after " + str(ply) + " steps")
@@ -214,6 +252,32 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
         fail("checkers: the longest game crowns no king, so crowning went unchecked")
     print(label + ": " + str(plies + 1) + " boards of game " + str(record["game_id"]) +
           " match the rules" + (", " + str(crowns[1]) + " crownings" if crowns[1] else ""))
+
+
+def check_every_game(browser: Browser, html: Path, boards: list[dict], label: str) -> None:
+    """Captured counts and taken outlines at every ply of every game of the page (the EWN viewer
+    once took blue cube 2, "b", for a Black checkers man)."""
+    checked = 0
+    for record in boards:
+        # Through a blank page: a change of the hash alone would not load the page again.
+        browser.call("Page.navigate", {"url": "about:blank"})
+        deadline = time.monotonic() + 30
+        while browser.evaluate("location.href") != "about:blank" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        browser.open(html.as_uri() + "#game=" + str(record["game_id"]))
+        browser.key("Home")
+        plies = len(record["plies"])
+        for ply in range(plies + 1):
+            if ply:
+                browser.key("ArrowRight")
+            text = browser.evaluate("document.getElementById('ply').textContent")
+            if not text.startswith("ply " + str(ply) + " of " + str(plies)):
+                fail(label + " game " + str(record["game_id"]) + ": the ply line says " +
+                     repr(text) + " after " + str(ply) + " steps")
+            check_captures(browser, label, record, ply)
+            checked += 1
+    print(label + ": captured counts and taken outlines right at " + str(checked) +
+          " positions of " + str(len(boards)) + " games")
 
 
 def main() -> None:
@@ -277,6 +341,8 @@ match:
     try:
         for game, html, boards in pages:
             check_game(browser, html, boards, game)
+            if game in ("ewn", "checkers"):
+                check_every_game(browser, html, boards, game)
         browser.open((scratch / "match.html").as_uri())
         if browser.evaluate("typeof window.pwned") != "undefined":
             fail("a script in an engine's name ran")

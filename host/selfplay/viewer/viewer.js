@@ -238,17 +238,16 @@
     }
   }
 
+  // Men and kings of each side on a board of this file's style. Letters mean different things in
+  // each game: "b" is a Black man in checkers but blue cube 2 in EWN.
   function countPieces(cells) {
     const n = { men: [0, 0], kings: [0, 0] };
     for (const c of cells) {
-      if (c === "b") n.men[0]++;
-      else if (c === "B") n.kings[0]++;
-      else if (c === "w") n.men[1]++;
-      else if (c === "W") n.kings[1]++;
-      else if (c >= "A" && c <= "F") n.men[0]++;
-      else if (c >= "a" && c <= "f") n.men[1]++;
-      else if (c === "x") n.men[0]++;
-      else if (c === "o") n.men[1]++;
+      if (c === "." || c === "-") continue;
+      const side = owner(c);
+      if (side < 0) continue;
+      if (frame.style === "checkers" && (c === "B" || c === "W")) n.kings[side]++;
+      else n.men[side]++;
     }
     return n;
   }
@@ -398,10 +397,15 @@
     return root;
   }
 
-  // The side a piece character belongs to.
+  // The side a piece character belongs to on a board of this file's style; -1 for no piece.
+  // checkers: b, B Black (0), w, W White; gomoku: x Black, o White; ewn: A-F red (player 0),
+  // a-f blue (player 1).
   function owner(c) {
-    if (c === "b" || c === "B" || c === "x" || (c >= "A" && c <= "F")) return 0;
-    return 1;
+    if (frame.style === "checkers") return c === "b" || c === "B" ? 0 : c === "w" || c === "W" ? 1 : -1;
+    if (frame.style === "gomoku") return c === "x" ? 0 : c === "o" ? 1 : -1;
+    if (c >= "A" && c <= "F") return 0;
+    if (c >= "a" && c <= "f") return 1;
+    return -1;
   }
 
   // ---- controls
