@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -459,6 +460,36 @@ TEST(AlphaBeta, CheckersQuiescenceReadsTheClock) {
   checkers::MoveList legal;
   G::generate_moves(s, {}, legal);
   EXPECT_TRUE(std::find(legal.moves, legal.moves + legal.size, r.best) != legal.moves + legal.size);
+}
+
+// An interrupt flag (a protocol session's STOP, END or end of input) stops a search that has no
+// time budget, within a poll of it, with a legal move; a flag that is never raised changes
+// nothing: the same value and nodes as a search without one.
+TEST(AlphaBeta, AnInterruptStopsASearchWithoutABudgetAndOthersAreUnchanged) {
+  using G = CheckersGame;
+  const auto material = [](const checkers::State& s) -> int32_t {
+    return 100 * (count(s.pieces[s.side]) - count(s.pieces[s.side ^ 1]));
+  };
+  const checkers::State start = checkers::initial_state();
+  std::atomic<bool> flag{false};
+  AlphaBeta<G> plain(material, {}, options(6, true, true, true));
+  AlphaBeta<G> flagged(material, {}, options(6, true, true, true));
+  flagged.set_interrupt(&flag);
+  const auto a = plain.search(start), b = flagged.search(start);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_FALSE(b.stopped);
+  // Raised: a search 40 plies deep (hours without the flag) ends after its first iteration at
+  // most (depth 1 always completes unless a poll stops it first).
+  flag = true;
+  AlphaBeta<G> deep(material, {}, options(40, true, true, true));
+  deep.set_interrupt(&flag);
+  const auto c = deep.search(start);
+  EXPECT_LE(c.depth, 1) << "no iteration starts after the interrupt";
+  EXPECT_LT(c.nodes, 5000u);
+  checkers::MoveList legal;
+  G::generate_moves(start, {}, legal);
+  EXPECT_TRUE(std::find(legal.moves, legal.moves + legal.size, c.best) != legal.moves + legal.size);
 }
 
 }  // namespace

@@ -497,6 +497,19 @@ TEST(CliErrors, ArgumentErrorsAreOneLineAndAnEmptyOutIsRefused) {
   }
 }
 
+// `selfplay --version`: the version, the commit and the build's options on one line, exit 0
+// (issue 43, item 3).
+TEST(Cli, VersionSaysTheCommitAndTheBuild) {
+  const Outcome r = selfplay("--version", Capture::kBoth);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(std::regex_match(
+      r.out,
+      std::regex(R"(selfplay \d+\.\d+\.\d+, commit ([0-9a-f]{7,40}|unknown), built [a-z]*, )"
+                 R"(cuda (on \(architectures [0-9,]+\)|off), mpi (on|off), native (on|off), )"
+                 R"(sanitize (on|off)\n)")))
+      << r.out;
+}
+
 TEST(CliNumbers, NanSecondsFailsAtOnceInsteadOfHanging) {
   for (const char* args :
        {"bench --seconds nan", "bench --sweep --sweep-seconds nan", "bench --seconds NaN",

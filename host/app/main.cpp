@@ -127,6 +127,11 @@ int run_command(int argc, char** argv) {
 
   // Called as pbrain-selfplay (the link the build puts next to the binary, for Gomocup managers,
   // which start an engine without arguments): `selfplay pbrain` with the same arguments.
+  app.set_version_flag(
+      "--version",
+      std::string("selfplay " SELFPLAY_VERSION ", commit " SELFPLAY_GIT_COMMIT ", built ") +
+          SELFPLAY_BUILD,
+      "Print the version, the commit and the build's options, and exit");
   std::vector<char*> args(argv, argv + argc);
   static char pbrain_command[] = "pbrain";
   if (argc >= 1 && std::string_view(argv[0]).ends_with("pbrain-selfplay"))
@@ -136,6 +141,8 @@ int run_command(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // One line, as every other error: what is wrong, and where the options are listed.

@@ -88,18 +88,17 @@ class EngineSession {
       const std::vector<std::string> w = engine_protocol::words(line);
       return !w.empty() && std::find(set.begin(), set.end(), w[0]) != set.end();
     };
-    InputPump pump(
+    InputPump::serve(
         in_,
         [&](std::string_view line) {
           return word_is(line, {"END", "STOP"});
         },
-        [&](std::string_view line) { return word_is(line, {"END"}); });
-    interrupt_ = pump.interrupt_flag();
-    if (engine_) engine_->set_interrupt(interrupt_);
-    while (const std::optional<std::string> line = pump.next())
-      if (!handle(*line)) break;
-    interrupt_ = nullptr;
-    if (engine_) engine_->set_interrupt(nullptr);
+        [&](std::string_view line) { return word_is(line, {"END"}); },
+        [this](std::string_view line) { return handle(line); },
+        [this](const std::atomic<bool>* flag) {
+          interrupt_ = flag;
+          if (engine_) engine_->set_interrupt(flag);
+        });
   }
 
   // Answers one command line; false after END.

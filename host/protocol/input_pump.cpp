@@ -72,4 +72,15 @@ std::optional<std::string> InputPump::next() {
 
 const std::atomic<bool>* InputPump::interrupt_flag() const { return &shared_->interrupt; }
 
+void InputPump::serve(std::istream& in, std::function<bool(std::string_view)> interrupts,
+                      std::function<bool(std::string_view)> last,
+                      const std::function<bool(std::string_view)>& handle,
+                      const std::function<void(const std::atomic<bool>*)>& set_interrupt) {
+  InputPump pump(in, std::move(interrupts), std::move(last));
+  set_interrupt(pump.interrupt_flag());
+  while (const std::optional<std::string> line = pump.next())
+    if (!handle(*line)) break;
+  set_interrupt(nullptr);
+}
+
 }  // namespace sp::selfplay

@@ -35,6 +35,14 @@ class InputPump {
   // Raised while a search must stop (see above); for Engine::set_interrupt.
   const std::atomic<bool>* interrupt_flag() const;
 
+  // A protocol session's command loop over `in`: each line to handle(line) until it returns
+  // false or the input ends (and every line read was handled). set_interrupt(flag) gets the
+  // pump's flag before the first line, and nullptr after the last.
+  static void serve(std::istream& in, std::function<bool(std::string_view)> interrupts,
+                    std::function<bool(std::string_view)> last,
+                    const std::function<bool(std::string_view)>& handle,
+                    const std::function<void(const std::atomic<bool>*)>& set_interrupt);
+
  private:
   struct Shared;
   std::shared_ptr<Shared> shared_;

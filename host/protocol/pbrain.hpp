@@ -138,13 +138,12 @@ class PbrainSession {
     const auto is_end = [](std::string_view line) {
       return pbrain_detail::split_command(line).word == "END";
     };
-    InputPump pump(in_, is_end, is_end);
-    interrupt_ = pump.interrupt_flag();
-    if (engine_) engine_->set_interrupt(interrupt_);
-    while (const std::optional<std::string> line = pump.next())
-      if (!handle(*line)) break;
-    interrupt_ = nullptr;
-    if (engine_) engine_->set_interrupt(nullptr);
+    InputPump::serve(
+        in_, is_end, is_end, [this](std::string_view line) { return handle(line); },
+        [this](const std::atomic<bool>* flag) {
+          interrupt_ = flag;
+          if (engine_) engine_->set_interrupt(flag);
+        });
   }
 
   // Answers one command line; false after END.
