@@ -1,8 +1,8 @@
 // Engines as the game driver sees them: each decides a move through rounds of leaves, so any mix of
 // engines in many concurrent games can share one rollout batch. Engines without rollouts (random,
 // expectimax, alpha-beta, a game's own search) decide at begin() and never ask for leaves. The
-// engines of every game are in host/search/; a game's own search implements this interface in its
-// folder (GameHost<G>::native_engine, core/native_engine.hpp).
+// engines of every game are in host/engines/search/; a game's own search implements this interface
+// in its folder (GameHost<G>::native_engine, core/native_engine.hpp).
 #pragma once
 
 #include <atomic>

@@ -19,10 +19,10 @@
 //   rollouts r in [first, last), each exactly what playout() gives on BlockStream(key, ply, leaf,
 //   r), in any order (the CPU backend interleaves several rollouts per thread).
 //
-// FeatureGame adds the host-side evaluation features that linear evaluations (host/eval) weigh and
-// tuning fits. Host search also finds optional hooks at compile time (host/search/game_hooks.hpp:
-// a Zobrist hash, tactical moves, a history index). Host-only hooks may live in a game struct that
-// nvcc compiles as long as device code never calls them.
+// FeatureGame adds the host-side evaluation features that linear evaluations (host/engines/eval)
+// weigh and tuning fits. Host search also finds optional hooks at compile time
+// (host/engines/search/game_hooks.hpp: a Zobrist hash, tactical moves, a history index). Host-only
+// hooks may live in a game struct that nvcc compiles as long as device code never calls them.
 #pragma once
 
 #include <concepts>

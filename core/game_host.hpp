@@ -22,15 +22,15 @@
 //   kWeightsExample           optional, games with features: a weights file to name in messages
 //   chance_value(s)           chance games: the drawn outcome of decision state s as its
 //                             notation and the /plies `chance` column write it (EWN: the die 1..6)
-//   Optional, for `selfplay verify` (host/selfplay/game_record_rules.hpp) when a file's stored
+//   Optional, for `selfplay verify` (host/records/game_record_rules.hpp) when a file's stored
 //   config cannot be read (without them such a file is refused):
 //   parse_rules(text)         std::optional<G::Rules> from describe_rules' text; nullopt otherwise
 //   opening_position(opening, first_player)
 //                             the start position a /games opening text stands for, chance not
 //                             drawn; throws InputError for a text that is no opening
 //   kChanceName, kChancesName optional, chance games: a chance outcome in messages ("die", "dice")
-// Terminal play (`selfplay play`, `selfplay demo`; host/terminal/human_game.hpp), all optional,
-// found at compile time; without them the terminal shows the plain defaults in brackets:
+// Terminal play (`selfplay play`, `selfplay demo`; host/play/terminal/human_game.hpp), all
+// optional, found at compile time; without them the terminal shows the plain defaults in brackets:
 //   board_text(s)             the board, lines ending in '\n' [the position text]
 //   side_name(side)           "player 0 (cubes A-F, from the top-left corner to e1)" ["player 0"]
 //   side_tag(side)            a short mark after "player 0" in the turn line: "A-F" [none]
@@ -48,7 +48,7 @@
 //                             why the move that ended the game won it, worded for a human
 //                             winner ("your cube reached e1") or the engine ("its cube reached
 //                             e1") [none: "You win." / "Engine wins."]
-// Game files (`selfplay export --format NAME`; host/selfplay/export.hpp), optional:
+// Game files (`selfplay export --format NAME`; host/records/export.hpp), optional:
 //   kGameFileFormats          the game's own game-file formats (std::array of GameFileFormat:
 //                             checkers {pdn}, Gomoku {psq, sgf})
 //   game_file_text(game, format)
@@ -58,25 +58,25 @@
 //                             InputError for a record that does not replay (its opening or a move
 //                             is not legal)
 // Board pictures (`selfplay export --format html` and `--format boards`, the notebooks' boards;
-// host/selfplay/viewer.hpp), optional, both or none (PictureGame):
+// host/records/viewer.hpp), optional, both or none (PictureGame):
 //   board_frame(rules)        the board's shape, drawing style and labels (BoardFrame)
 //   picture(s)                the pieces on the board of s, one character per square in the
 //                             frame's style's alphabet, and the squares to mark (BoardPicture)
-// Resume (host/selfplay/campaign.hpp run_identity), optional:
+// Resume (host/play/selfplay/campaign.hpp run_identity), optional:
 //   settings_identity(settings)  vector of (key, text) pairs that replace `rules.<key>` in the
 //                             identity a resume must match: what decides the games beyond the
 //                             config's text (checkers: the deck of openings, by content); an
 //                             empty text removes the key (one that does not apply, left out so
 //                             that files written before it existed still resume)
-// Tuning (`selfplay tune`, SPSA; host/tune/spsa_game.hpp), optional:
+// Tuning (`selfplay tune`, SPSA; host/research/tune/spsa_game.hpp), optional:
 //   inert_policy_key(policy, key)  why playout key `key` has no effect under `policy` ("" when it
 //                             has one), noted before SPSA tunes it
-// Bench (`selfplay bench --search-only`; host/selfplay/search_bench.hpp), optional:
+// Bench (`selfplay bench --search-only`; host/play/selfplay/search_bench.hpp), optional:
 //   kSearchBenchRollouts, kSearchBenchDepth  a lighter search workload for wide games
 // Gomocup protocol, optional, all or none (ProtocolGame): `selfplay pbrain` (our engine speaks it;
-// host/protocol/pbrain.hpp) and `type: pbrain` engines (external programs in matches;
-// host/protocol/pbrain_engine.hpp). For games of two sides placing pieces on squares (x, y), x the
-// column from the left and y the row from the top, 0-based, the first player (side 0) moving
+// host/protocols/pbrain.hpp) and `type: pbrain` engines (external programs in matches;
+// host/play/external/pbrain_engine.hpp). For games of two sides placing pieces on squares (x, y), x
+// the column from the left and y the row from the top, 0-based, the first player (side 0) moving
 // first. Without them both refuse the game.
 //   pbrain_board(rules, width, height)  the rules for a board of width x height (START n is n x n);
 //                             throws InputError for a size the game does not play

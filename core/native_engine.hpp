@@ -4,8 +4,9 @@
 //                                the spec
 //   check_native_engine(spec)    why a config cannot have it ("" when it can), asked when the
 //                                config is read, so that the error names the config's key
-// The spec holds the engine keys of the config as host/ reads them (host/config/campaign_config.hpp
-// native_engine_spec), so that a game's folder needs nothing of host/'s config types.
+// The spec holds the engine keys of the config as host/ reads them
+// (host/play/config/campaign_config.hpp native_engine_spec), so that a game's folder needs nothing
+// of host/'s config types.
 #pragma once
 
 #include <cstdint>

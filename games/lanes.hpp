@@ -1,5 +1,5 @@
 // Every game's lane-parallel CPU playouts (LanePlayouts specializations, host only), included by
-// host/rollout/lane_playouts.hpp: the lanes.hpp of each game of SELFPLAY_GAMES that has one
+// host/engines/rollout/lane_playouts.hpp: the lanes.hpp of each game of SELFPLAY_GAMES that has one
 // (written by CMake, games/games.cmake); the others keep the scalar playout.
 #pragma once
 

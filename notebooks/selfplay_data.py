@@ -481,7 +481,7 @@ def _number(v):
 def board_svg(record: dict, ply: int = -1, caption: bool = True) -> BoardSvg:
     """Draws a game's board after `ply` plies (0 the start; negative counts from the end, -1 the
     last board) from a record of load_boards, in the look of the replay viewer
-    (host/selfplay/viewer/viewer.js): column and row labels on every side, checkers' square numbers,
+    (host/records/viewer/viewer.js): column and row labels on every side, checkers' square numbers,
     EWN's cubes with their numbers (red player 0, blue player 1), checkers' men and kings (a ring
     and a K), Gomoku's stones on the intersections. The squares the last move changed are
     outlined (red where a piece of the side not moving was taken; Gomoku: a dot on the new stone),

@@ -2,7 +2,7 @@
 # Prints the rollout kernels' resources as ptxas reports them, and the occupancy they allow, as
 # the Markdown table of docs/gpu.md ("Kernels"): per game, playout variant and architecture,
 # registers, stack frame and spills, and resident warps per SM for blocks of 64, 128 and 256
-# threads (the backend's default picks the best; cuda/cuda_backend.cu). Needs nvcc, not a GPU.
+# threads (the backend's default picks the best; host/engines/cuda/cuda_backend.cu). Needs nvcc, not a GPU.
 # Usage: scripts/kernel_resources.sh [arch...]      (default: 90 80)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ cmake -DOUT="$tmp/generated" -P scripts/game_list.cmake  # the game list the bui
 for arch in "${archs[@]}"; do
   # The Release flags of the build (CMAKE_CUDA_FLAGS_RELEASE and the project's own).
   "$nvcc" -std=c++20 -I. -I"$tmp/generated" -O3 -DNDEBUG --expt-relaxed-constexpr -arch="sm_$arch" -Xptxas -v \
-    -c cuda/cuda_backend.cu -o "$tmp/backend.o" >"$tmp/ptxas-$arch.txt" 2>&1 ||
+    -c host/engines/cuda/cuda_backend.cu -o "$tmp/backend.o" >"$tmp/ptxas-$arch.txt" 2>&1 ||
     { cat "$tmp/ptxas-$arch.txt" >&2; exit 1; }
 done
 echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with local changes'), $(date -u +%Y-%m-%d)"

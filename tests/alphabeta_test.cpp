@@ -1,4 +1,4 @@
-// Alpha-beta (host/search/alphabeta.hpp) on tic-tac-toe: the value of every search equals a
+// Alpha-beta (host/engines/search/alphabeta.hpp) on tic-tac-toe: the value of every search equals a
 // brute-force negamax at the same depth, and the move chosen achieves it, with the table, PVS and
 // move ordering each on and off, with and without the game's search hooks; full-depth searches
 // solve every position even with a table kept across searches; as an engine it never loses to
@@ -15,7 +15,7 @@
 #include "core/philox.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
-#include "host/search/alphabeta.hpp"
+#include "host/engines/search/alphabeta.hpp"
 #include "tests/engine_loop.hpp"
 #include "tests/games/tictactoe/game.hpp"
 

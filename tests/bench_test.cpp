@@ -1,9 +1,11 @@
 // `selfplay bench` prints two deterministic signatures, both pinned here: any change that alters
 // them must update the number and say `Bench: <signature>` in its commit message.
-// - The playout signature (host/rollout/bench.hpp: 4096 start positions x 16 uniform rollouts,
+// - The playout signature (host/engines/rollout/bench.hpp: 4096 start positions x 16 uniform
+// rollouts,
 //   fixed seed; their total plies): any change to the rules, the playout code or the generator
 //   changes it.
-// - The search signature (host/selfplay/search_bench.hpp: 8 games of MCTS against the depth engine,
+// - The search signature (host/play/selfplay/search_bench.hpp: 8 games of MCTS against the depth
+// engine,
 //   played in memory; total plies plus the nodes of every search): any change to what search
 //   decides or how much it expands changes it. It must not depend on threads or backend.
 #include <gtest/gtest.h>
@@ -14,9 +16,9 @@
 
 #include "core/simd/simd_path.hpp"
 #include "games/hosts.hpp"
-#include "host/rollout/array_playouts.hpp"
-#include "host/rollout/lane_playouts.hpp"
-#include "host/selfplay/search_bench.hpp"
+#include "host/engines/rollout/array_playouts.hpp"
+#include "host/engines/rollout/lane_playouts.hpp"
+#include "host/play/selfplay/search_bench.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 

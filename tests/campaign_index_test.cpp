@@ -1,12 +1,12 @@
-// The index over the part files of one campaign (host/io/campaign_index.hpp) and `selfplay merge`:
-// a campaign played by the CLI is split by game id into part files; the index of the parts reads,
-// through CampaignReader, as the parts' rows end to end (games, plies, positions and features,
-// perf, match pairs), verifies and exports like the original, and merges into a standalone file
-// of the same rows (tune fits the same weights on both). Parts with fill rows and /positions
-// columns of unequal lengths read as the reader reads each part. The index reads from another
-// working directory and after its folder moved; h5py and the notebooks' loader read it. Parts of
-// another campaign, overlapping game ids and missing parts are refused without leaving a file, an
-// index is never half-written, never replaces a campaign file, and is never resumed.
+// The index over the part files of one campaign (host/base/hdf5/campaign_index.hpp) and `selfplay
+// merge`: a campaign played by the CLI is split by game id into part files; the index of the parts
+// reads, through CampaignReader, as the parts' rows end to end (games, plies, positions and
+// features, perf, match pairs), verifies and exports like the original, and merges into a
+// standalone file of the same rows (tune fits the same weights on both). Parts with fill rows and
+// /positions columns of unequal lengths read as the reader reads each part. The index reads from
+// another working directory and after its folder moved; h5py and the notebooks' loader read it.
+// Parts of another campaign, overlapping game ids and missing parts are refused without leaving a
+// file, an index is never half-written, never replaces a campaign file, and is never resumed.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <sys/wait.h>
@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "host/io/campaign_file.hpp"
-#include "host/io/campaign_index.hpp"
-#include "host/io/h5.hpp"
-#include "host/io/records.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/campaign_index.hpp"
+#include "host/base/hdf5/h5.hpp"
+#include "host/base/hdf5/records.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

@@ -14,11 +14,11 @@
 
 #include "core/game_host.hpp"
 #include "core/repetition.hpp"
-#include "host/config/campaign_config.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/driver.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/campaign_config.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/play/selfplay/driver.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::test {

@@ -16,9 +16,9 @@
 
 #include "core/errors.hpp"
 #include "games/ewn/host.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/selfplay/campaign.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {

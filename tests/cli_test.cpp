@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -274,9 +275,22 @@ TEST(Cli, UsageErrorsExitWithTwo) {
 }
 
 TEST(Cli, UnknownBackendIsAnInputError) {
-  const Outcome r = selfplay("bench --seconds 0 --backend warp-drive", Capture::kStderr);
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("warp-drive"), std::string::npos) << r.out;
+  // run and match once stored the name unchecked and failed later, in the YAML of the effective
+  // config (exit 1, a yaml-cpp message).
+  const ::sp::test::TempDir dir;
+  for (const std::string args :
+       {std::string("bench --seconds 0"),
+        "run " + ::sp::test::source_path("configs/ewn/campaign.yaml") + " --out " +
+            dir.file("c.h5") + " --games 2",
+        "match " + ::sp::test::source_path("configs/ewn/match-mcts-vs-expectimax.yaml") +
+            " --out " + dir.file("m.h5") + " --pairs 1"}) {
+    const Outcome r = selfplay(args + " --backend warp-drive", Capture::kStderr);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("unknown backend 'warp-drive'"), std::string::npos) << args << r.out;
+    EXPECT_EQ(r.out.find("yaml-cpp"), std::string::npos) << args << r.out;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("c.h5")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m.h5")));
 }
 
 TEST(Cli, HelpForEverySubcommand) {

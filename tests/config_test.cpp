@@ -16,10 +16,10 @@
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
-#include "host/config/load.hpp"
-#include "host/search/mcts.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/memory.hpp"
+#include "host/engines/search/mcts.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/play/selfplay/memory.hpp"
 #include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
 
@@ -663,8 +663,8 @@ TEST(Memory, EstimateCountsEveryTreeAndTableOfTheGamesAtOnce) {
 }
 
 // The backend's batch buffers: the cuda backend's two slots (leaves, offsets, statistics) on the
-// device and pinned on the host, as cuda/cuda_backend.cu allocates them; a device that cannot
-// hold them refuses the config, naming the keys that size the batches.
+// device and pinned on the host, as host/engines/cuda/cuda_backend.cu allocates them; a device that
+// cannot hold them refuses the config, naming the keys that size the batches.
 TEST(Memory, BackendBuffersCountOnTheHostAndOnTheDevice) {
   Config<EwnGame> c = load_campaign_config_text<EwnGame>(
       "engines:\n  player0: {node_budget_mb: 3}\n  player1: {node_budget_mb: 3}\n"

@@ -27,11 +27,11 @@
 
 #include "core/errors.hpp"
 #include "games/ewn/host.hpp"
-#include "host/common/system.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/io/h5.hpp"
-#include "host/selfplay/campaign.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/h5.hpp"
+#include "host/base/system/system.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "host/io/campaign_file.hpp"
-#include "host/io/h5.hpp"
-#include "host/io/records.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/h5.hpp"
+#include "host/base/hdf5/records.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::io {

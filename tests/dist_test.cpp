@@ -10,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "host/dist/comm.hpp"
-#include "host/dist/dealer.hpp"
-#include "host/ranks/ranks.hpp"
-#include "host/selfplay/progress.hpp"
+#include "host/base/mpi/comm.hpp"
+#include "host/base/mpi/dealer.hpp"
+#include "host/play/ranks/ranks.hpp"
+#include "host/play/selfplay/progress.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

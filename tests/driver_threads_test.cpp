@@ -10,9 +10,9 @@
 
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
-#include "host/config/load.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/driver.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/play/selfplay/driver.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::selfplay {

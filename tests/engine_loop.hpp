@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "host/rollout/cpu_backend_impl.hpp"
-#include "host/search/engine.hpp"
+#include "host/engines/rollout/cpu_backend_impl.hpp"
+#include "host/engines/search/engine.hpp"
 
 namespace sp::test {
 

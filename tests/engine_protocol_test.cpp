@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "games/hosts.hpp"
-#include "host/common/child_process.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/protocol/engine_session.hpp"
-#include "host/selfplay/match.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/system/child_process.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/match.hpp"
+#include "host/play/terminal/human_game.hpp"
+#include "host/protocols/engine_session.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

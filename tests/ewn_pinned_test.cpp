@@ -15,7 +15,7 @@
 #include <tuple>
 #include <vector>
 
-#include "host/io/campaign_file.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

@@ -14,10 +14,10 @@
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
-#include "host/eval/weights.hpp"
-#include "host/search/expectimax.hpp"
-#include "host/search/game_hooks.hpp"
-#include "tests/ewn_test_util.hpp"
+#include "games/ewn/tests/test_util.hpp"
+#include "host/engines/eval/weights.hpp"
+#include "host/engines/search/expectimax.hpp"
+#include "host/engines/search/game_hooks.hpp"
 
 namespace sp {
 namespace {

@@ -11,10 +11,10 @@
 #include <tuple>
 #include <vector>
 
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/match.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/play/selfplay/match.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 

@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "host/io/campaign_file.hpp"
-#include "host/io/h5.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/h5.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp::io {

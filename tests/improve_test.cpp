@@ -24,14 +24,14 @@
 #include "games/checkers/host.hpp"
 #include "games/ewn/host.hpp"
 #include "games/gomoku/host.hpp"
-#include "host/common/log.hpp"
-#include "host/eval/weights.hpp"
-#include "host/improve/improve_config.hpp"
-#include "host/improve/lineage.hpp"
-#include "host/improve/loop.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/stats/match_stats.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/stats/match_stats.hpp"
+#include "host/base/system/log.hpp"
+#include "host/engines/eval/weights.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/research/improve/improve_config.hpp"
+#include "host/research/improve/lineage.hpp"
+#include "host/research/improve/loop.hpp"
 #include "tests/config_docs.hpp"
 #include "tests/game_types.hpp"
 #include "tests/test_util.hpp"
@@ -119,7 +119,7 @@ std::vector<std::string> comparable(const Lineage& l) {
 
 // The game records of every campaign and match file under dir, by file. Of a match, those of the
 // pairs its SPRT counted: games already running when it decided are finished and stored too, and
-// which ones those are depends on scheduling (selfplay/match.hpp).
+// which ones those are depends on scheduling (host/play/selfplay/match.hpp).
 std::map<std::string, std::vector<std::string>> records_under(const fs::path& dir) {
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {

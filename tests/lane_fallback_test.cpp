@@ -1,9 +1,9 @@
 // The CPU backend's scalar fallback for leaves a game's lanes refuse (LanePlayouts::handles and
-// kScalarCases, host/rollout/cpu_backend_impl.hpp). Every shipped game's lanes take every leaf, so
-// a test game shows it: tic-tac-toe under another name, whose stand-in lanes refuse positions with
-// a stone in the centre. On a lane path the refused leaves play scalar and only the others reach
-// the lanes, the statistics equal the scalar loop's, and the log says once how many chunks play
-// scalar and why; a batch the lanes take whole, and the scalar path, say nothing.
+// kScalarCases, host/engines/rollout/cpu_backend_impl.hpp). Every shipped game's lanes take every
+// leaf, so a test game shows it: tic-tac-toe under another name, whose stand-in lanes refuse
+// positions with a stone in the centre. On a lane path the refused leaves play scalar and only the
+// others reach the lanes, the statistics equal the scalar loop's, and the log says once how many
+// chunks play scalar and why; a batch the lanes take whole, and the scalar path, say nothing.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/philox.hpp"
-#include "host/rollout/lane_playouts.hpp"
+#include "host/engines/rollout/lane_playouts.hpp"
 #include "tests/games/tictactoe/game.hpp"
 #include "tests/rollout_fixtures.hpp"
 
@@ -60,7 +60,7 @@ struct LanePlayouts<PickyTicTacToe> {
 }  // namespace sp
 
 // After the specialization: the backend's templates see it when they are instantiated here.
-#include "host/rollout/cpu_backend_impl.hpp"
+#include "host/engines/rollout/cpu_backend_impl.hpp"
 
 namespace sp::rollout {
 namespace {

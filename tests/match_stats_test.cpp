@@ -19,7 +19,7 @@
 #include <string>
 #include <utility>
 
-#include "host/stats/match_stats.hpp"
+#include "host/base/stats/match_stats.hpp"
 
 namespace sp::stats {
 namespace {

@@ -16,10 +16,10 @@
 
 #include "core/errors.hpp"
 #include "games/ewn/host.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/selfplay/driver.hpp"
-#include "host/selfplay/match.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/driver.hpp"
+#include "host/play/selfplay/match.hpp"
 #include "tests/config_docs.hpp"
 #include "tests/test_util.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "host/search/engine.hpp"
-#include "host/search/mcts.hpp"
+#include "host/engines/search/engine.hpp"
+#include "host/engines/search/mcts.hpp"
 #include "tests/engine_loop.hpp"
 #include "tests/games/tictactoe/game.hpp"
 

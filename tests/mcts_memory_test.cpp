@@ -10,7 +10,7 @@
 
 #include "games/ewn/game.hpp"
 #include "games/ewn/host.hpp"
-#include "host/search/mcts.hpp"
+#include "host/engines/search/mcts.hpp"
 
 namespace sp {
 namespace {

@@ -14,11 +14,11 @@
 #include <thread>
 #include <vector>
 
-#include "host/dist/dealer.hpp"
-#include "host/improve/lineage.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/ranks/ranked_run.hpp"
-#include "host/ranks/ranks.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/mpi/dealer.hpp"
+#include "host/play/ranks/ranked_run.hpp"
+#include "host/play/ranks/ranks.hpp"
+#include "host/research/improve/lineage.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

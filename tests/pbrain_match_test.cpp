@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "games/gomoku/host.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/selfplay/match.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/match.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

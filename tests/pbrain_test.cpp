@@ -1,4 +1,4 @@
-// The Gomocup protocol, engine side (`selfplay pbrain`, host/protocol/pbrain.hpp): scripted
+// The Gomocup protocol, engine side (`selfplay pbrain`, host/protocols/pbrain.hpp): scripted
 // exchanges through streams (every command, malformed lines, the clock, the rule bits, the x,y
 // mapping), then the real binary and its pbrain-selfplay link driven over pipes one command at a
 // time, so an answer that is not flushed hangs the exchange and fails it.
@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "games/hosts.hpp"
-#include "host/config/load.hpp"
-#include "host/protocol/pbrain.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/terminal/human_game.hpp"
+#include "host/protocols/pbrain.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

@@ -13,9 +13,9 @@
 
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
-#include "host/config/load.hpp"
-#include "host/selfplay/driver.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/driver.hpp"
+#include "host/play/terminal/human_game.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 

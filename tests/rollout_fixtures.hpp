@@ -5,8 +5,8 @@
 
 #include "core/philox.hpp"
 #include "games/ewn/game.hpp"
-#include "host/rollout/backend.hpp"
-#include "host/rollout/bench.hpp"
+#include "host/engines/rollout/backend.hpp"
+#include "host/engines/rollout/bench.hpp"
 
 namespace sp::rollout {
 
@@ -21,7 +21,8 @@ inline ewn::State ewn_start(uint64_t seed, uint32_t game) {
   return ewn::initial_state(a0, a1, 0);
 }
 
-// Random EWN batches: random_batch() of host/rollout/bench.hpp (the device check uses it too).
+// Random EWN batches: random_batch() of host/engines/rollout/bench.hpp (the device check uses it
+// too).
 inline std::vector<EwnLeaf> random_batch(uint64_t seed, size_t n, uint32_t max_rollouts,
                                          bool uniform_count) {
   return random_batch<EwnGame>(ewn_start, seed, n, max_rollouts, uniform_count);

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "games/games.hpp"
-#include "host/rollout/backend.hpp"
-#include "host/rollout/cpu_backend.hpp"
+#include "host/engines/rollout/backend.hpp"
+#include "host/engines/rollout/cpu_backend.hpp"
 #include "tests/game_types.hpp"
 #include "tests/rollout_fixtures.hpp"
 

@@ -15,12 +15,12 @@
 #include "games/ewn/host.hpp"
 #include "games/ewn/notation.hpp"
 #include "games/gomoku/game.hpp"
-#include "host/rollout/backend.hpp"
-#include "host/rollout/check_backend.hpp"
-#include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/device_batch.hpp"
-#include "host/rollout/leaf_order.hpp"
-#include "host/rollout/null_backend.hpp"
+#include "host/engines/rollout/backend.hpp"
+#include "host/engines/rollout/check_backend.hpp"
+#include "host/engines/rollout/cpu_backend.hpp"
+#include "host/engines/rollout/device_batch.hpp"
+#include "host/engines/rollout/leaf_order.hpp"
+#include "host/engines/rollout/null_backend.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {

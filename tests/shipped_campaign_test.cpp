@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/load.hpp"
 #include "tests/campaign_replay.hpp"
 #include "tests/game_types.hpp"
 #include "tests/test_util.hpp"

@@ -18,9 +18,9 @@
 #include "core/game.hpp"
 #include "core/philox.hpp"
 #include "core/simd/simd_path.hpp"
-#include "host/rollout/backend.hpp"
-#include "host/rollout/cpu_backend.hpp"
-#include "host/rollout/lane_playouts.hpp"
+#include "host/engines/rollout/backend.hpp"
+#include "host/engines/rollout/cpu_backend.hpp"
+#include "host/engines/rollout/lane_playouts.hpp"
 #include "tests/rollout_fixtures.hpp"
 
 namespace sp::rollout {

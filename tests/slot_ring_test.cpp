@@ -1,8 +1,8 @@
-// The ticket and slot bookkeeping of the CUDA backend (host/rollout/slot_ring.hpp), driven by a
-// fake device whose enqueue, query and synchronize fail on command: the faults a review of
-// cuda/cuda_backend.cu found (a failed submit spending a ticket and handing out a busy slot, a
-// failed wait losing its batch, ready() on a ticket never submitted) each have a test here.
-#include "host/rollout/slot_ring.hpp"
+// The ticket and slot bookkeeping of the CUDA backend (host/engines/rollout/slot_ring.hpp), driven
+// by a fake device whose enqueue, query and synchronize fail on command: the faults a review of
+// host/engines/cuda/cuda_backend.cu found (a failed submit spending a ticket and handing out a busy
+// slot, a failed wait losing its batch, ready() on a ticket never submitted) each have a test here.
+#include "host/engines/rollout/slot_ring.hpp"
 
 #include <gtest/gtest.h>
 

@@ -17,9 +17,9 @@
 #include <string>
 
 #include "core/philox.hpp"
-#include "host/config/campaign_config.hpp"
-#include "host/selfplay/match.hpp"
-#include "host/stats/match_stats.hpp"
+#include "host/base/stats/match_stats.hpp"
+#include "host/play/config/campaign_config.hpp"
+#include "host/play/selfplay/match.hpp"
 
 namespace sp::stats {
 namespace {

@@ -19,11 +19,11 @@
 
 #include "core/errors.hpp"
 #include "games/ewn/host.hpp"
-#include "host/config/load.hpp"
-#include "host/io/h5.hpp"
-#include "host/tune/spsa.hpp"
-#include "host/tune/spsa_game.hpp"
-#include "host/tune/tune_config.hpp"
+#include "host/base/hdf5/h5.hpp"
+#include "host/play/config/load.hpp"
+#include "host/research/tune/spsa.hpp"
+#include "host/research/tune/spsa_game.hpp"
+#include "host/research/tune/tune_config.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 

@@ -32,7 +32,6 @@ inline std::string source_path(const std::string& relative) {
   return std::string(SELFPLAY_SOURCE_DIR) + "/" + relative;
 }
 
-// The whole file, byte for byte; "" when it cannot be read.
 // Threads of this process now (entries of /proc/self/task); -1 when it cannot be read.
 inline int os_threads() {
   DIR* dir = opendir("/proc/self/task");
@@ -43,6 +42,7 @@ inline int os_threads() {
   return n;
 }
 
+// The whole file, byte for byte; "" when it cannot be read.
 inline std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "games/games.hpp"
-#include "host/config/load.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/io/records.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/export.hpp"
-#include "host/selfplay/game_record_rules.hpp"
-#include "host/selfplay/verify.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/records.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/records/export.hpp"
+#include "host/records/game_record_rules.hpp"
+#include "host/records/verify.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
 

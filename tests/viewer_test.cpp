@@ -1,4 +1,4 @@
-// Pictures of stored games (host/selfplay/viewer.hpp) and Gomoku's game files
+// Pictures of stored games (host/records/viewer.hpp) and Gomoku's game files
 // (games/gomoku/game_files.hpp): the JSON text the pages and lines carry, each game's board
 // pictures, `selfplay export --format boards` against boards rebuilt here from the moves,
 // `--format html` (its data kept as data, hostile names included; the browser test,
@@ -20,7 +20,7 @@
 #include "games/ewn/host.hpp"
 #include "games/gomoku/game_files.hpp"
 #include "games/gomoku/host.hpp"
-#include "host/selfplay/viewer.hpp"
+#include "host/records/viewer.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "host/common/work_pool.hpp"
+#include "host/base/system/work_pool.hpp"
 #include "tests/test_util.hpp"
 
 namespace sp {

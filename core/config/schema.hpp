@@ -132,7 +132,8 @@ size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to name when it is a likely typo of it (or name is a prefix of it); "".
 std::string closest_match(std::string_view name, const std::vector<std::string>& candidates);
 
-// One key of a Section as tools that set keys one at a time see it (SPSA: host/tune/spsa_game.hpp).
+// One key of a Section as tools that set keys one at a time see it (SPSA:
+// host/research/tune/spsa_game.hpp).
 struct KeyInfo {
   std::string name;
   std::string type;          // as explain() writes it: "number in [0, 100]"

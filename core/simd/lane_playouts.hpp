@@ -1,10 +1,11 @@
 // The lane-parallel (SIMD) playouts of the CPU backend, game-neutral side. A game with such a path
 // specializes LanePlayouts<Game> in a host-only header of its folder (games/<game>/lanes.hpp,
 // listed in games/lanes.hpp) and compiles its kernels from per-ISA files (its CMakeLists.txt names
-// them, sp_game gives them the ISA flags). Host code includes host/rollout/lane_playouts.hpp, which
-// adds every game's specialization. The CPU backend (host/rollout/cpu_backend_impl.hpp) plays a
-// game's batches through the specialization when there is one and the path in use is not scalar; a
-// game without one keeps the scalar playout_many of games/. A specialization provides:
+// them, sp_game gives them the ISA flags). Host code includes
+// host/engines/rollout/lane_playouts.hpp, which adds every game's specialization. The CPU backend
+// (host/engines/rollout/cpu_backend_impl.hpp) plays a game's batches through the specialization
+// when there is one and the path in use is not scalar; a game without one keeps the scalar
+// playout_many of games/. A specialization provides:
 //   kAvailable = true;
 //   handles(state, policy): whether the lanes play this leaf (else it goes the scalar way);
 //   kScalarCases: what handles() refuses, for the log ("" when it takes every leaf);

@@ -1,8 +1,8 @@
 // Builds the checkers 3-move ballot deck (configs/checkers/ballots.txt): every legal sequence of
 // three plies from the standard start (games/checkers/ballots.hpp, three_ply_starts), each
-// position searched by our alpha-beta (host/search/alphabeta.hpp: iterative deepening, a fresh
-// 64 MiB transposition table per ballot, so every score is a function of the ballot alone) to a
-// fixed depth over an evaluation weights file, and kept unless the search finds it lost for one
+// position searched by our alpha-beta (host/engines/search/alphabeta.hpp: iterative deepening, a
+// fresh 64 MiB transposition table per ballot, so every score is a function of the ballot alone) to
+// a fixed depth over an evaluation weights file, and kept unless the search finds it lost for one
 // side: |score| above the threshold, or a proven result. Ballots that reach the same position as
 // an earlier one (a transposition: 9-13 22-18 10-14 and 10-14 22-18 9-13) are dropped, since they
 // would play the same games.
@@ -25,7 +25,7 @@
 #include "experiments/checkers-ballots/score.hpp"
 #include "games/checkers/ballots.hpp"
 #include "games/checkers/notation.hpp"
-#include "host/eval/weights.hpp"
+#include "host/engines/eval/weights.hpp"
 
 namespace {
 

@@ -1,8 +1,9 @@
 // How the opening generators of experiments/ (checkers-ballots, gomoku-openings) score a start
-// position: our alpha-beta (host/search/alphabeta.hpp) to a fixed depth with a fresh transposition
-// table, so that the score is a function of the position, the weights and the depth alone,
-// evaluated as the alphabeta engine of a campaign evaluates (host/selfplay/driver.hpp: 1/1000 of
-// an evaluation unit). Shared by the generators and the tests that re-check the shipped files.
+// position: our alpha-beta (host/engines/search/alphabeta.hpp) to a fixed depth with a fresh
+// transposition table, so that the score is a function of the position, the weights and the depth
+// alone, evaluated as the alphabeta engine of a campaign evaluates (host/play/selfplay/driver.hpp:
+// 1/1000 of an evaluation unit). Shared by the generators and the tests that re-check the shipped
+// files.
 #pragma once
 
 #include <algorithm>
@@ -10,8 +11,8 @@
 #include <cstdint>
 
 #include "core/game.hpp"
-#include "host/eval/weights.hpp"
-#include "host/search/alphabeta.hpp"
+#include "host/engines/eval/weights.hpp"
+#include "host/engines/search/alphabeta.hpp"
 
 namespace sp::experiments {
 

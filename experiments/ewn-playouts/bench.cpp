@@ -11,8 +11,8 @@
 // (EwnGame::playout_many, the CPU backend's scalar path) and in the CPU backend's lanes
 // (games/ewn/lanes.hpp, AVX2 and AVX-512 where the processor has them; run.sh compiles their files
 // with the ISA flags). The start positions are those of `selfplay bench`'s throughput batches
-// (host/rollout/bench.hpp): random arrangements of stream games 2^24 and up, player 0 first,
-// 16 rollouts per leaf. Rates are per second of this thread's CPU time.
+// (host/engines/rollout/bench.hpp): random arrangements of stream games 2^24 and up, player 0
+// first, 16 rollouts per leaf. Rates are per second of this thread's CPU time.
 //
 // Usage: ewn-bench [--seconds S] (CPU seconds per measurement, default 3). Prints one line per
 // measurement with its ratios to the array program and to ewn::playout.
@@ -34,8 +34,8 @@ namespace {
 
 using namespace sp;
 
-// `selfplay bench`'s throughput batches (host/app/cmd_bench.cpp, host/rollout/bench.hpp): seed
-// kSignatureSeed + 1, leaf i the start of stream game 2^24 + i at ply 0, 16 rollouts per leaf.
+// `selfplay bench`'s throughput batches (host/app/cmd_bench.cpp, host/engines/rollout/bench.hpp):
+// seed kSignatureSeed + 1, leaf i the start of stream game 2^24 + i at ply 0, 16 rollouts per leaf.
 constexpr uint64_t kSeed = 20261130;
 constexpr uint32_t kFirstGame = 1u << 24, kLeaves = 4096, kPerLeaf = 16;
 constexpr uint32_t kChunk = 64;  // leaves per lane call: 1024 rollouts, a CPU backend work item

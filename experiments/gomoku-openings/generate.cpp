@@ -35,7 +35,7 @@
 #include "games/gomoku/host.hpp"
 #include "games/gomoku/notation.hpp"
 #include "games/gomoku/openings.hpp"
-#include "host/eval/weights.hpp"
+#include "host/engines/eval/weights.hpp"
 
 namespace {
 

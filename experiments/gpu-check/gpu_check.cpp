@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "games/games.hpp"
-#include "host/rollout/backend.hpp"
-#include "host/rollout/bench.hpp"
+#include "host/engines/rollout/backend.hpp"
+#include "host/engines/rollout/bench.hpp"
 
 namespace {
 
@@ -197,9 +197,9 @@ void correctness(const Options& opt) {
   PlayoutParams<G> p;
   if (!opt.sanitize) {
     // The cuda backend launches at most preferred_rollouts / 2 threads (a grid of 4 x the resident
-    // blocks, against a preferred batch of 8 x the resident threads; cuda/cuda_backend.cu), so a
-    // batch above the largest preferred_rollouts runs the grid-stride loop at least three times,
-    // on every block size.
+    // blocks, against a preferred batch of 8 x the resident threads;
+    // host/engines/cuda/cuda_backend.cu), so a batch above the largest preferred_rollouts runs the
+    // grid-stride loop at least three times, on every block size.
     std::vector<Backend<G>*> all{under_test.get()};
     for (const auto& backend : tested) all.push_back(backend.get());
     blocks.insert(blocks.begin(), 0);

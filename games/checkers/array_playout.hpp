@@ -4,9 +4,9 @@
 // reference (../shared/reference/checkers.md) and the draw limits that travel in the state, and
 // plays the uniform policy only. It is the yardstick of the bitboard playouts, not a path of the
 // backends: `selfplay bench` reports their rates as multiples of its rate
-// (host/rollout/array_playouts.hpp), and experiments/checkers-playouts measures it beside them.
-// It lists the moves in the order of generate_moves and takes one word of the rollout's stream per
-// ply, as checkers::playout does, so every uniform playout ends the same way in both.
+// (host/engines/rollout/array_playouts.hpp), and experiments/checkers-playouts measures it beside
+// them. It lists the moves in the order of generate_moves and takes one word of the rollout's
+// stream per ply, as checkers::playout does, so every uniform playout ends the same way in both.
 #pragma once
 
 #include <cstdint>

@@ -71,8 +71,8 @@ struct CheckersGame {
     return checkers::same_position(a, b);
   }
   static bool is_tactical(const State&, Move m) { return checkers::move_jumps(m) > 0; }
-  // Quiescence (host/search/alphabeta.hpp): a position is quiet when the side to move has no
-  // capture; captures are forced, so alpha-beta plays them out before it evaluates.
+  // Quiescence (host/engines/search/alphabeta.hpp): a position is quiet when the side to move has
+  // no capture; captures are forced, so alpha-beta plays them out before it evaluates.
   static bool is_quiet(const State& s) { return checkers::all_jumpers(s) == 0; }
   // History index: start square, end square and first direction. Two jump paths of one position
   // that share all three (they part later) share an index, and history ordering treats them alike.

@@ -76,9 +76,10 @@ struct GameHost<CheckersGame> {
                                std::string* opening);
 
   static std::string describe_rules(const checkers::Rules& rules);
-  // What a resume must match beyond the config's text (host/selfplay/campaign.hpp run_identity):
-  // the deck of a ballots or file start, as `openings: "214 ballots, fnv1a64 ..."`, so a run
-  // with another deck (an edited openings file, a program with another built-in deck) is refused.
+  // What a resume must match beyond the config's text (host/play/selfplay/campaign.hpp
+  // run_identity): the deck of a ballots or file start, as `openings: "214 ballots, fnv1a64 ..."`,
+  // so a run with another deck (an edited openings file, a program with another built-in deck) is
+  // refused.
   static std::vector<std::pair<std::string, std::string>> settings_identity(
       const Settings& settings);
   static std::string move_text(const checkers::State&, checkers::Move m) {

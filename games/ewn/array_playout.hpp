@@ -4,8 +4,8 @@
 // win found by testing the goal corner and scanning for an enemy cube. It follows the rules
 // reference (../shared/reference/ewn.md) with both variant keys (capture_own, substitution) and
 // both policies. It is the yardstick of the packed playouts, not a path of the backends: `selfplay
-// bench` reports their rates as multiples of its rate (host/rollout/array_playouts.hpp), and
-// experiments/ewn-playouts measures it beside them. Like ewn::playout it takes one word of the
+// bench` reports their rates as multiples of its rate (host/engines/rollout/array_playouts.hpp),
+// and experiments/ewn-playouts measures it beside them. Like ewn::playout it takes one word of the
 // rollout's stream per ply (the die from the high part of word * 6, the move from the low part)
 // and lists moves in the same order, so every playout ends the same way in both.
 #pragma once

@@ -78,7 +78,7 @@ struct GameHost<EwnGame> {
 
   // Tuning
   // Why playout key `key` has no effect under `policy` ("" when it has one): SPSA says so before
-  // it tunes the key (host/tune/spsa_game.hpp).
+  // it tunes the key (host/research/tune/spsa_game.hpp).
   static std::string inert_policy_key(const ewn::PlayoutPolicy& policy, std::string_view key) {
     if ((key == "goal_weight" || key == "capture_weight") && policy.kind != ewn::PolicyKind::kHeavy)
       return "its playout policy is not heavy";

@@ -4,9 +4,9 @@
 // (../shared/reference/gomoku.md) on both board sizes and both win rules (which travel in the
 // state), and plays the uniform policy only. It is the yardstick of the bitboard playouts, not a
 // path of the backends: `selfplay bench` reports their rates as multiples of its rate
-// (host/rollout/array_playouts.hpp), and experiments/gomoku-playouts measures it beside them. It
-// numbers the empty squares row by row and takes one word of the rollout's stream per ply, as
-// gomoku::playout does, so every uniform playout ends the same way in both.
+// (host/engines/rollout/array_playouts.hpp), and experiments/gomoku-playouts measures it beside
+// them. It numbers the empty squares row by row and takes one word of the rollout's stream per ply,
+// as gomoku::playout does, so every uniform playout ends the same way in both.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Gomoku's own alpha-beta, built the way strong Gomoku engines are (the engine of `search:
-// pattern`, host/search/pattern_engine.hpp): one board with incremental line patterns
+// pattern`, pattern_engine.hpp): one board with incremental line patterns
 // (patterns.hpp) that every node plays and takes back, never copies or rescans, and
 //   - threat-aware move generation: the side to move wins at once with a five, and by an open
 //     four or a double four when the opponent has no four; against an opponent's four it plays

@@ -1,7 +1,7 @@
 // Victory by continuous fours (VCF): whether the side to move can force a win by making a four
 // with every move, so that the opponent always has one square to block, until a move makes two
 // winning squares at once (a double four or an open four) that one stone cannot both block.
-// Host search uses it as the forced_win hook of alpha-beta (host/search/game_hooks.hpp).
+// Host search uses it as the forced_win hook of alpha-beta (host/engines/search/game_hooks.hpp).
 //
 // The search is sound under both win rules: a winning square is one where makes_five holds, so
 // under the standard rule an overline is no threat. At every step the defender's only moves are

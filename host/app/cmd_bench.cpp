@@ -1,9 +1,9 @@
 // `selfplay bench`: rollout throughput of a backend and two deterministic signatures of a game.
 // The playout signature is the total number of plies of a fixed workload (4096 start positions x
-// 16 rollouts, seed fixed; host/rollout/bench.hpp); the search signature that of a fixed
-// mini-match of MCTS against the game's depth engine (host/selfplay/search_bench.hpp). Both depend
-// only on the game and the code, so they are identical on every backend, build type, thread count
-// and machine.
+// 16 rollouts, seed fixed; host/engines/rollout/bench.hpp); the search signature that of a fixed
+// mini-match of MCTS against the game's depth engine (host/play/selfplay/search_bench.hpp). Both
+// depend only on the game and the code, so they are identical on every backend, build type, thread
+// count and machine.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -18,12 +18,12 @@
 #include "core/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/common/log.hpp"
-#include "host/rollout/array_playouts.hpp"
-#include "host/rollout/backend.hpp"
-#include "host/rollout/bench.hpp"
-#include "host/rollout/lane_playouts.hpp"
-#include "host/selfplay/search_bench.hpp"
+#include "host/base/system/log.hpp"
+#include "host/engines/rollout/array_playouts.hpp"
+#include "host/engines/rollout/backend.hpp"
+#include "host/engines/rollout/bench.hpp"
+#include "host/engines/rollout/lane_playouts.hpp"
+#include "host/play/selfplay/search_bench.hpp"
 
 namespace sp::app {
 

@@ -6,11 +6,11 @@
 #include "core/config/schema.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/common/system.hpp"
-#include "host/config/load.hpp"
-#include "host/improve/improve_config.hpp"
-#include "host/selfplay/campaign.hpp"
-#include "host/selfplay/memory.hpp"
+#include "host/base/system/system.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "host/play/selfplay/memory.hpp"
+#include "host/research/improve/improve_config.hpp"
 
 namespace sp::app {
 

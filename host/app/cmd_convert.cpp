@@ -4,7 +4,7 @@
 #include <string>
 
 #include "host/app/commands.hpp"
-#include "host/io/campaign_file.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
 
 namespace sp::app {
 

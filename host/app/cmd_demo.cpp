@@ -6,7 +6,7 @@
 #include "core/repetition.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/play/terminal/human_game.hpp"
 
 namespace sp::app {
 

@@ -4,9 +4,10 @@
 
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/config/load.hpp"
-#include "host/protocol/engine_session.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/app/options.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/terminal/human_game.hpp"
+#include "host/protocols/engine_session.hpp"
 
 #ifndef SELFPLAY_SOURCE_DIR
 #define SELFPLAY_SOURCE_DIR "."
@@ -51,19 +52,10 @@ std::string default_engine_config(const std::string& game) {
 }  // namespace
 
 Runner add_engine(CLI::App& app) {
-  struct Opts {
-    std::string game;
-    std::string config;
-    std::string backend;
-  };
-  auto o = std::make_shared<Opts>();
-  add_game_option(app, o->game);
-  app.add_option("--config", o->config,
-                 "Campaign config (YAML): the engine is its engines.player0 section, the rules its "
-                 "rules section (default: $SELFPLAY_ENGINE_CONFIG, else the source tree's "
-                 "configs/<game>/engine.yaml; Gomoku: configs/gomoku/pbrain.yaml)");
-  app.add_option("--backend", o->backend,
-                 "Rollout backend: auto, cpu, cuda, check (default: the config's backend.name)");
+  auto o = std::make_shared<EngineLikeOptions>();
+  add_engine_options(app, *o,
+                     "$SELFPLAY_ENGINE_CONFIG, else the source tree's configs/<game>/engine.yaml; "
+                     "Gomoku: configs/gomoku/pbrain.yaml");
   return [o]() {
     if (!o->game.empty()) with_game(o->game, []<class G>() { require_line_protocol_game<G>(); });
     if (o->config.empty() && o->game.empty())
@@ -74,7 +66,7 @@ Runner add_engine(CLI::App& app) {
       require_line_protocol_game<G>();
       if constexpr (selfplay::LineProtocolGame<G>) {
         config::Config<G> cfg = config::load_campaign_config<G>(path);
-        if (!o->backend.empty()) cfg.backend.name = o->backend;
+        apply_engine_options(*o, cfg);
         auto backend =
             rollout::make_backend<G>(cfg.backend.name, selfplay::play_backend_options(cfg));
         selfplay::EngineSession<G> session(cfg, *backend, std::cin, std::cout, std::cerr);

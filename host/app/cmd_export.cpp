@@ -8,8 +8,8 @@
 
 #include "core/errors.hpp"
 #include "host/app/commands.hpp"
-#include "host/common/atomic_file.hpp"
-#include "host/selfplay/export.hpp"
+#include "host/base/system/atomic_file.hpp"
+#include "host/records/export.hpp"
 
 namespace sp::app {
 

@@ -6,11 +6,11 @@
 
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/common/log.hpp"
-#include "host/config/load.hpp"
-#include "host/dist/comm.hpp"
-#include "host/improve/improve_config.hpp"
-#include "host/improve/loop.hpp"
+#include "host/base/mpi/comm.hpp"
+#include "host/base/system/log.hpp"
+#include "host/play/config/load.hpp"
+#include "host/research/improve/improve_config.hpp"
+#include "host/research/improve/loop.hpp"
 
 namespace sp::app {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "host/app/commands.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/io/campaign_index.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/campaign_index.hpp"
 
 namespace sp::app {
 

@@ -4,9 +4,10 @@
 
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/config/load.hpp"
-#include "host/protocol/pbrain.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/app/options.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/terminal/human_game.hpp"
+#include "host/protocols/pbrain.hpp"
 
 #ifndef SELFPLAY_SOURCE_DIR
 #define SELFPLAY_SOURCE_DIR "."
@@ -47,19 +48,9 @@ void require_pbrain_game() {
 }  // namespace
 
 Runner add_pbrain(CLI::App& app) {
-  struct Opts {
-    std::string game;
-    std::string config;
-    std::string backend;
-  };
-  auto o = std::make_shared<Opts>();
-  add_game_option(app, o->game);
-  app.add_option("--config", o->config,
-                 "Campaign config (YAML): the engine is its engines.player0 section, the rules its "
-                 "rules section (default: $SELFPLAY_PBRAIN_CONFIG, else the source tree's "
-                 "configs/gomoku/pbrain.yaml)");
-  app.add_option("--backend", o->backend,
-                 "Rollout backend: auto, cpu, cuda, check (default: the config's backend.name)");
+  auto o = std::make_shared<EngineLikeOptions>();
+  add_engine_options(app, *o,
+                     "$SELFPLAY_PBRAIN_CONFIG, else the source tree's configs/gomoku/pbrain.yaml");
   return [o]() {
     if (!o->game.empty()) with_game(o->game, []<class G>() { require_pbrain_game<G>(); });
     const std::string path = o->config.empty() ? default_pbrain_config() : o->config;
@@ -67,7 +58,7 @@ Runner add_pbrain(CLI::App& app) {
       require_pbrain_game<G>();
       if constexpr (ProtocolGame<G>) {
         config::Config<G> cfg = config::load_campaign_config<G>(path);
-        if (!o->backend.empty()) cfg.backend.name = o->backend;
+        apply_engine_options(*o, cfg);
         auto backend =
             rollout::make_backend<G>(cfg.backend.name, selfplay::play_backend_options(cfg));
         selfplay::PbrainSession<G> session(cfg, *backend, std::cin, std::cout, std::cerr);

@@ -2,8 +2,8 @@
 
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
-#include "host/config/load.hpp"
-#include "host/terminal/human_game.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/terminal/human_game.hpp"
 
 namespace sp::app {
 

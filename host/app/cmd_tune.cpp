@@ -4,9 +4,9 @@
 #include <string>
 
 #include "host/app/commands.hpp"
-#include "host/tune/spsa.hpp"
-#include "host/tune/tune_config.hpp"
-#include "host/tune/tune_run.hpp"
+#include "host/research/tune/spsa.hpp"
+#include "host/research/tune/tune_config.hpp"
+#include "host/research/tune/tune_run.hpp"
 
 namespace sp::app {
 

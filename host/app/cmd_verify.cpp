@@ -6,7 +6,7 @@
 
 #include "core/errors.hpp"
 #include "host/app/commands.hpp"
-#include "host/selfplay/verify.hpp"
+#include "host/records/verify.hpp"
 
 namespace sp::app {
 

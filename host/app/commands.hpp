@@ -42,7 +42,8 @@ std::string default_pbrain_config();
 // selfplay's engine protocol (docs/engine-protocol.md) on stdin/stdout: checkers, Gomoku.
 Runner add_engine(CLI::App& app);
 Runner add_tune(CLI::App& app);  // evaluation weights from campaign positions (Texel)
-// The research loop: campaign, Texel fit and SPRT gate per generation (host/improve/loop.hpp).
+// The research loop: campaign, Texel fit and SPRT gate per generation
+// (host/research/improve/loop.hpp).
 Runner add_improve(CLI::App& app);
 Runner add_verify(CLI::App& app);  // replays every stored game of a campaign or match file
 Runner add_export(CLI::App& app);  // the games of a campaign or match file as text

@@ -14,11 +14,11 @@
 
 #include "core/errors.hpp"
 #include "host/app/commands.hpp"
-#include "host/common/atomic_file.hpp"
-#include "host/common/process_tree.hpp"
-#include "host/dist/comm.hpp"
-#include "host/io/campaign_file.hpp"
-#include "host/io/errors.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/errors.hpp"
+#include "host/base/mpi/comm.hpp"
+#include "host/base/system/atomic_file.hpp"
+#include "host/base/system/process_tree.hpp"
 
 namespace {
 
@@ -78,7 +78,7 @@ int run_command(int argc, char** argv) {
   // log line: writes to a closed pipe fail with EPIPE instead, and the run goes on.
   std::signal(SIGPIPE, SIG_IGN);
   // What external engines start ends with them: orphans of their processes become ours to end
-  // (host/common/process_tree.hpp).
+  // (host/base/system/process_tree.hpp).
   sp::adopt_orphans();
   sp::app::install_test_hooks();
   CLI::App app{

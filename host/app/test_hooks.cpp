@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "host/app/commands.hpp"
-#include "host/io/campaign_file.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
 
 namespace sp::app {
 namespace {

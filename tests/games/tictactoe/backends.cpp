@@ -1,9 +1,9 @@
 // The rollout backends of the tests-only tic-tac-toe, instantiated here once for every test that
 // runs it through the generic campaign and match code (library sp_test_games).
-#include "host/rollout/check_backend_impl.hpp"
-#include "host/rollout/cpu_backend_impl.hpp"
-#include "host/rollout/null_backend_impl.hpp"
-#include "host/rollout/registry_impl.hpp"
+#include "host/engines/rollout/check_backend_impl.hpp"
+#include "host/engines/rollout/cpu_backend_impl.hpp"
+#include "host/engines/rollout/null_backend_impl.hpp"
+#include "host/engines/rollout/registry_impl.hpp"
 #include "tests/games/tictactoe/host.hpp"
 
 namespace sp::rollout {

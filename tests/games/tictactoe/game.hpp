@@ -247,7 +247,7 @@ struct TicTacToe {
   static int winner(const State& s) { return s.winner; }
   static int side_to_move(const State& s) { return s.side; }
 
-  // Search hooks (host/search/alphabeta.hpp).
+  // Search hooks (host/engines/search/alphabeta.hpp).
   static uint64_t hash(const State& s) { return ttt::zobrist(s); }
   static bool is_tactical(const State& s, Move m) { return ttt::is_tactical(s, m); }
   static constexpr int kMoveIndices = ttt::kSquares;

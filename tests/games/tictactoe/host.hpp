@@ -10,7 +10,7 @@
 
 #include "core/config/schema.hpp"
 #include "core/game_host.hpp"
-#include "host/rollout/backend.hpp"
+#include "host/engines/rollout/backend.hpp"
 #include "tests/games/tictactoe/game.hpp"
 
 namespace sp {

@@ -1,0 +1,93 @@
+// What only checkers has in a campaign (issue 12): under short draw limits records still do not
+// depend on the thread count and every game replays; the `rules:` keys of checkers (draw limits, a
+// FEN start) reach the games and bad values are refused. The shipped campaign config of every game
+// without chance runs, replays and verifies in shipped_campaign_test (typed).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "games/checkers/host.hpp"
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/campaign.hpp"
+#include "tests/campaign_replay.hpp"
+#include "tests/test_util.hpp"
+
+namespace sp {
+namespace {
+
+using Host = GameHost<CheckersGame>;
+
+const char* const kSmall = R"(game: checkers
+rules: {max_plies: 120, quiet_plies: 20}
+campaign: {games: 6, concurrency: 3, seed: 11, paired: true}
+engines:
+  player0: {type: mcts, rollouts_per_move: 96, rollouts_per_leaf: 8, policy: weighted}
+  player1: {type: alphabeta, depth: 3, weights: WEIGHTS}
+backend: {name: cpu, threads: 2, batch_rollouts: 64}
+output: {positions_per_game: 3, flush_seconds: 0.05}
+)";
+
+config::Config<CheckersGame> small_config(std::string text = kSmall) {
+  return test::config_with_weights<CheckersGame>(std::move(text),
+                                                 "configs/checkers/weights/classic.yaml");
+}
+
+std::string play(const config::Config<CheckersGame>& cfg, const std::string& path) {
+  return test::play_campaign<CheckersGame>(cfg, path);
+}
+
+TEST(CheckersCampaign, RecordsDoNotDependOnThreadsAndReplayUnderShortDrawLimits) {
+  test::TempDir tmp;
+  const auto cfg = small_config();
+  const std::string a = play(cfg, tmp.file("a.h5"));
+  auto other = cfg;
+  other.backend.threads = 1;
+  other.concurrency = 2;
+  EXPECT_EQ(play(other, tmp.file("b.h5")), a);
+  EXPECT_GT(test::replay_stored_games<CheckersGame>(tmp.file("a.h5"), cfg), 6 * 10);
+  io::CampaignReader reader(tmp.file("a.h5"));
+  EXPECT_EQ(reader.meta().rules, "max_plies=120 quiet_plies=20 repetition=3");
+  for (const auto& g : reader.games()) EXPECT_LE(g.plies, 120) << "game " << g.game_id;
+}
+
+TEST(CheckersCampaign, AFenStartReachesEveryGameAndItsOpening) {
+  test::TempDir tmp;
+  std::string text = kSmall;
+  text.replace(text.find("quiet_plies: 20}"), 16, "quiet_plies: 20, start: \"W:W18,K30:B1,5,K9\"}");
+  const auto cfg = small_config(text);
+  play(cfg, tmp.file("fen.h5"));
+  for (const auto& g : io::CampaignReader(tmp.file("fen.h5")).games()) {
+    EXPECT_EQ(io::text_of(g.opening), "W:W18,K30:B1,5,K9");
+    EXPECT_EQ(g.first_player, 1) << "White moves first in this FEN";
+  }
+  EXPECT_GT(test::replay_stored_games<CheckersGame>(tmp.file("fen.h5"), cfg), 0);
+}
+
+TEST(CheckersCampaign, BadRulesAreRefusedWithTheKeyAndWhy) {
+  const auto refused = [](const std::string& rules, const std::string& want) {
+    std::string text = kSmall;
+    text.replace(text.find("{max_plies: 120, quiet_plies: 20}"), 33, rules);
+    try {
+      small_config(text);
+      ADD_FAILURE() << rules << " accepted";
+    } catch (const config::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  refused("{max_plies: 0}", "rules.max_plies");
+  refused("{quiet_plies: 256}", "rules.quiet_plies");
+  refused("{start: \"B:W21-32:B1-12 ply=3/400\"}", "without ply= or quiet=");
+  refused("{start: \"B:W32:B28\"}", "the side to move has no move");
+  refused("{start: \"B:W21-32:B1-13\"}", "more than 12 pieces");
+  refused("{start: \"B:WK1,K3,K5,K7,K9,K11,K13,K15,K17,K19,K21,K23:BK2,K4,K6,K8,K10,K12\"}",
+          "more than the 63");
+  refused("{start: nonsense}", "rules.start");
+}
+
+}  // namespace
+}  // namespace sp

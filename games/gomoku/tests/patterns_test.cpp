@@ -1,0 +1,365 @@
+// Gomoku's incremental line patterns (games/gomoku/patterns.hpp) and the pattern search built on
+// them (games/gomoku/pattern_search.hpp, pattern_engine.hpp): line classes on hand-made rows,
+// the incremental board against one built from scratch after every move and every take-back, the
+// classes against the rules (a five where makes_five says so, fours by their completions), the
+// VCF against the threat search of threats.hpp on random dense positions, VCT, wins, blocks and
+// the defence of an open three, determinism, the injected clock, and the config key.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/philox.hpp"
+#include "games/gomoku/features.hpp"
+#include "games/gomoku/game.hpp"
+#include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/host.hpp"
+#include "games/gomoku/notation.hpp"
+#include "games/gomoku/pattern_engine.hpp"
+#include "games/gomoku/pattern_search.hpp"
+#include "games/gomoku/patterns.hpp"
+#include "games/gomoku/threats.hpp"
+#include "host/play/config/load.hpp"
+#include "host/play/selfplay/driver.hpp"
+
+namespace sp::gomoku {
+namespace {
+
+using patterns::Board;
+using patterns::Line;
+
+// Black stones on row 8 (y 7) of 15x15 where `row` has x (o: White), the side to move given.
+State row8(const std::string& row, int side = 0, WinRule rule = WinRule::kFreestyle) {
+  State s = initial_state(Rules{15, rule});
+  int stones[2] = {0, 0};
+  for (size_t x = 0; x < row.size(); ++x)
+    if (row[x] != '.') {
+      const int who = row[x] == 'x' ? 0 : 1;
+      set_square(s.stones[who], 7 * 15 + static_cast<int>(x));
+      ++stones[who];
+    }
+  s.ply = static_cast<uint16_t>(stones[0] + stones[1]);
+  s.side = static_cast<uint8_t>(side);
+  return s;
+}
+
+Line east(const Board& b, int side, int x) { return b.line(side, 0, Board::cell(x, 7)); }
+
+TEST(GomokuPatterns, LineClassesOnARow) {
+  {
+    const Board b(row8("...xxx"));                  // d8 e8 f8: an open three
+    EXPECT_EQ(east(b, 0, 6), patterns::kOpenFour);  // g8: _XXXX_
+    EXPECT_EQ(east(b, 0, 2), patterns::kOpenFour);  // c8
+    EXPECT_EQ(east(b, 0, 7), patterns::kFour);      // h8: XXX_X
+    EXPECT_EQ(east(b, 0, 1), patterns::kFour);      // b8: X_XXX
+    EXPECT_EQ(east(b, 1, 6), patterns::kNone) << "White's lines through g8 hold Black's stones";
+    EXPECT_EQ(b.combo(0, Board::cell(6, 7)), patterns::kComboWinNext);
+    EXPECT_EQ(b.line_count(0, patterns::kOpenFour), 2);
+  }
+  {
+    const Board b(row8("oxxx"));  // against White's stone: a three, closed on one side
+    EXPECT_EQ(east(b, 0, 4), patterns::kFour);
+    EXPECT_EQ(east(b, 0, 5), patterns::kFour);
+    EXPECT_EQ(east(b, 0, 6), patterns::kThree) << "XXX_X_ after g8: one four to make";
+  }
+  {
+    const Board b(row8("....xx"));  // an open two
+    EXPECT_EQ(east(b, 0, 6), patterns::kOpenThree);
+    EXPECT_EQ(east(b, 0, 3), patterns::kOpenThree);
+  }
+  {
+    // X X X X _ X: e8 makes six under the standard rule, five or more under freestyle.
+    EXPECT_EQ(east(Board(row8("xxxx.x")), 0, 4), patterns::kFive);
+    EXPECT_NE(east(Board(row8("xxxx.x", 0, WinRule::kStandard)), 0, 4), patterns::kFive);
+  }
+}
+
+// Every square's classes, counts, threat sets, neighbourhood and hash of two boards agree.
+void expect_same(const Board& a, const Board& b, const std::string& where) {
+  ASSERT_EQ(a.hash(), b.hash()) << where;
+  ASSERT_EQ(a.stones(), b.stones()) << where;
+  ASSERT_EQ(a.side_to_move(), b.side_to_move()) << where;
+  for (int side = 0; side < 2; ++side) {
+    for (int l = 0; l < patterns::kLines; ++l)
+      ASSERT_EQ(a.line_count(side, static_cast<Line>(l)), b.line_count(side, static_cast<Line>(l)))
+          << where << " side " << side << " line " << l;
+    for (int k = 0; k < patterns::kCombos; ++k)
+      ASSERT_EQ(a.combo_count(side, static_cast<patterns::Combo>(k)),
+                b.combo_count(side, static_cast<patterns::Combo>(k)))
+          << where;
+    for (int t = 0; t < patterns::kThreatSets; ++t)
+      for (int w = 0; w < patterns::kCellWords; ++w)
+        ASSERT_EQ(a.threats(side, static_cast<patterns::ThreatSet>(t)).w[w],
+                  b.threats(side, static_cast<patterns::ThreatSet>(t)).w[w])
+            << where;
+  }
+  for (int w = 0; w < patterns::kCellWords; ++w) ASSERT_EQ(a.near().w[w], b.near().w[w]) << where;
+  for (int c = 0; c < patterns::kCells; ++c)
+    for (int side = 0; side < 2; ++side)
+      for (int d = 0; d < kDirections; ++d) ASSERT_EQ(a.line(side, d, c), b.line(side, d, c));
+}
+
+TEST(GomokuPatterns, TheIncrementalBoardEqualsOneBuiltFromScratch) {
+  for (const int size : {15, 20})
+    for (const WinRule rule : {WinRule::kFreestyle, WinRule::kStandard}) {
+      WordStream rng({77, static_cast<uint32_t>(size), static_cast<uint32_t>(rule), kLeafSetup, 0});
+      for (int game = 0; game < 6; ++game) {
+        State s = initial_state(Rules{static_cast<uint8_t>(size), rule});
+        Board b(s);
+        std::vector<State> states{s};
+        // Random stones near the centre, so that lines fill up and threats appear.
+        for (int i = 0; i < 70 && !is_over(s); ++i) {
+          const int x = size / 2 - 5 + static_cast<int>(rng.next() % 11);
+          const int y = size / 2 - 5 + static_cast<int>(rng.next() % 11);
+          if (test_square(s.stones[0], y * size + x) || test_square(s.stones[1], y * size + x))
+            continue;
+          const Move m{static_cast<uint8_t>(x), static_cast<uint8_t>(y)};
+          const bool five = b.play(Board::cell(x, y));
+          apply(s, m);
+          ASSERT_EQ(five, s.winner != kNoWinner) << to_string(s);
+          if (five) break;
+          states.push_back(s);
+          expect_same(b, Board(s), "after " + to_string(s));
+          ASSERT_EQ(b.hash(), zobrist_key(s));
+        }
+        if (static_cast<size_t>(b.plies()) == states.size()) b.undo();  // the five
+        while (b.plies() > 0) {
+          b.undo();
+          states.pop_back();
+          expect_same(b, Board(states.back()), "after taking back to " + to_string(states.back()));
+        }
+      }
+    }
+}
+
+// The classes against the rules on random dense positions: kFive exactly where makes_five holds,
+// kOpenFour / kFour by the number of squares on the line that would then complete a five through
+// the square.
+TEST(GomokuPatterns, ClassesAgreeWithTheRules) {
+  for (const WinRule rule : {WinRule::kFreestyle, WinRule::kStandard}) {
+    WordStream rng({78, static_cast<uint32_t>(rule), 0, kLeafSetup, 0});
+    int fives = 0, fours = 0;
+    for (int game = 0; game < 40; ++game) {
+      State s = initial_state(Rules{15, rule});
+      for (int i = 0; i < 40; ++i) {
+        const int x = 3 + static_cast<int>(rng.next() % 9),
+                  y = 3 + static_cast<int>(rng.next() % 9);
+        if (test_square(s.stones[0], y * 15 + x) || test_square(s.stones[1], y * 15 + x)) continue;
+        State t = s;
+        apply(t, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+        if (is_over(t)) continue;
+        s = t;
+      }
+      const Board b(s);
+      for (int sq = 0; sq < 225; ++sq) {
+        const int x = sq % 15, y = sq / 15;
+        if (test_square(s.stones[0], sq) || test_square(s.stones[1], sq)) continue;
+        for (int side = 0; side < 2; ++side) {
+          uint64_t with[kWords];
+          std::copy(s.stones[side], s.stones[side] + kWords, with);
+          set_square(with, sq);
+          const bool five = makes_five(with, 15, rule, x, y);
+          const int c = Board::cell(x, y);
+          bool any_five = false;
+          for (int d = 0; d < kDirections; ++d) any_five |= b.line(side, d, c) == patterns::kFive;
+          ASSERT_EQ(any_five, five) << to_string(s) << " square " << sq;
+          fives += five;
+          if (five) continue;
+          for (int d = 0; d < kDirections; ++d) {
+            int completions = 0;
+            for (int k = -4; k <= 4; ++k) {
+              const int xx = x + k * direction_dx(d), yy = y + k * direction_dy(d);
+              if (k == 0 || !on_board(15, xx, yy)) continue;
+              const int q = yy * 15 + xx;
+              if (test_square(s.stones[0], q) || test_square(s.stones[1], q)) continue;
+              uint64_t two[kWords];
+              std::copy(with, with + kWords, two);
+              set_square(two, q);
+              // A five through both squares on this line: along d only.
+              const int len = 1 +
+                              run_from([&](int z) { return test_square(two, z); }, 15, x, y,
+                                       direction_dx(d), direction_dy(d), 5) +
+                              run_from([&](int z) { return test_square(two, z); }, 15, x, y,
+                                       -direction_dx(d), -direction_dy(d), 5);
+              completions += rule == WinRule::kStandard ? len == 5 : len >= 5;
+            }
+            const Line l = b.line(side, d, c);
+            const Line want = completions >= 2   ? patterns::kOpenFour
+                              : completions == 1 ? patterns::kFour
+                                                 : l;
+            ASSERT_EQ(l, want) << to_string(s) << " square " << sq << " direction " << d;
+            if (completions == 0) {
+              ASSERT_LT(l, patterns::kFour);
+            }
+            fours += completions > 0;
+          }
+        }
+      }
+    }
+    EXPECT_GE(fives, 5);
+    EXPECT_GE(fours, 50);
+  }
+}
+
+TEST(GomokuPatterns, FeaturesAreTheBoardsCounts) {
+  float f[kNumFeatures];
+  extract_features(row8("....xxx", 1), f);  // White to move against Black's open three
+  const auto at = [&](std::string_view name) {
+    for (int i = 0; i < kNumFeatures; ++i)
+      if (kFeatureNames[i] == name) return f[i];
+    ADD_FAILURE() << name;
+    return -1.0f;
+  };
+  EXPECT_EQ(at("opp_to_open_four"), 2);
+  EXPECT_EQ(at("opp_to_four"), 2);
+  EXPECT_EQ(at("own_to_open_four"), 0);
+  EXPECT_EQ(at("opp_to_double_four"), 2) << "the open-four squares win next move";
+  EXPECT_EQ(at("opp_open_three"), 1) << "the window features stay as they were";
+}
+
+// The weights of configs/gomoku/weights/pattern.yaml, as a vector for PatternSearch.
+std::vector<double> ladder() {
+  return {0,   -2,    5,    -3,     1,  -0.8, 0.8, -0.6, 0.15, -0.12,
+          0.1, -0.08, 0.02, -0.015, 10, -4,   6,   -3,   3,    -2};
+}
+
+PatternSearch::Result search_at(const State& s, int depth, uint32_t vcf = 200) {
+  PatternSearchOptions o;
+  o.depth = depth;
+  o.tt_size_mb = 1;
+  o.vcf_nodes = vcf;
+  o.root_vcf_nodes = 1u << 20;
+  o.root_vct_nodes = 0;
+  PatternSearch search(ladder(), o);
+  return search.search(s);
+}
+
+// The root's VCF finds a win exactly where threats.hpp's VCF does (both searched to the end).
+TEST(GomokuPatterns, RootVcfAgreesWithTheThreatSearch) {
+  for (const WinRule rule : {WinRule::kFreestyle, WinRule::kStandard}) {
+    WordStream rng({2026, static_cast<uint32_t>(rule), 0, kLeafSetup, 0});
+    int positions = 0, wins = 0;
+    while (positions < 150) {
+      State s = initial_state(Rules{15, rule});
+      const int stones = 14 + static_cast<int>(rng.next() % 16);
+      for (int i = 0; i < stones && !is_over(s); ++i) {
+        const int x = 3 + static_cast<int>(rng.next() % 9),
+                  y = 3 + static_cast<int>(rng.next() % 9);
+        if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
+          apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+      }
+      if (is_over(s)) continue;
+      ++positions;
+      Move m{};
+      const bool reference = forced_win(s, 1u << 22, 64, false, &m) > 0;
+      const PatternSearch::Result r = search_at(s, 1);
+      const bool found = r.proven && r.value > 0 && std::string(r.how) != "search";
+      ASSERT_EQ(found, reference) << "position " << positions << ": " << to_string(s) << " ("
+                                  << r.how << ")";
+      if (found) {
+        ++wins;
+        State t = s;
+        apply(t, r.best);  // the first move of a win is legal and not a loss at once
+        EXPECT_TRUE(!is_over(t) || winner(t) == s.side);
+      }
+    }
+    EXPECT_GE(wins, 10) << "the positions must exercise the search";
+  }
+}
+
+TEST(GomokuPatterns, SearchWinsBlocksAndMeetsAnOpenThree) {
+  // Black to move with d8-g8: a five at c8 or h8.
+  PatternSearch::Result r = search_at(row8("...xxxx"), 3);
+  EXPECT_TRUE(r.best == (Move{2, 7}) || r.best == (Move{7, 7}));
+  EXPECT_EQ(r.value, PatternSearch::kWin - 1);
+  // White to move against Black's four d8-g8 (c8 is White's): the one block, h8.
+  r = search_at(row8("..oxxxx", 1), 3);
+  EXPECT_EQ(r.best, (Move{7, 7}));
+  // White to move against Black's open three d8-f8: a move that meets it.
+  const State s = play_moves(initial_state(), "d8a1e8o1f8");
+  r = search_at(s, 4);
+  const std::vector<Move> defences = {{2, 7}, {6, 7}, {1, 7}, {7, 7}};  // c8 g8 b8 h8
+  EXPECT_NE(std::find(defences.begin(), defences.end(), r.best), defences.end())
+      << to_string(r.best) << ": an open three must be met";
+  // The broad search's double three (threats_test): the root's VCT finds it.
+  State d = initial_state();
+  for (const auto& [x, y] : std::vector<std::pair<int, int>>{{6, 7}, {7, 7}, {8, 5}, {8, 6}})
+    set_square(d.stones[0], y * 15 + x);
+  for (const auto& [x, y] : std::vector<std::pair<int, int>>{{0, 0}, {0, 14}, {14, 0}, {14, 14}})
+    set_square(d.stones[1], y * 15 + x);
+  d.ply = 8;
+  PatternSearchOptions o;
+  o.depth = 1;
+  o.tt_size_mb = 1;
+  o.root_vct_nodes = 1u << 16;
+  PatternSearch vct(ladder(), o);
+  r = vct.search(d);
+  EXPECT_STREQ(r.how, "vct");
+  EXPECT_EQ(r.best, (Move{8, 7}));
+  EXPECT_EQ(r.value, PatternSearch::kWin - 5);
+}
+
+TEST(GomokuPatterns, FixedDepthSearchIsDeterministic) {
+  const State s = play_moves(initial_state(), "h8i9g7i7i8g9");
+  PatternSearchOptions o;
+  o.depth = 5;
+  o.tt_size_mb = 2;
+  PatternSearch a(ladder(), o), b(ladder(), o);
+  const PatternSearch::Result ra = a.search(s), rb = b.search(s);
+  EXPECT_EQ(ra.best, rb.best);
+  EXPECT_EQ(ra.value, rb.value);
+  EXPECT_EQ(ra.nodes, rb.nodes);
+  EXPECT_EQ(ra.depth, 5);
+  EXPECT_GT(ra.nodes, 100u);
+}
+
+// The engine on an injected clock that advances 1 ms at every read: it stops within a few reads
+// of its budget, in the threat searches too, and answers a legal move; with the budget spent at
+// the first read it still answers one.
+TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
+  for (const uint32_t budget : {1u, 20u, 200u}) {
+    PatternEngineOptions o;
+    o.time_ms = budget;
+    o.search.tt_size_mb = 1;
+    o.search.root_vct_nodes = 1u << 20;
+    PatternEngine engine(ladder(), o, "ladder");
+    auto t = std::chrono::steady_clock::time_point{};
+    int reads = 0;
+    engine.set_clock([&] {
+      ++reads;
+      return t += std::chrono::milliseconds(1);
+    });
+    const State s = play_moves(initial_state(), "h8i9g7i7i8g9j8k8");
+    engine.begin(s, search::SearchIds{});
+    const Move m = engine.decision(nullptr);
+    EXPECT_FALSE(test_square(s.stones[0], m.y * 15 + m.x) ||
+                 test_square(s.stones[1], m.y * 15 + m.x));
+    EXPECT_LE(reads, static_cast<int>(budget) + 4) << "budget " << budget;
+    EXPECT_LE(engine.last_seconds(), budget / 1000.0 + 0.005);
+    if (budget == 200) {
+      EXPECT_GE(engine.last_result().depth, 1);
+    }
+  }
+}
+
+TEST(GomokuPatterns, TheConfigKeyMakesThePatternEngineAndRefusesWindowWeights) {
+  const std::string base =
+      std::string("game: gomoku\nengines:\n  player0:\n    type: alphabeta\n") +
+      "    search: pattern\n    depth: 2\n    weights: " + SELFPLAY_SOURCE_DIR;
+  const auto cfg = config::load_campaign_config_text<GomokuGame>(
+      base + "/configs/gomoku/weights/pattern.yaml\n", "pattern.yaml");
+  const auto engine = selfplay::make_engine<GomokuGame>(cfg.engines[0], Rules{}, 0);
+  EXPECT_EQ(engine->describe().rfind("alphabeta(pattern search", 0), 0u) << engine->describe();
+  try {
+    config::load_campaign_config_text<GomokuGame>(base + "/configs/gomoku/weights/classic.yaml\n",
+                                                  "classic.yaml");
+    FAIL() << "classic.yaml weighs the window features";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("engines.player0.search"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("own_five"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sp::gomoku

@@ -1,0 +1,85 @@
+#include "host/records/stored_games.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include <yaml-cpp/yaml.h>
+
+#include "host/play/selfplay/driver.hpp"
+
+namespace sp::selfplay {
+namespace {
+constexpr uint64_t kBlock = 16384;
+}  // namespace
+
+std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader) {
+  std::vector<ExportedGame> out;
+  for (uint64_t first = 0; first < reader.games_count(); first += kBlock) {
+    const std::vector<io::GameRow> rows = reader.games(first, kBlock);
+    for (size_t k = 0; k < rows.size(); ++k)
+      if (rows[k].game_id != io::kNoGame) out.push_back({first + k, rows[k], {}, {}});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.game.game_id < b.game.game_id; });
+  std::map<uint64_t, size_t> at;  // game id -> its first entry in out
+  for (size_t k = out.size(); k-- > 0;) at[out[k].game.game_id] = k;
+  for (uint64_t first = 0; first < reader.plies_count(); first += kBlock) {
+    const std::vector<io::PlyRow> rows = reader.plies(first, kBlock);
+    for (size_t k = 0; k < rows.size(); ++k)
+      if (const auto it = at.find(rows[k].game_id); it != at.end()) {
+        out[it->second].ply_rows.push_back(first + k);
+        out[it->second].plies.push_back(rows[k]);
+      }
+  }
+  for (ExportedGame& g : out) {
+    std::vector<size_t> order(g.plies.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return g.plies[a].ply < g.plies[b].ply; });
+    std::vector<io::PlyRow> plies;
+    std::vector<uint64_t> rows;
+    for (const size_t k : order) {
+      plies.push_back(g.plies[k]);
+      rows.push_back(g.ply_rows[k]);
+    }
+    g.plies = std::move(plies);
+    g.ply_rows = std::move(rows);
+  }
+  return out;
+}
+
+Seats::Seats(const io::FileMeta& meta) {
+  if (meta.match) {
+    paired_ = true;
+    engines_ = {"A: " + meta.match->engine_a, "B: " + meta.match->engine_b};
+    return;
+  }
+  // A campaign's stored config; a file without a readable one gets no names.
+  try {
+    const YAML::Node tree = YAML::Load(meta.config_text);
+    if (tree.IsMap()) {
+      if (const YAML::Node paired = tree["campaign"]["paired"]; paired && paired.IsScalar())
+        paired_ = paired.as<bool>();
+      for (int e = 0; e < 2; ++e) {
+        const std::string key = "player" + std::to_string(e);
+        if (const YAML::Node type = tree["engines"][key]["type"]; type && type.IsScalar())
+          engines_[e] = "engines." + key + " (" + type.as<std::string>() + ")";
+      }
+    }
+  } catch (const YAML::Exception&) {
+    engines_ = {};
+    paired_ = false;
+  }
+}
+
+std::array<std::string, 2> Seats::players(uint64_t game_id) const {
+  config::CampaignConfig cfg;
+  cfg.paired = paired_;
+  std::array<std::string, 2> out;
+  for (int player = 0; player < 2; ++player)
+    out[player] = engines_[engine_for_player(cfg, static_cast<uint32_t>(game_id), player)];
+  return out;
+}
+
+}  // namespace sp::selfplay

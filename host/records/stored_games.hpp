@@ -1,0 +1,40 @@
+// The games of a campaign or match file as the exports read them: every /games row with its
+// /plies rows, and who played each side as far as the file says.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/hdf5/records.hpp"
+
+namespace sp::selfplay {
+
+// A /games row and its /plies rows in ply order, with the rows' indices in their datasets.
+struct ExportedGame {
+  uint64_t row = 0;
+  io::GameRow game;
+  std::vector<uint64_t> ply_rows;
+  std::vector<io::PlyRow> plies;
+};
+
+// Every game of the file with a /games row, in game-id order, with its /plies rows in ply order;
+// rows of games without a /games row are left out.
+std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader);
+
+// Who played player 0 and player 1 of game `game_id` (a match's engine descriptions, "A: ..."
+// and "B: ...", a campaign's engine types, "engines.player0 (mcts)"; the seats swap in odd games
+// of a paired file); "" for what the file does not say.
+class Seats {
+ public:
+  explicit Seats(const io::FileMeta& meta);
+  std::array<std::string, 2> players(uint64_t game_id) const;
+
+ private:
+  std::array<std::string, 2> engines_;
+  bool paired_ = false;
+};
+
+}  // namespace sp::selfplay

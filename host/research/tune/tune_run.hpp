@@ -1,0 +1,71 @@
+// `selfplay tune`: loads a tune config's inputs and initial weights, fits K and the weights, prints
+// the progress and a table, and writes the tuned weights file.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/engines/eval/weights.hpp"
+#include "host/research/tune/dataset.hpp"
+#include "host/research/tune/game_features.hpp"
+#include "host/research/tune/texel.hpp"
+#include "host/research/tune/tune_config.hpp"
+
+namespace sp::tune {
+
+// What a tuning run did, for the provenance of the weights file.
+struct TuneReport {
+  std::string config_path;
+  std::string game;                        // the inputs' game
+  std::vector<std::string> feature_names;  // its features, the order of the weights
+  std::string initial_path, initial_name;
+  std::vector<FileSummary> files;
+  std::vector<DuplicateFile> duplicates;  // inputs left out: the same data as another input
+  size_t train_positions = 0, train_games = 0;
+  size_t validation_positions = 0, validation_games = 0;
+  KFit k;
+  TexelResult result;
+  std::vector<bool> tuned;  // per feature
+  std::string date_utc;     // "2026-12-01T10:00:00Z"
+  std::string git_commit;
+};
+
+// The fit diverged (TexelResult::diverged) and texel.write_if_diverged is off: nothing was
+// written. The CLI exits with 1.
+class TuneDiverged : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The features of a game by name: game_features, or in tests one that knows a tests-only game.
+using FeatureLookup = std::function<GameFeatures(const std::string& game)>;
+
+// Runs the config (method texel), printing to out, and writes config.weights.output. Before it
+// reads anything it checks that weights.output (and texel.log) can be written and name none of the
+// files it reads (inputs, weights.initial, the config). The game is the inputs' (their `game`
+// attribute, which must agree with each other and with config.game), and must have evaluation
+// features; weights.tune and weights.bounds are checked against them. An input that is the same
+// file as another or a byte-for-byte copy of it is read once, and said so. Throws sp::InputError
+// (naming the file and, for config values, the key or the option that set it) for unusable inputs
+// and outputs, and TuneDiverged when the fit diverged and texel.write_if_diverged is off; the
+// output file is then left as it was.
+TuneReport run_tune(
+    const TuneConfig& config, std::FILE* out,
+    const FeatureLookup& lookup = [](const std::string& game) { return game_features(game); });
+
+// Method spsa: the checks run_tune makes of its outputs, for spsa.output and spsa.result (which
+// must differ, and be neither the tune config nor spsa.match). Call before run_spsa.
+void check_spsa_outputs(const TuneConfig& config);
+
+// "FILE: key 'KEY'", or "option --out" when a command-line option set the key (overridden_by).
+std::string setting_name(const TuneConfig& config, const std::string& key);
+
+// The weights file text: name, description, every weight (shortest text that reads back exactly),
+// provenance in comments. load_weights_text() reads it back to the same values.
+std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
+                         const TuneReport& report);
+
+}  // namespace sp::tune
