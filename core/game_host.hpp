@@ -122,6 +122,7 @@ struct GameFileRecord {
   std::string site;                // the host the file was written on ("" when not known)
   std::string start_time;          // when the file was started, "2026-11-30T22:00:00Z" or ""
   std::string rules;               // the file's rules as describe_rules writes them
+  std::string program;             // what played the games: "selfplay 0.1.0, commit ..." or ""
 };
 
 // A game-file format of `selfplay export --format NAME`.

@@ -278,7 +278,7 @@ TEST(Cli, UnknownBackendIsAnInputError) {
   // run and match once stored the name unchecked and failed later, in the YAML of the effective
   // config (exit 1, a yaml-cpp message).
   const ::sp::test::TempDir dir;
-  for (const std::string args :
+  for (const std::string& args :
        {std::string("bench --seconds 0"),
         "run " + ::sp::test::source_path("configs/ewn/campaign.yaml") + " --out " +
             dir.file("c.h5") + " --games 2",
@@ -500,7 +500,7 @@ TEST(CliErrors, ArgumentErrorsAreOneLineAndAnEmptyOutIsRefused) {
   EXPECT_EQ(typo.out,
             "error: The following arguments were not expected: 4 --gmaes (selfplay run --help "
             "lists the options)\n");
-  for (const std::string args :
+  for (const std::string& args :
        {"run '" + config + "' --out ''",
         "improve '" + ::sp::test::source_path("configs/ewn/improve.yaml") + "' --out ''",
         "export '" + config + "' --out ''", "tune '" + config + "' --out ''"}) {

@@ -125,12 +125,21 @@ TEST_F(Match, SameSeedSameRecordsAndTable) {
   ASSERT_EQ(reference.pairs.size(), 6u);
   EXPECT_EQ(read_records(path("b.h5")), reference);
 
-  // Concurrency and batch size change the order games finish in, not the games or the pairs.
+  // Concurrency and batch size change the order games finish in, not the games or the pairs; a
+  // label changes the names, not the games.
   config::Config<EwnGame> c = cfg;
   c.concurrency = 3;
   c.backend.batch_rollouts = 1;
-  EXPECT_EQ(table(play(c, "c.h5")), table(first));
+  c.engines[0].label = "the first";
+  const MatchResult labelled = play(c, "c.h5");
+  EXPECT_EQ(table(labelled), table(first));
   EXPECT_EQ(read_records(path("c.h5")), reference);
+  EXPECT_NE(labelled.report.find("engine A  the first (" + first.engine_a + ")  (engines.player0)"),
+            std::string::npos)
+      << labelled.report;
+  EXPECT_NE(labelled.report.find("engine B  " + first.engine_b + "  (engines.player1)"),
+            std::string::npos)
+      << labelled.report;
 
   c = cfg;
   c.seed = 22;

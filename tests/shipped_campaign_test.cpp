@@ -7,6 +7,8 @@
 // (campaign_test, ewn_pinned_test).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <string>
 
 #include "host/base/hdf5/campaign_file.hpp"
@@ -42,6 +44,12 @@ TYPED_TEST(ShippedCampaign, RunsReplaysAndVerifies) {
   io::CampaignReader reader(out);
   EXPECT_EQ(reader.games_count(), 4u);
   EXPECT_EQ(reader.positions_count(), 4u * cfg.output.positions_per_game);
+  // The summary's draws are the file's: games without a winner.
+  int draws = 0;
+  for (const io::GameRow& g : reader.games()) draws += g.winner != 0 && g.winner != 1;
+  char line[64];
+  std::snprintf(line, sizeof line, "\ndraws               %.2f%%  [95%% CI ", 100.0 * draws / 4);
+  EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
   EXPECT_GE(test::replay_stored_games<G>(out, cfg), 4 * 5);
   const auto v = test::run_command(std::string(SELFPLAY_BINARY) + " verify " + out + " 2>&1");
   EXPECT_EQ(v.code, 0) << v.out;

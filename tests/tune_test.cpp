@@ -663,8 +663,9 @@ TEST(TuneRun, WritesWeightsThatLoadBackExactly) {
   EXPECT_EQ(back.name, "fitted");
   std::ifstream in(dir.file("sub/out.yaml"));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (const std::string needle : {"#   K ", "#   git commit", "#   date (UTC)", "#   train loss",
-                                   "c1.h5 (", "c2.h5 (", "#   config        tune.yaml", "(start)"})
+  for (const std::string needle :
+       {"#   K ", "#   git commit", "#   program       selfplay ", "#   date (UTC)",
+        "#   train loss", "c1.h5 (", "c2.h5 (", "#   config        tune.yaml", "(start)"})
     EXPECT_NE(text.find(needle), std::string::npos) << needle << " missing in\n" << text;
   for (const std::string needle :
        {"epoch", "       0", "     200", "own_cubes", "(fixed)", "wrote"})

@@ -39,7 +39,7 @@ rules: {first_player: alternate, setup: random, substitution: nearest}
 campaign: {games: 6, concurrency: 6, seed: 41, paired: true}
 engines:
   player0: {type: mcts, rollouts_per_move: 48, rollouts_per_leaf: 4, leaves_per_round: 4}
-  player1: {type: random}
+  player1: {type: random, label: random mover}
 backend: {name: cpu, threads: 2, batch_rollouts: 1024}
 output: {path: unused.h5, positions_per_game: 0, flush_seconds: 0.05}
 )";
@@ -134,6 +134,11 @@ class Verify : public ::testing::Test {
     const auto r =
         selfplay("run '" + tmp_.file("campaign.yaml") + "' --out '" + path + "' --quiet");
     EXPECT_EQ(r.code, 0) << stderr_text();
+    // The summary names the labels after its first line.
+    EXPECT_NE(r.out.find(" in the file\nengine labels       player0 (no label), player1 \"random "
+                         "mover\"\nplayer 0 wins"),
+              std::string::npos)
+        << r.out;
     return path;
   }
 
@@ -402,7 +407,9 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
   ASSERT_EQ(r.code, 0) << stderr_text();
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 7u);
-  EXPECT_EQ(lines[0], "game_id\topening\tfirst_player\twinner\tplies\tmoves");
+  EXPECT_EQ(
+      lines[0],
+      "game_id\topening\tfirst_player\twinner\tplies\tplayer0\tplayer1\tlabel0\tlabel1\tmoves");
   const Contents c = read_all(path);
   std::vector<io::GameRow> games = c.games;
   std::sort(games.begin(), games.end(),
@@ -410,22 +417,35 @@ TEST_F(Verify, ExportListsTheStoredMovesByteForByte) {
   for (size_t i = 0; i < games.size(); ++i) {
     const io::GameRow& g = games[i];
     const std::vector<std::string> columns = split(lines[i + 1], '\t');
-    ASSERT_EQ(columns.size(), 6u) << lines[i + 1];
+    ASSERT_EQ(columns.size(), 10u) << lines[i + 1];
     EXPECT_EQ(columns[0], std::to_string(g.game_id));
     EXPECT_EQ(columns[1], io::text_of(g.opening));
     EXPECT_EQ(columns[2], std::to_string(g.first_player));
     EXPECT_EQ(columns[3], std::to_string(g.winner));
     EXPECT_EQ(columns[4], std::to_string(g.plies));
+    // Who sat where: the campaign is paired, so the engines swap seats in odd games.
+    const std::string mcts = "engines.player0 (mcts)", random = "engines.player1 (random)";
+    EXPECT_EQ(columns[5], g.game_id % 2 ? random : mcts) << lines[i + 1];
+    EXPECT_EQ(columns[6], g.game_id % 2 ? mcts : random) << lines[i + 1];
     ASSERT_FALSE(g.record_truncated);
-    EXPECT_EQ(columns[5], io::text_of(g.record));
+    // The labels (the config gives player1 one).
+    EXPECT_EQ(columns[7], g.game_id % 2 ? "random mover" : "") << lines[i + 1];
+    EXPECT_EQ(columns[8], g.game_id % 2 ? "" : "random mover") << lines[i + 1];
+    EXPECT_EQ(columns[9], io::text_of(g.record));
     // The moves parse back to the /plies rows.
-    const std::vector<std::string> moves = split(columns[5], ' ');
+    const std::vector<std::string> moves = split(columns[9], ' ');
     ASSERT_EQ(moves.size(), g.plies);
     for (const auto& p : c.plies) {
       if (p.game_id != g.game_id) continue;
       EXPECT_EQ(moves[p.ply], std::to_string(p.chance) + ":" + std::string(io::text_of(p.move)));
     }
   }
+
+  // The file names the program that wrote it, as --version does.
+  const auto version = selfplay("--version");
+  ASSERT_EQ(version.code, 0);
+  EXPECT_EQ(io::CampaignReader(path).meta().program + "\n", version.out);
+  EXPECT_EQ(version.out.rfind("selfplay ", 0), 0u) << version.out;
 
   // The same campaign again gives the same bytes; --out writes what stdout gets.
   const std::string again = campaign("b.h5");
@@ -463,7 +483,10 @@ TEST_F(Verify, Format1FilesVerifyExportAndConvertToTheSameGames) {
   const std::vector<std::string> lines =
       lines_of(selfplay("export '" + tmp_.file("format1-campaign.h5") + "'").out);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[1].rfind("0\t216435/162453\t0\t1\t18\t4:a4-a3 6:d1-c1 1:b5-c4 ", 0), 0u)
+  EXPECT_EQ(lines[1].rfind("0\t216435/162453\t0\t1\t18\tengines.player0 (mcts)\tengines.player1 "
+                           "(mcts)\t\t\t4:a4-a3 6:d1-c1 1:b5-c4 ",
+                           0),
+            0u)
       << lines[1];
 }
 
@@ -674,12 +697,12 @@ TEST_F(GenericVerify, TicTacToeFileVerifiesAndExportsItsMovesAlone) {
   for (size_t i = 0; i < games.size(); ++i) {
     const io::GameRow& g = games[i];
     const std::vector<std::string> columns = split(lines[i + 1], '\t');
-    ASSERT_EQ(columns.size(), 6u) << lines[i + 1];
+    ASSERT_EQ(columns.size(), 10u) << lines[i + 1];
     EXPECT_EQ(columns[1], io::text_of(g.opening));
-    EXPECT_EQ(columns[3], g.winner < 0 ? "draw" : std::to_string(g.winner));
+    EXPECT_EQ(columns[3], std::to_string(g.winner < 0 ? -1 : g.winner));  // a draw is -1
     draws += g.winner < 0;
-    EXPECT_EQ(columns[5], io::text_of(g.record));  // the moves alone: "b2 c3 a1"
-    const std::vector<std::string> moves = split(columns[5], ' ');
+    EXPECT_EQ(columns[9], io::text_of(g.record));  // the moves alone: "b2 c3 a1"
+    const std::vector<std::string> moves = split(columns[9], ' ');
     ASSERT_EQ(moves.size(), g.plies);
     for (const auto& p : c.plies) {
       if (p.game_id != g.game_id) continue;

@@ -319,6 +319,7 @@ campaign:
 engines:
   player0:
     type: alphabeta
+    label: "deep <b>one</b>"
     weights: hostile.yaml
     depth: 1
   player1:
@@ -352,6 +353,26 @@ match:
         if HOSTILE_NAME not in title:
             fail("the hostile name is not shown as text: " + repr(title))
         print("hostile names: shown as text, nothing ran")
+        # The match's header: the engines (A with its label) and the result over the counted pair.
+        header = browser.evaluate("document.getElementById('match').textContent")
+        if "engine A  deep <b>one</b> (" not in header or "Elo" not in header \
+                or "pairs counted       1 of 1" not in header:
+            fail("the match header lacks the labelled engine, the Elo or the pairs: " + repr(header))
+        program = browser.evaluate("document.getElementById('program').textContent")
+        if not program.startswith("played by selfplay ") or "exported by selfplay " not in program:
+            fail("the header does not name the programs: " + repr(program))
+        if "deep <b>one</b> (" not in title:
+            fail("the label is not in the game's title: " + repr(title))
+        # The pair's other game, one click away.
+        first = browser.evaluate("document.getElementById('title').textContent")
+        browser.evaluate("document.getElementById('pair-link').click()")
+        second = browser.evaluate("document.getElementById('title').textContent")
+        if not first.startswith("Game 0:") or not second.startswith("Game 1:"):
+            fail("the pair link does not open the pair's other game: " + repr((first, second)))
+        pair = browser.evaluate("document.getElementById('pair').textContent")
+        if not pair.startswith("Pair 0: the other game, game 0"):
+            fail("game 1 does not link back to game 0: " + repr(pair))
+        print("match: header with the labelled engines and the result, pair links both ways")
         if browser.errors:
             fail("script errors on the pages: " + " | ".join(browser.errors))
     finally:

@@ -134,7 +134,7 @@ class ExportedPictures : public ::testing::Test {
   static inline test::TempDir* dir_ = nullptr;
 };
 
-// The tsv export's lines: game id, then the moves of each ply.
+// The tsv export's lines: game id, then the moves of each ply (the last column).
 std::vector<std::pair<std::string, std::vector<std::string>>> tsv_games(const std::string& text) {
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   std::istringstream lines(text);
@@ -145,7 +145,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> tsv_games(const st
     std::istringstream f(line);
     for (std::string field; std::getline(f, field, '\t');) fields.push_back(field);
     std::vector<std::string> moves;
-    std::istringstream m(fields.size() > 5 ? fields[5] : "");
+    std::istringstream m(fields.size() > 5 ? fields.back() : "");
     for (std::string move; m >> move;) moves.push_back(move);
     out.emplace_back(fields[0], moves);
   }
@@ -248,6 +248,10 @@ TEST_F(ExportedPictures, TheViewerIsOnePageWhoseDataStaysData) {
       ++scripts;
     EXPECT_EQ(scripts, 4u) << game;
     EXPECT_NE(html.find("\"style\":\"" + game + "\""), std::string::npos);
+    // The header names the program that played the games and the one that exported them.
+    const std::string program = io::CampaignReader(path(game)).meta().program;
+    EXPECT_NE(html.find("\"program\":" + json_string(program) + ",\"exported_by\":\"selfplay "),
+              std::string::npos);
     EXPECT_EQ(selfplay("export '" + path(game) + "' --format html").out, html) << "same bytes";
   }
 }
@@ -298,6 +302,10 @@ TEST_F(ExportedPictures, GomokuGamesAsPsqAndSgfReadBackAsTheirMoves) {
   }
   EXPECT_NE(sgf.out.find("(;FF[4]GM[4]CA[UTF-8]AP[selfplay]SZ[15]GN[game 0]"), std::string::npos);
   EXPECT_NE(sgf.out.find(";B[hh]"), std::string::npos) << "h8 is column h, row 8: hh";
+  // The program that played the games, in each game's root comment.
+  const std::string program = io::CampaignReader(path("gomoku")).meta().program;
+  ASSERT_TRUE(program.starts_with("selfplay ")) << program;
+  EXPECT_NE(sgf.out.find(", played by " + program + "]"), std::string::npos) << sgf.out;
 }
 
 TEST_F(ExportedPictures, CampaignsOpenFromSgfAndPsqFiles) {

@@ -215,6 +215,7 @@ std::string GameHost<CheckersGame>::game_file_text(const GameFileRecord& game, s
   tag("Black", game.players[0].empty() ? "?" : game.players[0]);
   tag("White", game.players[1].empty() ? "?" : game.players[1]);
   tag("GameType", "21");
+  if (!game.program.empty()) tag("Program", game.program);
   pdn.result = pdn_result(game.winner == 0 || game.winner == 1 ? game.winner : kNoWinner);
   return write_pdn(pdn);
 }

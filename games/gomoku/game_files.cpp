@@ -130,7 +130,8 @@ std::string write_sgf(const GameFileRecord& game, int size, std::string_view rul
   out += std::string("RE[") + (game.winner == 0 ? "B+" : game.winner == 1 ? "W+" : "Draw") + "]";
   out += "C[" +
          sgf_value("rule " + std::string(rule) +
-                   (game.opening.empty() ? "" : ", opening " + game.opening)) +
+                   (game.opening.empty() ? "" : ", opening " + game.opening) +
+                   (game.program.empty() ? "" : ", played by " + game.program)) +
          "]\n";
   for (size_t k = 0; k < stones.size(); ++k) {
     out += k % 2 == 0 ? ";B[" : ";W[";

@@ -18,6 +18,7 @@
 #include "host/base/hdf5/errors.hpp"
 #include "host/base/mpi/comm.hpp"
 #include "host/base/system/atomic_file.hpp"
+#include "host/base/system/build_info.hpp"
 #include "host/base/system/process_tree.hpp"
 
 namespace {
@@ -127,11 +128,8 @@ int run_command(int argc, char** argv) {
 
   // Called as pbrain-selfplay (the link the build puts next to the binary, for Gomocup managers,
   // which start an engine without arguments): `selfplay pbrain` with the same arguments.
-  app.set_version_flag(
-      "--version",
-      std::string("selfplay " SELFPLAY_VERSION ", commit " SELFPLAY_GIT_COMMIT ", built ") +
-          SELFPLAY_BUILD,
-      "Print the version, the commit and the build's options, and exit");
+  app.set_version_flag("--version", sp::build::program_text(),
+                       "Print the version, the commit and the build's options, and exit");
   std::vector<char*> args(argv, argv + argc);
   static char pbrain_command[] = "pbrain";
   if (argc >= 1 && std::string_view(argv[0]).ends_with("pbrain-selfplay"))

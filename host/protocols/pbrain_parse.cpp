@@ -5,9 +5,7 @@
 #include <cctype>
 #include <limits>
 
-#ifndef SELFPLAY_VERSION
-#define SELFPLAY_VERSION "unknown"
-#endif
+#include "host/base/system/build_info.hpp"
 
 namespace sp::selfplay {
 namespace pbrain_detail {
@@ -138,7 +136,8 @@ std::string one_line(std::string text) {
 }
 
 std::string about_text() {
-  return "name=\"selfplay\", version=\"" SELFPLAY_VERSION "\", author=\"the selfplay project\"";
+  return std::string("name=\"selfplay\", version=\"") + build::version() +
+         "\", author=\"the selfplay project\"";
 }
 
 }  // namespace pbrain_detail

@@ -1,5 +1,6 @@
 #include "host/records/export.hpp"
 
+#include <array>
 #include <cstdio>
 
 #include "core/errors.hpp"
@@ -56,6 +57,7 @@ GameFileRecord game_record(const ExportedGame& e, const Seats& seats, const io::
   r.site = meta.host;
   r.start_time = meta.start_time;
   r.rules = meta.rules;
+  r.program = program_of(meta);
   return r;
 }
 
@@ -112,13 +114,18 @@ std::string export_text(const std::string& path, const MakeRecordRules& make_rul
                         std::optional<uint64_t> only) {
   const io::CampaignReader reader(path);
   const std::unique_ptr<RecordRules> rules = make_rules(reader.meta(), path);
-  std::string out = "game_id\topening\tfirst_player\twinner\tplies\tmoves\n";
+  const Seats seats(reader.meta());
+  std::string out =
+      "game_id\topening\tfirst_player\twinner\tplies\tplayer0\tplayer1\tlabel0\tlabel1\tmoves\n";
   for (const ExportedGame& e : chosen_games(reader, path, only)) {
     const io::GameRow& g = e.game;
+    const std::array<std::string, 2> players = seats.engines(g.game_id);
+    const std::array<std::string, 2> labels = seats.labels(g.game_id);
     out += std::to_string(g.game_id) + '\t' + field(io::text_of(g.opening)) + '\t' +
            std::to_string(g.first_player) + '\t' +
-           (g.winner == 0 || g.winner == 1 ? std::to_string(g.winner) : std::string("draw")) +
-           '\t' + std::to_string(e.plies.size()) + '\t';
+           std::to_string(g.winner == 0 || g.winner == 1 ? g.winner : -1) + '\t' +
+           std::to_string(e.plies.size()) + '\t' + field(players[0]) + '\t' + field(players[1]) +
+           '\t' + field(labels[0]) + '\t' + field(labels[1]) + '\t';
     for (size_t k = 0; k < e.plies.size(); ++k)
       out += (k ? " " : "") + field(rules->ply_text(e.plies[k]));
     out += '\n';

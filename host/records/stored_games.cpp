@@ -49,36 +49,62 @@ std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader) 
   return out;
 }
 
+std::string program_of(const io::FileMeta& meta) {
+  if (!meta.program.empty()) return meta.program;
+  return meta.git_commit.empty() ? std::string() : "selfplay, commit " + meta.git_commit;
+}
+
 Seats::Seats(const io::FileMeta& meta) {
   if (meta.match) {
     paired_ = true;
     engines_ = {"A: " + meta.match->engine_a, "B: " + meta.match->engine_b};
-    return;
   }
-  // A campaign's stored config; a file without a readable one gets no names.
+  // The stored config: a campaign's engine types and pairing, every file's labels; a file without
+  // a readable one gets no names (a match keeps its engines' descriptions).
   try {
     const YAML::Node tree = YAML::Load(meta.config_text);
-    if (tree.IsMap()) {
+    if (!tree.IsMap()) return;
+    if (!meta.match)
       if (const YAML::Node paired = tree["campaign"]["paired"]; paired && paired.IsScalar())
         paired_ = paired.as<bool>();
-      for (int e = 0; e < 2; ++e) {
-        const std::string key = "player" + std::to_string(e);
-        if (const YAML::Node type = tree["engines"][key]["type"]; type && type.IsScalar())
-          engines_[e] = "engines." + key + " (" + type.as<std::string>() + ")";
-      }
+    for (int e = 0; e < 2; ++e) {
+      const std::string key = "player" + std::to_string(e);
+      const YAML::Node engine = tree["engines"][key];
+      if (const YAML::Node type = engine["type"]; !meta.match && type && type.IsScalar())
+        engines_[e] = "engines." + key + " (" + type.as<std::string>() + ")";
+      if (const YAML::Node label = engine["label"]; label && label.IsScalar())
+        labels_[e] = label.as<std::string>();
     }
   } catch (const YAML::Exception&) {
-    engines_ = {};
-    paired_ = false;
+    if (!meta.match) engines_ = {};
+    labels_ = {};
+    if (!meta.match) paired_ = false;
   }
 }
 
-std::array<std::string, 2> Seats::players(uint64_t game_id) const {
+std::array<std::string, 2> Seats::by_seat(const std::array<std::string, 2>& by_engine,
+                                          uint64_t game_id) const {
   config::CampaignConfig cfg;
   cfg.paired = paired_;
   std::array<std::string, 2> out;
   for (int player = 0; player < 2; ++player)
-    out[player] = engines_[engine_for_player(cfg, static_cast<uint32_t>(game_id), player)];
+    out[player] = by_engine[engine_for_player(cfg, static_cast<uint32_t>(game_id), player)];
+  return out;
+}
+
+std::array<std::string, 2> Seats::engines(uint64_t game_id) const {
+  return by_seat(engines_, game_id);
+}
+
+std::array<std::string, 2> Seats::labels(uint64_t game_id) const {
+  return by_seat(labels_, game_id);
+}
+
+std::array<std::string, 2> Seats::players(uint64_t game_id) const {
+  std::array<std::string, 2> out = engines(game_id);
+  const std::array<std::string, 2> labels = this->labels(game_id);
+  for (int p = 0; p < 2; ++p)
+    if (!labels[p].empty()) out[p] = out[p].empty() ? labels[p] : labels[p] + " (" + out[p] + ")";
   return out;
 }
 

@@ -24,16 +24,29 @@ struct ExportedGame {
 // rows of games without a /games row are left out.
 std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader);
 
+// The program that wrote the file, as `selfplay --version` names it: the root attribute
+// `program`, or for a file written before it existed "selfplay, commit C" from its git_commit
+// ("" when that is missing too).
+std::string program_of(const io::FileMeta& meta);
+
 // Who played player 0 and player 1 of game `game_id` (a match's engine descriptions, "A: ..."
 // and "B: ...", a campaign's engine types, "engines.player0 (mcts)"; the seats swap in odd games
-// of a paired file); "" for what the file does not say.
+// of a paired file), with the labels the config gave the engines (`label:`); "" for what the file
+// does not say.
 class Seats {
  public:
   explicit Seats(const io::FileMeta& meta);
+  // "label (description)" for an engine with a label, else its description.
   std::array<std::string, 2> players(uint64_t game_id) const;
+  // The descriptions and the labels apart.
+  std::array<std::string, 2> engines(uint64_t game_id) const;
+  std::array<std::string, 2> labels(uint64_t game_id) const;
 
  private:
-  std::array<std::string, 2> engines_;
+  std::array<std::string, 2> by_seat(const std::array<std::string, 2>& by_engine,
+                                     uint64_t game_id) const;
+
+  std::array<std::string, 2> engines_, labels_;
   bool paired_ = false;
 };
 

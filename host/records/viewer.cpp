@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "host/base/stats/match_stats.hpp"
+#include "host/base/system/build_info.hpp"
 #include "host/engines/search/engine.hpp"
 #include "host/records/record_rules.hpp"
 
@@ -142,6 +144,32 @@ std::string delta(const std::string& a, const std::string& b) {
 }
 
 // A file name without its folders, for the page's title.
+// A match file's result as `selfplay match` reports it: the engines, then W/D/L, pentanomial
+// counts, Elo, LOS and the SPRT's state over the pairs /match/pairs counted; "" for a campaign.
+std::string match_text(const io::CampaignReader& reader) {
+  const io::FileMeta& meta = reader.meta();
+  if (!meta.match) return "";
+  const io::MatchMeta& m = *meta.match;
+  const auto result = [](float score) {
+    return score == 1.0f   ? stats::GameResult::kWin
+           : score == 0.0f ? stats::GameResult::kLoss
+                           : stats::GameResult::kDraw;
+  };
+  stats::PairCounter counter;
+  for (const io::MatchPairRow& row : reader.match_pairs())
+    counter.add_pair(result(row.result_1), result(row.result_2));
+  const stats::SprtConfig sprt{m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta};
+  // Game 0 has engine A as player 0: its seats' labels are A's and B's.
+  const std::array<std::string, 2> labels = Seats(meta).labels(0);
+  const auto named = [](const std::string& label, const std::string& description) {
+    return label.empty() ? description : label + " (" + description + ")";
+  };
+  return "engine A  " + named(labels[0], m.engine_a) + "\nengine B  " +
+         named(labels[1], m.engine_b) + "\n" +
+         stats::format_match_table(counter, m.sprt_enabled ? &sprt : nullptr) +
+         fmt::format("pairs counted       {} of {}\n", counter.penta().pairs(), m.pairs);
+}
+
 std::string base_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -313,11 +341,13 @@ std::string html_viewer(const io::CampaignReader& reader, const std::string& pat
   list += "]";
 
   const std::string header = fmt::format(
-      R"({{"file":{},"game":{},"rules":{},"kind":{},"host":{},"start_time":{},)"
-      R"("games":{},"engines":{},"frame":{{{}}}}})",
+      R"({{"file":{},"game":{},"rules":{},"kind":{},"host":{},"start_time":{},"program":{},)"
+      R"("exported_by":{},"match":{},"games":{},"engines":{},"frame":{{{}}}}})",
       json_string(base_name(path)), json_string(meta.game), json_string(meta.rules),
       json_string(meta.match ? "match" : "campaign"), json_string(meta.host),
-      json_string(meta.start_time), games.size(), json_list(engines), frame_json(replayer.frame()));
+      json_string(meta.start_time), json_string(program_of(meta)),
+      json_string(build::program_text()), json_string(match_text(reader)), games.size(),
+      json_list(engines), frame_json(replayer.frame()));
 
   std::string html;
   html.reserve(details.size() + list.size() + 64 * 1024);

@@ -253,6 +253,8 @@ TEST_F(CheckersBallotFile, ExportAsPdnReadsBackAsTheStoredGames) {
     EXPECT_EQ(tag(p, "Round"), std::to_string(g.game_id));
     EXPECT_EQ(tag(p, "Event"), "selfplay campaign");
     EXPECT_EQ(tag(p, "GameType"), "21");
+    EXPECT_EQ(tag(p, "Program"), reader.meta().program);  // what played the games
+    EXPECT_TRUE(tag(p, "Program").starts_with("selfplay ")) << tag(p, "Program");
     EXPECT_TRUE(std::regex_match(tag(p, "Date"), std::regex(R"(\d{4}\.\d\d\.\d\d)")))
         << tag(p, "Date");
     // The ballot from the standard start, then the stored plies.

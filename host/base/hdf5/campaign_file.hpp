@@ -131,6 +131,10 @@ struct FileMeta {
   // What a resume must match (the caller's text, e.g. YAML with the weights' values): the root
   // attribute `identity`, written when not empty; empty when reading a file without it.
   std::string identity;
+  // The program that wrote the file, as `selfplay --version` prints it (version, commit, build
+  // options): the root attribute `program`, written when not empty; empty when reading a file
+  // written before it existed.
+  std::string program;
   uint64_t seed = 0;
   std::vector<std::string> feature_names;  // F, the width of /positions/features
   std::optional<MatchMeta> match;          // set: a match file, with the /match group

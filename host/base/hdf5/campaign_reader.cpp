@@ -117,6 +117,8 @@ CampaignReader::CampaignReader(const std::string& path) : impl_(std::make_unique
     impl_->meta = read_meta(root, impl_->tables);
     if (has_attribute(root, "identity"))
       impl_->meta.identity = read_string_attribute(root, "identity");
+    if (has_attribute(root, "program"))
+      impl_->meta.program = read_string_attribute(root, "program");
     if (has_attribute(root, kIndexPartsAttribute)) {
       const std::vector<std::string> names = read_string_list_attribute(root, kIndexPartsAttribute);
       impl_->index_parts = find_index_parts(path, names);

@@ -80,6 +80,7 @@ Tables build_and_install(const std::string& path, const std::string& temp, const
   try {
     tables = Tables::create(temp, meta, false);
     if (!meta.identity.empty()) write_attribute(tables.file.get(), "identity", meta.identity);
+    if (!meta.program.empty()) write_attribute(tables.file.get(), "program", meta.program);
     fill(tables);
     start_swmr_write(tables.file, temp);
     install_file(temp, target);

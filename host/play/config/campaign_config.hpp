@@ -32,6 +32,7 @@ enum class SearchKind { kGeneric, kPattern };
 
 struct EngineConfig {
   EngineType type = EngineType::kMcts;
+  std::string label;  // the user's name for the engine, shown wherever it plays; "" = none
   uint32_t rollouts_per_move = 1000;  // search budget, summed over leaves
   uint32_t rollouts_per_leaf = 8;     // playouts run for each expanded leaf
   double exploration = 0.7;           // UCT constant c in Q + c * sqrt(ln N / n)

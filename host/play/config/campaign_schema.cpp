@@ -57,6 +57,18 @@ bool is_type(const EngineConfig& e, std::initializer_list<EngineType> types) {
   return std::find(types.begin(), types.end(), e.type) != types.end();
 }
 
+// An engine's label: printable text (no control characters), at most kMaxLabel bytes.
+constexpr size_t kMaxLabel = 64;
+std::string parse_engine_label(std::string_view text) {
+  if (text.size() > kMaxLabel)
+    throw InputError("a label has at most " + std::to_string(kMaxLabel) + " characters, this one " +
+                     std::to_string(text.size()));
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw InputError("a label holds printable characters only, not \"" + excerpt(text) + "\"");
+  return std::string(text);
+}
+
 }  // namespace
 
 bool applies_to_rollout_engines(const EngineConfig& e) {
@@ -82,6 +94,11 @@ Section<EngineConfig> engine_type_key(bool chance_game) {
           (chance_game ? std::string()
                        : std::string("; external: an external program speaking selfplay's engine "
                                      "protocol (docs/engine-protocol.md)")));
+  s.custom(
+      "label", &EngineConfig::label, "", "text", &parse_engine_label,
+      [](const std::string& label) { return label; },
+      "a name for this engine, shown wherever it plays: summaries, exports (tsv, pdn, sgf) and the "
+      "viewer; at most 64 printable characters, \"\" = none");
   return s;
 }
 

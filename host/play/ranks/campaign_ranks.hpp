@@ -95,10 +95,12 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
   result.games_in_file = in_files + played;
   result.interrupted = already + played < cfg.games;
   if (!log::quiet()) progress->tick(true);
-  result.summary = progress->summary(path,
-                                     fmt::format("{} ({}) on each of {} ranks", ran.backend.name,
-                                                 ran.backend.device, dist::size()),
-                                     result.games_in_file);
+  result.summary = with_engine_labels(
+      progress->summary(path,
+                        fmt::format("{} ({}) on each of {} ranks", ran.backend.name,
+                                    ran.backend.device, dist::size()),
+                        result.games_in_file),
+      cfg);
   result.summary += hand_out_line(ran.busiest_s, ran.wall_s);
   return result;
 }

@@ -14,16 +14,13 @@
 #include "core/errors.hpp"
 #include "core/simd/simd_path.hpp"
 #include "host/base/hdf5/campaign_file.hpp"
+#include "host/base/system/build_info.hpp"
 #include "host/base/system/log.hpp"
 #include "host/base/system/system.hpp"
 #include "host/engines/rollout/backend.hpp"
 #include "host/play/config/load.hpp"
 #include "host/play/selfplay/memory.hpp"
 #include "host/play/selfplay/progress.hpp"
-
-#ifndef SELFPLAY_GIT_COMMIT
-#define SELFPLAY_GIT_COMMIT "unknown"
-#endif
 
 namespace sp::selfplay {
 namespace {
@@ -162,6 +159,22 @@ void apply_overrides(config::CampaignConfig& cfg, const RunOptions& options) {
   if (options.device) cfg.backend.device = *options.device;
 }
 
+std::string with_engine_labels(std::string summary, const config::CampaignConfig& cfg) {
+  const std::string& a = cfg.engines[0].label;
+  const std::string& b = cfg.engines[1].label;
+  if (a.empty() && b.empty()) return summary;
+  const auto named = [](const std::string& label) {
+    return label.empty() ? std::string("(no label)") : "\"" + label + "\"";
+  };
+  const std::string line =
+      "engine labels       player0 " + named(a) + ", player1 " + named(b) + "\n";
+  // After the "games played" line (a live status line leaves an empty line before it).
+  const size_t played = summary.find("games played");
+  const size_t end = summary.find('\n', played == std::string::npos ? 0 : played);
+  summary.insert(end == std::string::npos ? summary.size() : end + 1, line);
+  return summary;
+}
+
 std::string backend_override(const std::string& name) {
   const std::vector<std::string> names = rollout::backend_names();
   if (std::find(names.begin(), names.end(), name) != names.end()) return name;
@@ -195,7 +208,8 @@ uint64_t games_memory_allows(const config::CampaignConfig& cfg, uint64_t machine
 void stamp_host(io::FileMeta& meta) {
   meta.host = host_name();
   meta.start_time = utc_now();
-  meta.git_commit = SELFPLAY_GIT_COMMIT;
+  meta.git_commit = build::git_commit();
+  meta.program = build::program_text();
 }
 
 FileLock claim_output(const std::string& path, bool resume, const std::string& what) {

@@ -50,6 +50,9 @@ struct RunResult {
 
 // Applies the overrides; throws sp::InputError for bad values.
 void apply_overrides(config::CampaignConfig& cfg, const RunOptions& options);
+// The summary with a line naming the engines' labels after its first line ("games played"), when
+// the config gives either engine one; unchanged otherwise.
+std::string with_engine_labels(std::string summary, const config::CampaignConfig& cfg);
 // A --backend value, checked against the registry's names (rollout::backend_names) as the config's
 // backend.name is; throws sp::InputError naming --backend and the known names.
 std::string backend_override(const std::string& name);
@@ -125,6 +128,8 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if (cfg.engines[p].threat_nodes == 0) engine.remove("threat_nodes");
     // search (Gomoku's pattern search) came later still: the generic search is what they had.
     if (cfg.engines[p].search == config::SearchKind::kGeneric) engine.remove("search");
+    // label came later too; without one the file's identity is what it was.
+    if (cfg.engines[p].label.empty()) engine.remove("label");
     // quiescence (checkers' alpha-beta) came later too: files written before it searched without
     // it, so only `quiescence: false` resumes them.
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");
@@ -405,8 +410,10 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
   result.games_in_file = done.size() + result.games_played;
   result.interrupted = already + result.games_played < cfg.games;
   if (!log::quiet()) progress.tick(true);
-  result.summary = progress.summary(
-      path, backend->info().name + " (" + backend->info().device + ")", result.games_in_file);
+  result.summary = with_engine_labels(
+      progress.summary(path, backend->info().name + " (" + backend->info().device + ")",
+                       result.games_in_file),
+      cfg);
   return result;
 }
 

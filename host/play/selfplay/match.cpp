@@ -181,8 +181,14 @@ void write_match_report(MatchResult& result, const config::CampaignConfig& cfg,
   result.sprt_stopped = decided && counted < cfg.match.pairs;
   result.interrupted = !decided && counted < cfg.match.pairs;
   std::string& s = result.report;
-  s += fmt::format("engine A  {}  (engines.player0)\n", result.engine_a);
-  s += fmt::format("engine B  {}  (engines.player1)\n", result.engine_b);
+  // An engine with a label: "label (description)", as the exports and the viewer name it.
+  const auto named = [](const std::string& label, const std::string& description) {
+    return label.empty() ? description : label + " (" + description + ")";
+  };
+  s += fmt::format("engine A  {}  (engines.player0)\n",
+                   named(cfg.engines[0].label, result.engine_a));
+  s += fmt::format("engine B  {}  (engines.player1)\n",
+                   named(cfg.engines[1].label, result.engine_b));
   s += stats::format_match_table(result.counter, use_sprt ? &result.sprt_config : nullptr);
   s += match_detail::sprt_line(result);
   s += fmt::format("pairs counted       {} of {} (in pair order{})\n", counted, cfg.match.pairs,

@@ -81,6 +81,10 @@ std::string Progress::summary(const std::string& output_path, const std::string&
                    100.0 * wins_[0] / std::max<uint64_t>(1, games_), 100 * w0.low, 100 * w0.high);
   s += fmt::format("player 1 wins       {:.2f}%  [95% CI {:.2f}, {:.2f}]\n",
                    100.0 * wins_[1] / std::max<uint64_t>(1, games_), 100 * w1.low, 100 * w1.high);
+  const uint64_t draws = games_ - std::min(games_, wins_[0] + wins_[1]);
+  const auto wd = wilson95(draws, games_);
+  s += fmt::format("draws               {:.2f}%  [95% CI {:.2f}, {:.2f}]\n",
+                   100.0 * draws / std::max<uint64_t>(1, games_), 100 * wd.low, 100 * wd.high);
   if (engine_wins_[0] != wins_[0]) {  // engines swapped seats (paired games)
     const auto e0 = wilson95(engine_wins_[0], games_);
     s += fmt::format(

@@ -45,7 +45,10 @@
     el("h1", {}, meta.file),
     el("p", {}, meta.game + " " + meta.kind + ", " + meta.games + " games, rules " + meta.rules +
       (meta.host ? ", written on " + meta.host : "") +
-      (meta.start_time ? " from " + meta.start_time : "")));
+      (meta.start_time ? " from " + meta.start_time : "")),
+    el("p", { id: "program" }, (meta.program ? "played by " + meta.program + "; " : "") +
+      "exported by " + meta.exported_by),
+    meta.match ? el("pre", { id: "match" }, meta.match) : "");
   const winnerFilter = el("select", { id: "f-winner" },
     el("option", { value: "" }, "any"),
     el("option", { value: "0" }, sides[0] + " won"),
@@ -257,6 +260,20 @@
     const g = list[current];
     info.append(el("div", { id: "result" }, "Result: " + resultText(g) + ", " + g[2] + " plies" +
       (g[3] ? ", opening " + g[3] : "")));
+    if (meta.kind === "match") {
+      // A match plays games in pairs, 2k and 2k + 1: the same opening with the seats swapped.
+      const other = g[0] % 2 === 0 ? g[0] + 1 : g[0] - 1;
+      const k = list.findIndex((h) => h[0] === other);
+      const pair = el("div", { id: "pair" }, "Pair " + Math.floor(g[0] / 2) + ": the other game, ");
+      if (k >= 0) {
+        const link = el("a", { href: "#game=" + other + "&ply=0", id: "pair-link" }, "game " + other);
+        link.addEventListener("click", (e) => { e.preventDefault(); open(k, 0); });
+        pair.append(link, ", has the same opening with the seats swapped");
+      } else {
+        pair.append("game " + other + ", is not in this file");
+      }
+      info.append(pair);
+    }
     if (ply > 0) {
       const p = ply - 1;
       let text = "Last move: " + sides[mover(p)] + " " + game.moves[p];

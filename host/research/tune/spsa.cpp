@@ -13,15 +13,12 @@
 #include "games/hosts.hpp"
 #include "host/base/hdf5/h5.hpp"
 #include "host/base/system/atomic_file.hpp"
+#include "host/base/system/build_info.hpp"
 #include "host/base/system/system.hpp"
 #include "host/play/config/load.hpp"
 #include "host/research/tune/spsa_game.hpp"
 #include "host/research/tune/tune_config.hpp"
 #include "host/research/tune/tune_run.hpp"
-
-#ifndef SELFPLAY_GIT_COMMIT
-#define SELFPLAY_GIT_COMMIT "unknown"
-#endif
 
 namespace sp::tune {
 namespace {
@@ -100,7 +97,8 @@ std::string result_yaml(const SpsaSettings& s, uint64_t seed, const std::string&
                      s.mirror ? "mirrored: B plays theta - c_k Delta" : "B fixed");
   out += fmt::format("# iterations  {}, {} pairs each, seed {}, A {}, alpha {}, gamma {}\n",
                      s.iterations, s.pairs, seed, big_a_of(s), s.alpha, s.gamma);
-  out += fmt::format("# date        {}, commit {}\n", utc_now(), SELFPLAY_GIT_COMMIT);
+  out += fmt::format("# date        {}, commit {}\n", utc_now(), build::git_commit());
+  out += fmt::format("# program     {}\n", build::program_text());
   out += "# Copy the values into engines.player0 of a match or campaign config.\n";
   for (size_t i = 0; i < s.parameters.size(); ++i) {
     const SpsaParamConfig& p = s.parameters[i];

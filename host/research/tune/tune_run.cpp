@@ -16,12 +16,9 @@
 
 #include "core/errors.hpp"
 #include "host/base/system/atomic_file.hpp"
+#include "host/base/system/build_info.hpp"
 #include "host/base/system/system.hpp"
 #include "host/research/tune/output_paths.hpp"
-
-#ifndef SELFPLAY_GIT_COMMIT
-#define SELFPLAY_GIT_COMMIT "unknown"
-#endif
 
 namespace sp::tune {
 namespace {
@@ -54,6 +51,7 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
   out += "#   game          " + one_line(r.game) + "\n";
   out += "#   date (UTC)    " + r.date_utc + "\n";
   out += "#   git commit    " + one_line(r.git_commit) + "\n";
+  out += "#   program       " + build::program_text() + "\n";
   out += "#   initial       " + one_line(r.initial_path) + " (" + one_line(r.initial_name) + ")\n";
   for (size_t i = 0; i < r.files.size(); ++i) {
     const FileSummary& f = r.files[i];
@@ -126,7 +124,7 @@ void check_spsa_outputs(const TuneConfig& config) {
 TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLookup& lookup) {
   TuneReport report;
   report.config_path = config.source_path;
-  report.git_commit = SELFPLAY_GIT_COMMIT;
+  report.git_commit = build::git_commit();
 
   // The outputs first: a path that cannot be written, or that names a file read here, fails
   // before any work (and before a replaced input could be lost).
