@@ -10,14 +10,17 @@
 //   decides or how much it expands changes it. It must not depend on threads or backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/simd/simd_path.hpp"
 #include "games/hosts.hpp"
 #include "host/engines/rollout/array_playouts.hpp"
 #include "host/engines/rollout/lane_playouts.hpp"
+#include "host/play/selfplay/host_bench.hpp"
 #include "host/play/selfplay/search_bench.hpp"
 #include "tests/games/tictactoe/host.hpp"
 #include "tests/test_util.hpp"
@@ -228,10 +231,16 @@ TEST(Bench, DefaultRunPrintsBothSignaturesOnce) {
   // The last line says where the time went (issue 41, item 7: --seconds 1 took 7 s for Gomoku
   // without saying why): the fixed signature workloads apart from what --seconds sets.
   const std::regex both(
-      R"(\ntime: signature [0-9.]+ s, throughput and playout paths [0-9.]+ s \(--seconds 0\), search signature [0-9.]+ s\n$)");
+      R"(\ntime: signature [0-9.]+ s, throughput and playout paths [0-9.]+ s \(--seconds 0\), search signature [0-9.]+ s, host [0-9.]+ s\n$)");
   const test::CommandResult all = test::run_command(std::string("'") + SELFPLAY_BINARY +
                                                     "' bench --game gomoku --seconds 0 2>&1");
   EXPECT_TRUE(std::regex_search(all.out, both)) << all.out;
+  // The host's rate at 8 rollouts a leaf (issue 44, item 1), once, in a full run only.
+  const std::regex host(
+      R"(\nhost: [0-9.e+]+ leaves per host thread-second \([0-9.e+]+ leaves/s on 1 thread\), 8\.00 rollouts per descent \(null backend)");
+  EXPECT_TRUE(std::regex_search(all.out, host)) << all.out;
+  EXPECT_EQ(search.out.find("\nhost:"), std::string::npos) << search.out;
+  EXPECT_EQ(playouts.out.find("\nhost:"), std::string::npos) << playouts.out;
   EXPECT_TRUE(std::regex_search(search.out, std::regex(R"(\ntime: search signature [0-9.]+ s\n$)")))
       << search.out;
 }
@@ -260,6 +269,68 @@ TEST(Bench, SearchWorkloadWithoutChanceIsIndependentOfThreads) {
   EXPECT_EQ(cfg.engines[1].type, config::EngineType::kAlphaBeta);
   EXPECT_EQ(selfplay::search_bench_config<EwnGame>(1).engines[1].type,
             config::EngineType::kExpectimax);
+}
+
+// The host workload in the library: it plays leaves on the null backend, asks rollouts_per_leaf
+// of each (a move's last leaf may ask fewer, when the move's budget runs out), and counts the
+// host's thread time.
+TEST(Bench, HostWorkloadCountsLeavesRolloutsAndThreadTime) {
+  for (uint32_t rpl : {1u, 8u}) {
+    auto null = rollout::make_backend<TicTacToe>("null", selfplay::host_bench_backend_options(rpl));
+    const selfplay::HostBenchResult r = selfplay::run_host_bench<TicTacToe>(*null, 2, rpl, 0.05);
+    EXPECT_EQ(r.threads, 2);
+    EXPECT_GT(r.batches, 0u);
+    EXPECT_GT(r.leaves, 0u);
+    EXPECT_LE(r.rollouts, r.leaves * rpl);
+    EXPECT_GT(r.rollouts, r.leaves * rpl / 2) << rpl;
+    if (rpl == 1) EXPECT_EQ(r.rollouts, r.leaves);
+    EXPECT_GT(r.host_thread_ms, 0.0);
+    EXPECT_GT(r.leaves_per_thread_second(), 0.0);
+    EXPECT_GE(r.seconds, 0.05);
+    const auto cfg = selfplay::host_bench_config<TicTacToe>(2, rpl);
+    for (const auto& e : cfg.engines) {
+      EXPECT_EQ(e.type, config::EngineType::kMcts);
+      EXPECT_EQ(e.rollouts_per_leaf, rpl);
+    }
+  }
+}
+
+// `bench --host`: rows at 1, 8 and 64 rollouts a leaf on one thread and on --threads, in the
+// table and in the CSV.
+TEST(Bench, HostTableHasEveryRowAndItsCsv) {
+  test::TempDir dir;
+  const std::string csv = dir.file("host.csv");
+  const test::CommandResult r = test::run_command(
+      std::string("'") + SELFPLAY_BINARY +
+      "' bench --game checkers --host --fanout 4 --threads 2 --seconds 0.05 --csv '" + csv +
+      "' 2>&1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::regex row(R"(^ +([12]) +(1|8|64) +[0-9.e+]+ +[0-9.e+]+ +[0-9.e+]+ +[0-9]+%$)");
+  std::istringstream lines(r.out);
+  std::vector<std::string> seen;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, row)) seen.push_back(m[1].str() + "/" + m[2].str());
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"1/1", "1/8", "1/64", "2/1", "2/8", "2/64"})) << r.out;
+  const std::string text = test::read_text(csv);
+  std::istringstream rows(text);
+  std::string header;
+  std::getline(rows, header);
+  EXPECT_EQ(header,
+            "game,threads,rollouts_per_leaf,fanout,leaves,rollouts,batches,seconds,host_thread_s,"
+            "leaves_per_s,leaves_per_host_thread_s");
+  int n = 0;
+  for (std::string line; std::getline(rows, line); ++n) {
+    EXPECT_EQ(line.rfind("checkers,", 0), 0u) << line;
+    EXPECT_NE(line.find(",4,"), std::string::npos) << line;  // the fanout column
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 10) << line;
+  }
+  EXPECT_EQ(n, 6) << text;
+  EXPECT_NE(test::run_command(std::string("'") + SELFPLAY_BINARY +
+                              "' bench --host --search-only 2>/dev/null")
+                .code,
+            0);
 }
 
 }  // namespace

@@ -174,6 +174,30 @@ TEST_F(Campaign, SameRecordsWhateverConcurrencyBatchThreadsOrBackend) {
   EXPECT_NE(read_records(run(c, "seed78.h5")), reference) << "another seed must change the games";
 }
 
+// fanout (several leaves a descent) changes the games, and its records still depend on the config
+// alone: not on concurrency, batches or threads. Its rounds are leaves_per_round x fanout leaves.
+TEST_F(Campaign, FanoutRecordsDoNotDependOnConcurrencyBatchOrThreads) {
+  config::Config<EwnGame> base = config();
+  const Records plain = read_records(run(base, "plain.h5"));
+  for (auto& e : base.engines) e.fanout = 4;
+  EXPECT_EQ(max_round_leaves(base), 16u);     // player0: 4 descents x 4 leaves
+  EXPECT_EQ(max_round_rollouts(base), 128u);  // of 8 rollouts
+  const Records reference = read_records(run(base, "fan.h5"));
+  ASSERT_EQ(reference.games.size(), 24u);
+  EXPECT_NE(reference, plain) << "fanout 4 must change the searches";
+  config::Config<EwnGame> c = base;
+  c.concurrency = 1;
+  EXPECT_EQ(read_records(run(c, "fan-g1.h5")), reference) << "concurrency 1";
+  c = base;
+  c.concurrency = 24;
+  c.backend.batch_rollouts = 1;
+  EXPECT_EQ(read_records(run(c, "fan-g24.h5")), reference) << "concurrency 24, tiny batches";
+  c = base;
+  c.backend.threads = 1;
+  c.backend.batch_rollouts = 1u << 20;
+  EXPECT_EQ(read_records(run(c, "fan-t1.h5")), reference) << "one thread, large batches";
+}
+
 TEST(CampaignBatches, TargetAutoConcurrencyAndShortfall) {
   config::Config<EwnGame> c = config::load_campaign_config_text<EwnGame>(kConfig, "batches.yaml");
   // Rounds: player0 4 leaves x 8 rollouts = 32, player1 2 x 4 = 8; the larger counts.

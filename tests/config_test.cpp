@@ -317,9 +317,9 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
     ++keys;
     EXPECT_NE(line.find("  # "), std::string::npos) << "no help comment: " << line;
   }
-  // game and 5 section headers; rules, campaign; 2 engine headers and the 17 keys of an mcts
-  // engine (label included); backend, output
-  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 17 + 5 + 3);
+  // game and 5 section headers; rules, campaign; 2 engine headers and the 18 keys of an mcts
+  // engine (label and fanout included); backend, output
+  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 18 + 5 + 3);
   // With every key (what identities compare): the 4 keys of expectimax engines and the 4 of
   // pbrain engines too.
   const std::string all = explain_campaign_config(Config<EwnGame>{}, true);

@@ -83,7 +83,7 @@ TEST(ProgressSummary, BackendBusyIsTheMeanOverTheRanks) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const double elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    for (int r = 0; r < ranks; ++r) progress.batch_done(100, 6400, 0.75 * elapsed_ms, 0, 1);
+    for (int r = 0; r < ranks; ++r) progress.batch_done(100, 6400, 0.75 * elapsed_ms, 0, 1, 1);
     const std::string summary = progress.summary("out.h5", "cpu", 0);
     std::smatch m;
     EXPECT_TRUE(std::regex_search(summary, m, std::regex(R"(busy (\d+)% of wall time)")))
@@ -102,6 +102,23 @@ TEST(ProgressSummary, BackendBusyIsTheMeanOverTheRanks) {
         << text;
     EXPECT_NE(text.find("(summed over the ranks)"), std::string::npos) << text;
   }
+}
+
+// The host rate: leaves over the host's thread time (not its wall time), and rollouts per leaf.
+TEST(ProgressSummary, HostRateIsLeavesPerHostThreadSecond) {
+  selfplay::Progress progress(10, 0, nullptr, false, 1);
+  progress.batch_done(300, 2400, 5, 1, /*host_ms=*/40, /*host_thread_ms=*/100);
+  progress.batch_done(100, 800, 5, 1, /*host_ms=*/10, /*host_thread_ms=*/100);
+  const std::string summary = progress.summary("out.h5", "cpu", 0);
+  EXPECT_NE(summary.find("host rate           2e+03 leaves per host thread-second, 8.00 rollouts "
+                         "per leaf, 0.2 host thread-s\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("host work 0.1 s"), std::string::npos) << summary;  // wall time, apart
+  const std::string none = selfplay::Progress(10, 0, nullptr, false, 1).summary("o.h5", "cpu", 0);
+  EXPECT_NE(none.find("host rate           0 leaves per host thread-second, 0.00 rollouts"),
+            std::string::npos)
+      << none;
 }
 
 }  // namespace

@@ -69,6 +69,88 @@ TEST(MctsDeterministic, ALeafIsADecisionNodeOnItsFirstVisit) {
   EXPECT_EQ(visits, 10u);
 }
 
+// fanout: a descent that expands a node sends its first children (the ones UCT visits first) as
+// the leaves, up to fanout, leaves_per_round descents a round, never more than the budget needs.
+TEST(MctsDeterministic, FanoutSendsTheExpandedNodesChildren) {
+  MctsParams p = mcts(9 * 8);
+  p.leaves_per_round = 1;
+  p.fanout = 9;
+  Mcts<G> tree(p, G::Rules{});
+  const G::State root = ttt::initial_state();
+  tree.begin(root, SearchIds{0, 0, 1});
+  std::vector<rollout::Leaf<G>> leaves;
+  tree.select_leaves(leaves);
+  ASSERT_EQ(leaves.size(), 9u);  // the root's first visit expands it: its nine children
+  G::MoveList moves;
+  G::generate_moves(root, G::Rules{}, moves);
+  for (int i = 0; i < 9; ++i) {
+    G::State child = root;
+    G::apply(child, moves.moves[i]);
+    EXPECT_EQ(ttt::to_string(leaves[i].state), ttt::to_string(child)) << i;
+    EXPECT_EQ(leaves[i].rollouts, 8u);
+    EXPECT_EQ(leaves[i].leaf, static_cast<uint32_t>(i));
+  }
+  tree.backup(std::vector<rollout::LeafStats>(9, rollout::LeafStats{{4, 4}, 0, 8, 40}));
+  EXPECT_TRUE(tree.finished());
+  EXPECT_EQ(tree.tree_size(), 10u);
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(tree.root_child_visits(i), 1u) << i;
+
+  // The budget left caps a descent's leaves: 20 rollouts need three leaves of 8.
+  p.rollouts_per_move = 20;
+  Mcts<G> capped(p, G::Rules{});
+  capped.begin(root, SearchIds{0, 0, 1});
+  leaves.clear();
+  capped.select_leaves(leaves);
+  EXPECT_EQ(leaves.size(), 3u);
+
+  // Two descents a round: the root's first visit sends four of its nine children (a uniform
+  // sample: fewer fit than it has), the second descent goes to an unvisited child (the first in
+  // generation order that is not in flight) and sends four of its eight replies.
+  p.rollouts_per_move = 1000;
+  p.leaves_per_round = 2;
+  p.fanout = 4;
+  Mcts<G> two(p, G::Rules{});
+  two.begin(root, SearchIds{0, 0, 1});
+  leaves.clear();
+  two.select_leaves(leaves);
+  ASSERT_EQ(leaves.size(), 8u);
+  std::set<std::string> children, sent;
+  for (int i = 0; i < 9; ++i) {
+    G::State child = root;
+    G::apply(child, moves.moves[i]);
+    children.insert(ttt::to_string(child));
+  }
+  for (int i = 0; i < 4; ++i) sent.insert(ttt::to_string(leaves[i].state));
+  EXPECT_EQ(sent.size(), 4u);
+  for (const std::string& leaf : sent) EXPECT_TRUE(children.count(leaf)) << leaf;
+  // The second descent's leaves: replies (two stones, the root's side to move again).
+  for (int i = 4; i < 8; ++i) {
+    G::State leaf = leaves[i].state;
+    EXPECT_EQ(G::side_to_move(leaf), G::side_to_move(root)) << i;
+    int stones = 0;
+    for (char ch : ttt::to_string(leaf)) stones += ch == 'x' || ch == 'o';
+    EXPECT_GE(stones, 2) << ttt::to_string(leaf);
+    sent.insert(ttt::to_string(leaf));
+  }
+  EXPECT_EQ(sent.size(), 8u) << "eight different leaves";
+  two.backup(std::vector<rollout::LeafStats>(8, rollout::LeafStats{{4, 4}, 0, 8, 40}));
+  uint32_t root_visits = 0;
+  for (int i = 0; i < 9; ++i) root_visits += two.root_child_visits(i);
+  EXPECT_EQ(root_visits, 8u);
+  int fanned = 0;
+  for (int i = 0; i < 9; ++i) fanned += two.root_child_visits(i) == 4;
+  EXPECT_EQ(fanned, 1) << "one root child got its four replies' visits";
+
+  // The same ids draw the same sample: the search is deterministic.
+  Mcts<G> again(p, G::Rules{});
+  again.begin(root, SearchIds{0, 0, 1});
+  std::vector<rollout::Leaf<G>> same;
+  again.select_leaves(same);
+  ASSERT_EQ(same.size(), 8u);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(ttt::to_string(same[i].state), ttt::to_string(leaves[i].state)) << i;
+}
+
 struct Puzzle {
   const char* position;
   std::set<std::string> good;  // the moves that neither lose nor miss a win
@@ -82,11 +164,15 @@ TEST(MctsDeterministic, TakesTheWinAndBlocksTheThreat) {
       {"o.x/.x./... o", {"a1"}},                    // O must block the diagonal at a1
       {".../.x./... o", {"a1", "c1", "a3", "c3"}},  // O must take a corner: an edge loses
   };
-  for (const Puzzle& pz : puzzles) {
-    Mcts<G> tree(mcts(20000), G::Rules{});
-    const G::Move m = search(tree, ttt::parse_position(pz.position), 7);
-    EXPECT_TRUE(pz.good.count(ttt::to_string(m))) << pz.position << ": " << ttt::to_string(m);
-  }
+  for (const uint32_t fanout : {1u, 4u, 9u})
+    for (const Puzzle& pz : puzzles) {
+      MctsParams p = mcts(20000);
+      p.fanout = fanout;
+      Mcts<G> tree(p, G::Rules{});
+      const G::Move m = search(tree, ttt::parse_position(pz.position), 7);
+      EXPECT_TRUE(pz.good.count(ttt::to_string(m)))
+          << pz.position << ": " << ttt::to_string(m) << ", fanout " << fanout;
+    }
 }
 
 TEST(MctsDeterministic, DrawsAgainstItselfFromTheEmptyBoard) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -120,6 +121,23 @@ TEST(WorkPool, AnItemsExceptionReachesTheWaiterAndThePoolStaysUsable) {
       pool.run(64, [&](size_t) { again.fetch_add(1); });
       EXPECT_EQ(again.load(), 64);
     }
+}
+
+// work_ms sums the threads' time in the job's items: at least the items' own time, at most every
+// thread busy from the first item's start to the last item's end.
+TEST(WorkPool, WorkTimeIsTheThreadsTimeInTheItems) {
+  for (int threads : {1, 3}) {
+    WorkPool pool(threads);
+    const auto job = pool.submit(
+        12, [](size_t) { std::this_thread::sleep_for(std::chrono::milliseconds(3)); }, 2);
+    pool.wait(job);
+    EXPECT_GE(WorkPool::work_ms(job), 12 * 3.0) << threads << " threads";
+    // 0.5 ms of slack: two threads' claims read their clocks after claiming, so they may cross.
+    EXPECT_LE(WorkPool::work_ms(job), threads * WorkPool::busy_ms(job) + 0.5)
+        << threads << " threads";
+  }
+  WorkPool pool(2);
+  EXPECT_EQ(WorkPool::work_ms(pool.submit(0, [](size_t) {})), 0.0);  // an empty job
 }
 
 TEST(WorkPool, EmptyJobsAreDoneAtOnce) {

@@ -18,11 +18,14 @@
 #include "core/errors.hpp"
 #include "games/hosts.hpp"
 #include "host/app/commands.hpp"
+#include "host/base/system/atomic_file.hpp"
 #include "host/base/system/log.hpp"
+#include "host/base/system/work_pool.hpp"
 #include "host/engines/rollout/array_playouts.hpp"
 #include "host/engines/rollout/backend.hpp"
 #include "host/engines/rollout/bench.hpp"
 #include "host/engines/rollout/lane_playouts.hpp"
+#include "host/play/selfplay/host_bench.hpp"
 #include "host/play/selfplay/search_bench.hpp"
 
 namespace sp::app {
@@ -42,6 +45,8 @@ struct BenchOpts {
   std::string csv;
   std::vector<std::string> playout;
   bool search_only = false, playouts_only = false;
+  bool host = false;    // --host: the host table instead of the backend's measurements
+  uint32_t fanout = 1;  // --host: the engines' fanout
 };
 
 // `KEY=VALUE ...` of --playout for the CSV and the report; "default" without any.
@@ -243,9 +248,66 @@ void throughput(rollout::Backend<G>& backend, const BenchOpts& o,
   }
 }
 
+// The host workload (host_bench.hpp) at `rollouts_per_leaf` on `threads` threads, on a null backend
+// of its own.
+template <HostGame G>
+selfplay::HostBenchResult measure_host(int threads, uint32_t rollouts_per_leaf, double seconds,
+                                       uint32_t fanout = 1) {
+  auto null = rollout::make_backend<G>(
+      "null", selfplay::host_bench_backend_options(rollouts_per_leaf, fanout));
+  return selfplay::run_host_bench<G>(*null, threads, rollouts_per_leaf, seconds, fanout);
+}
+
+std::string host_line(const selfplay::HostBenchResult& r) {
+  return fmt::format(
+      "{:.4g} leaves per host thread-second ({:.4g} leaves/s on {} thread{}), {:.2f} rollouts "
+      "per descent",
+      r.leaves_per_thread_second(), r.leaves_per_second(), r.threads, r.threads == 1 ? "" : "s",
+      r.rollouts_per_leaf_played());
+}
+
+// `bench --host`: the host alone at 1, 8 and 64 rollouts a leaf, on one thread and on all
+// (--threads when above 1, else every core), with an optional CSV.
+template <HostGame G>
+int host_table(const BenchOpts& o) {
+  const int all = o.threads > 1 ? o.threads : available_cores();
+  std::vector<int> thread_counts{1};
+  if (all > 1) thread_counts.push_back(all);
+  std::printf("game: %s\n", G::kName);
+  std::printf(
+      "host: MCTS against MCTS, %u rollouts a move, 4 descents a round, fanout %u, %u games at "
+      "once, null backend, %.3g s a row\n",
+      selfplay::kHostBenchRolloutsPerMove, o.fanout, selfplay::kHostBenchConcurrency, o.seconds);
+  std::printf("%8s %14s %14s %22s %14s %10s\n", "threads", "rollouts/leaf", "leaves/s",
+              "leaves/host-thread-s", "rollouts/s", "host busy");
+  std::string csv =
+      "game,threads,rollouts_per_leaf,fanout,leaves,rollouts,batches,seconds,host_thread_s,"
+      "leaves_per_s,leaves_per_host_thread_s\n";
+  for (int threads : thread_counts)
+    for (uint32_t rpl : {1u, 8u, 64u}) {
+      const selfplay::HostBenchResult r = measure_host<G>(threads, rpl, o.seconds, o.fanout);
+      // The share of the threads' wall time the host spent working (the rest: the null
+      // backend's answers and waiting between waves).
+      const double busy = r.seconds > 0 ? r.host_thread_ms / (10 * r.seconds * r.threads) : 0;
+      std::printf("%8d %14u %14.4g %22.4g %14.4g %9.0f%%\n", r.threads, rpl, r.leaves_per_second(),
+                  r.leaves_per_thread_second(), r.seconds > 0 ? r.rollouts / r.seconds : 0.0, busy);
+      std::fflush(stdout);
+      csv +=
+          fmt::format("{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g}\n", G::kName, r.threads,
+                      rpl, o.fanout, r.leaves, r.rollouts, r.batches, r.seconds,
+                      r.host_thread_ms / 1000, r.leaves_per_second(), r.leaves_per_thread_second());
+    }
+  if (!o.csv.empty()) {
+    write_file_atomically(o.csv, csv);
+    std::printf("csv: %s\n", o.csv.c_str());
+  }
+  return 0;
+}
+
 template <HostGame G>
 int bench(const BenchOpts& o) {
   using namespace rollout;
+  if (o.host) return host_table<G>(o);
   if (o.sweep && o.sweep_min > o.sweep_max)
     throw InputError("--sweep-min " + std::to_string(o.sweep_min) + " is above --sweep-max " +
                      std::to_string(o.sweep_max));
@@ -274,7 +336,7 @@ int bench(const BenchOpts& o) {
   const auto since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
-  double signature_s = 0, throughput_s = 0, search_s = 0;
+  double signature_s = 0, throughput_s = 0, search_s = 0, host_s = 0;
   const auto print_times = [&] {
     std::string parts;
     if (playouts)
@@ -283,6 +345,7 @@ int bench(const BenchOpts& o) {
                       signature_s, throughput_s, o.seconds);
     if (search && real)
       parts += fmt::format("{}search signature {:.2f} s", parts.empty() ? "" : ", ", search_s);
+    if (host_s > 0) parts += fmt::format("{}host {:.2f} s", parts.empty() ? "" : ", ", host_s);
     if (!parts.empty()) std::printf("time: %s\n", parts.c_str());
   };
   if (playouts) {
@@ -321,6 +384,14 @@ int bench(const BenchOpts& o) {
         static_cast<unsigned long long>(r.rollouts), r.seconds,
         r.seconds > 0 ? r.nodes / r.seconds : 0.0);
     std::printf("search signature: %llu\n", static_cast<unsigned long long>(r.signature()));
+  }
+  if (playouts && search) {
+    // What the host alone feeds a backend at 8 rollouts a leaf (bench --host: the full table).
+    const auto t0 = Clock::now();
+    const selfplay::HostBenchResult h = measure_host<G>(o.threads, 8, o.seconds / 4);
+    host_s = since(t0);
+    std::printf("host: %s (null backend, 8 rollouts a leaf; bench --host for more)\n",
+                host_line(h).c_str());
   }
   print_times();
   return 0;
@@ -367,9 +438,20 @@ Runner add_bench(CLI::App& app) {
   CLI::Option* search_only =
       app.add_flag("--search-only", o->search_only,
                    "Only the search signature (no throughput, no playout signature)");
-  app.add_flag("--playouts-only", o->playouts_only,
-               "Only the throughput and the playout signature (no search signature)")
-      ->excludes(search_only);
+  CLI::Option* playouts_only =
+      app.add_flag("--playouts-only", o->playouts_only,
+                   "Only the throughput and the playout signature (no search signature)")
+          ->excludes(search_only);
+  app.add_flag("--host", o->host,
+               "Only the host: leaves per second of wall and of host thread time at 1, 8 and 64 "
+               "rollouts a leaf, on 1 thread and on all (--threads above 1, else every core), "
+               "each row --seconds, on the null backend; --csv writes the rows")
+      ->excludes(search_only)
+      ->excludes(playouts_only);
+  app.add_option("--fanout", o->fanout,
+                 "With --host: the engines' fanout (leaves per descent that expands a node)")
+      ->transform(integer_in(1, 256))
+      ->capture_default_str();
 
   return [o]() { return with_game(o->game, [&]<class G>() { return bench<G>(*o); }); };
 }

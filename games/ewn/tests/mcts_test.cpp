@@ -153,20 +153,50 @@ TEST(EwnMcts, RootValuesConvergeToExpectimaxOnTinyEndgames) {
   for (const char* pos : positions) {
     const ewn::State s = ewn::parse_position(pos);
     const std::vector<double> exact = exact_move_values(s);
-    MctsParams p = params(60000);
-    p.chance = ChanceSelection::kRoundRobin;
-    p.rollouts_per_leaf = 8;
-    const Tree t = search(s, p);
-    int best_exact = 0;
-    for (int i = 1; i < static_cast<int>(exact.size()); ++i)
-      if (exact[i] > exact[best_exact]) best_exact = i;
-    int best_visits = 0;
-    for (int i = 1; i < t.root_children(); ++i)
-      if (t.root_child_visits(i) > t.root_child_visits(best_visits)) best_visits = i;
-    EXPECT_NEAR(t.root_child_value(best_visits), exact[best_exact], 0.03) << pos;
-    EXPECT_NEAR(exact[best_visits], exact[best_exact], 0.01)
-        << pos << ": chose a clearly worse move";
+    for (const uint32_t fanout : {1u, 6u}) {
+      MctsParams p = params(60000);
+      p.chance = ChanceSelection::kRoundRobin;
+      p.rollouts_per_leaf = 8;
+      p.fanout = fanout;
+      const Tree t = search(s, p);
+      int best_exact = 0;
+      for (int i = 1; i < static_cast<int>(exact.size()); ++i)
+        if (exact[i] > exact[best_exact]) best_exact = i;
+      int best_visits = 0;
+      for (int i = 1; i < t.root_children(); ++i)
+        if (t.root_child_visits(i) > t.root_child_visits(best_visits)) best_visits = i;
+      EXPECT_NEAR(t.root_child_value(best_visits), exact[best_exact], 0.03)
+          << pos << ", fanout " << fanout;
+      EXPECT_NEAR(exact[best_visits], exact[best_exact], 0.01)
+          << pos << ", fanout " << fanout << ": chose a clearly worse move";
+    }
   }
+}
+
+// fanout in a game with chance: the root's expansion sends its first moves' chance nodes (the
+// state after the move, the die not yet rolled), each with rollouts_per_leaf rollouts.
+TEST(EwnMcts, FanoutSendsTheRootMovesChanceNodes) {
+  const ewn::State s = ewn::parse_position("ABC2/DE3/F3f/3ed/2cba 0 3");
+  ewn::MoveList moves;
+  ewn::generate_moves(s, ewn::Rules{}, moves);
+  ASSERT_GE(moves.size, 2);
+  MctsParams p = params(4000);
+  p.leaves_per_round = 1;
+  p.fanout = 8;
+  Tree tree(p, ewn::Rules{});
+  tree.begin(s, SearchIds{0, 0, 1});
+  std::vector<rollout::Leaf<EwnGame>> leaves;
+  tree.select_leaves(leaves);
+  ASSERT_EQ(leaves.size(), static_cast<size_t>(std::min(moves.size, 8)));
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    ewn::State child = s;
+    ewn::apply(child, moves.moves[i]);
+    EXPECT_EQ(ewn::to_string(leaves[i].state), ewn::to_string(child)) << i;
+    EXPECT_EQ(leaves[i].rollouts, p.rollouts_per_leaf);
+  }
+  // And a whole search with it finds the win in one.
+  const ewn::State win = ewn::parse_position("5/1a3/5/3A1/5 0 1");
+  EXPECT_EQ(ewn::to_string(search(win, p).best_move()), "d2-e1");
 }
 
 TEST(EwnMcts, NodeBudgetDegradesGracefully) {

@@ -35,7 +35,7 @@ struct BatchReport {
   uint32_t leaves = 0;
   uint32_t rank = 0;
   uint64_t rollouts = 0;
-  double backend_ms = 0, wait_ms = 0, host_ms = 0;
+  double backend_ms = 0, wait_ms = 0, host_ms = 0, host_thread_ms = 0;
 };
 
 class Dealer {

@@ -54,8 +54,15 @@ double WorkPool::busy_ms(const JobRef& job) {
   return std::chrono::duration<double, std::milli>(Job::Clock::duration(end - start)).count();
 }
 
-void WorkPool::finish_items(const JobRef& job, size_t count) {
+double WorkPool::work_ms(const JobRef& job) {
+  return std::chrono::duration<double, std::milli>(
+             Job::Clock::duration(job->work_ticks.load(std::memory_order_acquire)))
+      .count();
+}
+
+void WorkPool::finish_items(const JobRef& job, size_t count, int64_t start) {
   const int64_t now = Job::Clock::now().time_since_epoch().count();
+  job->work_ticks.fetch_add(now - start, std::memory_order_relaxed);
   int64_t seen = job->last_end.load(std::memory_order_relaxed);
   while (seen < now && !job->last_end.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
   }
@@ -76,9 +83,8 @@ size_t WorkPool::run_items(const JobRef& job, size_t limit) {
       if (it != queue_.end()) queue_.erase(it);
       break;
     }
-    if (first == 0)
-      job->first_start.store(Job::Clock::now().time_since_epoch().count(),
-                             std::memory_order_release);
+    const int64_t start = Job::Clock::now().time_since_epoch().count();
+    if (first == 0) job->first_start.store(start, std::memory_order_release);
     const size_t end = std::min(first + claim, job->items);
     for (size_t i = first; i < end; ++i) {
       if (job->failed.load(std::memory_order_relaxed)) continue;
@@ -91,7 +97,7 @@ size_t WorkPool::run_items(const JobRef& job, size_t limit) {
       }
     }
     ran += end - first;
-    finish_items(job, end - first);
+    finish_items(job, end - first, start);
   }
   return ran;
 }

@@ -53,6 +53,9 @@ class WorkPool {
   // Milliseconds from the first item's start to the last item's end (0 for an empty job); valid
   // once done.
   static double busy_ms(const JobRef& job);
+  // Milliseconds the threads spent running the job's items, summed over the threads (each claim
+  // timed from its start to its end); valid once done. At most threads() x busy_ms.
+  static double work_ms(const JobRef& job);
 
   void run(size_t items, std::function<void(size_t)> fn, size_t grain = 1) {
     wait(submit(items, std::move(fn), grain));
@@ -67,7 +70,8 @@ class WorkPool {
   // Claims and runs at most `limit` items of job (in claims of at most the job's grain); returns
   // how many it ran.
   size_t run_items(const JobRef& job, size_t limit);
-  void finish_items(const JobRef& job, size_t count);
+  // start: Clock ticks when the claim began.
+  void finish_items(const JobRef& job, size_t count, int64_t start);
   JobRef oldest_with_items();
   void work();
 
@@ -90,6 +94,7 @@ struct WorkPool::Job {
   std::exception_ptr error;             // the first exception; guarded by the pool's mutex
   std::atomic<int64_t> first_start{0};  // Clock ticks; 0 until the first item starts
   std::atomic<int64_t> last_end{0};     // Clock ticks: the latest end of an item
+  std::atomic<int64_t> work_ticks{0};   // Clock ticks spent in claims, summed over the threads
 };
 
 // Cores this process may run on (sched_getaffinity), at least 1.

@@ -66,7 +66,8 @@ struct MctsParams {
   uint32_t rollouts_per_leaf = 8;
   double exploration = 0.7;
   uint32_t virtual_loss = 1;
-  uint32_t leaves_per_round = 4;
+  uint32_t leaves_per_round = 4;  // descents per round
+  uint32_t fanout = 1;            // leaves a descent that expands a decision node sends (below)
   ChanceSelection chance = ChanceSelection::kSample;
   double node_budget = 16;  // MiB of tree nodes per tree (fractions allowed: tests use tiny trees)
   bool reuse_tree = true;
@@ -155,17 +156,24 @@ class Mcts {
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
   bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
 
-  // Appends up to leaves_per_round leaves (each with rollouts_per_leaf rollouts) to out. Terminal
-  // nodes met on the way are scored at once and count against the budget. Call backup() with the
-  // statistics of exactly these leaves, in order, before the next call.
+  // Appends the leaves of up to leaves_per_round descents (each leaf with rollouts_per_leaf
+  // rollouts) to out. A descent ends in one leaf, or with fanout > 1 in up to fanout leaves: a
+  // descent that reaches a decision node on its first visit (in a game without chance instead of
+  // evaluating the node itself) expands it and sends fanout of its children: all of them when
+  // they fit, else the tactical ones first and a uniform sample of the rest (fan_out); never
+  // more than the budget left needs. Experimental: see experiments/rollout-scaling/.
+  // Terminal nodes met on the way are scored at once and count against the budget. Call backup()
+  // with the statistics of exactly these leaves, in order, before the next call.
   void select_leaves(std::vector<rollout::Leaf<Game>>& out) {
     if (!wants_leaves()) return;
+    const bool fan = p_.fanout > 1;
     // Terminal nodes do not count as leaves of the round (they need no rollouts), so a round ends
     // with at least one leaf unless the budget runs out.
     for (uint32_t k = 0; k < p_.leaves_per_round && budget_left();) {
       path_.clear();
       State s = root_;  // the state of `node`, rebuilt move by move
       uint32_t node = 0;
+      bool fanned = false;  // node was expanded by this descent: its children are the leaves
       for (;;) {
         path_.push_back(node);
         const Node& n = nodes_[node];
@@ -179,30 +187,26 @@ class Mcts {
             continue;
           }
         } else {
-          if (n.visits + n.in_flight == 0 && n.first_child == kNone) break;  // first visit
+          if (!fan && n.visits + n.in_flight == 0 && n.first_child == kNone) break;  // first visit
         }
+        const bool fresh = fan && n.visits + n.in_flight == 0;  // the root too (begin expands it)
         if (!expand(node, s)) break;
+        if (fresh) {
+          fanned = true;
+          break;
+        }
         node = pick_move(node, Game::side_to_move(s));
         Game::apply(s, nodes_[node].move);
       }
-      if (nodes_[node].kind == Kind::kTerminal) {
-        const int w = Game::winner(s);
-        rollout::LeafStats exact;
-        exact.rollouts = p_.rollouts_per_leaf;
-        if (w == 0 || w == 1)
-          exact.wins[w] = p_.rollouts_per_leaf;
-        else
-          exact.draws = p_.rollouts_per_leaf;
-        apply_result(path_, exact, false, 0);
-        spent_ += p_.rollouts_per_leaf;
+      if (fanned) {
+        if (fan_out(node, s, out) > 0) ++k;
         continue;
       }
-      for (uint32_t i : path_) nodes_[i].in_flight += 1;
-      pending_paths_.insert(pending_paths_.end(), path_.begin(), path_.end());
-      pending_.push_back(static_cast<uint32_t>(pending_paths_.size()));
-      in_flight_rollouts_ += p_.rollouts_per_leaf;
-      out.push_back(
-          rollout::Leaf<Game>{s, ids_.game, ids_.ply, next_leaf_++, p_.rollouts_per_leaf});
+      if (nodes_[node].kind == Kind::kTerminal) {
+        score_terminal(s);
+        continue;
+      }
+      add_leaf(s, out);
       ++k;
     }
   }
@@ -359,6 +363,71 @@ class Mcts {
 
   bool budget_left() const {
     return spent_ + in_flight_rollouts_ < p_.rollouts_per_move && !out_of_time();
+  }
+
+  // The descent of path_ ends in a terminal node whose state is s: its exact result, at once.
+  void score_terminal(const State& s) {
+    const int w = Game::winner(s);
+    rollout::LeafStats exact;
+    exact.rollouts = p_.rollouts_per_leaf;
+    if (w == 0 || w == 1)
+      exact.wins[w] = p_.rollouts_per_leaf;
+    else
+      exact.draws = p_.rollouts_per_leaf;
+    apply_result(path_, exact, false, 0);
+    spent_ += p_.rollouts_per_leaf;
+  }
+
+  // The descent of path_ ends in a leaf whose state is s: it goes to the batch.
+  void add_leaf(const State& s, std::vector<rollout::Leaf<Game>>& out) {
+    for (uint32_t i : path_) nodes_[i].in_flight += 1;
+    pending_paths_.insert(pending_paths_.end(), path_.begin(), path_.end());
+    pending_.push_back(static_cast<uint32_t>(pending_paths_.size()));
+    in_flight_rollouts_ += p_.rollouts_per_leaf;
+    out.push_back(rollout::Leaf<Game>{s, ids_.game, ids_.ply, next_leaf_++, p_.rollouts_per_leaf});
+  }
+
+  // The descent of path_ has just expanded decision node `node` (state s): up to fanout of its
+  // children, no more than the budget left needs, become leaves (terminal ones are scored at
+  // once). Returns the leaves added.
+  uint32_t fan_out(uint32_t node, const State& s, std::vector<rollout::Leaf<Game>>& out) {
+    const uint64_t left = p_.rollouts_per_move - spent_ - in_flight_rollouts_;  // > 0 here
+    const uint64_t by_budget = (left + p_.rollouts_per_leaf - 1) / p_.rollouts_per_leaf;
+    const uint32_t count = static_cast<uint32_t>(
+        std::min<uint64_t>({p_.fanout, nodes_[node].num_children, by_budget}));
+    const uint32_t first = nodes_[node].first_child, children = nodes_[node].num_children;
+    // Which children: every one when they all fit; else the tactical ones first (the game's
+    // is_tactical hook: captures, fours and the squares that stop them, where a refutation is),
+    // then a uniform sample of the rest (a partial shuffle from the search's counter-based
+    // stream). The node's value is the mean of its children's: the first children in generation
+    // order (in Gomoku the top rows of the stones), or a sample blind to tactics, would leave out
+    // the replies that refute the move and make every move look good.
+    fan_pick_.resize(children);
+    for (uint32_t i = 0; i < children; ++i) fan_pick_[i] = i;
+    if (count < children) {
+      uint32_t tactical = 0;
+      if constexpr (hooks::HasTactical<Game>)
+        for (uint32_t i = 0; i < children; ++i)
+          if (Game::is_tactical(s, nodes_[first + i].move))
+            std::swap(fan_pick_[tactical++], fan_pick_[i]);
+      for (uint32_t i = tactical; i < count; ++i)
+        std::swap(fan_pick_[i], fan_pick_[i + sampler_.below(children - i)]);
+    }
+    uint32_t leaves = 0;
+    path_.push_back(first);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t c = first + fan_pick_[i];
+      path_.back() = c;
+      State child = s;
+      Game::apply(child, nodes_[c].move);
+      if (nodes_[c].kind == Kind::kTerminal) {
+        score_terminal(child);
+        continue;
+      }
+      add_leaf(child, out);
+      ++leaves;
+    }
+    return leaves;
   }
   // time_ms has passed since begin(), or the search was interrupted, and some rollouts came back
   // (never without a time limit or an interrupt flag).
@@ -553,7 +622,8 @@ class Mcts {
   std::vector<uint32_t> path_;
   SearchIds ids_;
   WordStream sampler_{StreamId{}};
-  Deadline deadline_;  // started by begin() when time_ms > 0
+  std::vector<uint32_t> fan_pick_;  // fan_out's choice of children (scratch)
+  Deadline deadline_;               // started by begin() when time_ms > 0
   uint32_t next_leaf_ = 0;
   uint64_t spent_ = 0;
   uint64_t in_flight_rollouts_ = 0;

@@ -115,7 +115,12 @@ Section<EngineConfig> engine_search_keys(bool chance_game) {
   s.integer("virtual_loss", &EngineConfig::virtual_loss, 1, 0, 1000,
             "visits added on the path while a leaf is in flight, to spread a round's leaves");
   s.integer("leaves_per_round", &EngineConfig::leaves_per_round, 4, 1, 4096,
-            "leaves one tree contributes to each rollout batch");
+            "descents one tree contributes to each rollout batch (a descent's leaves: 1, or up "
+            "to fanout)");
+  s.integer("fanout", &EngineConfig::fanout, 1, 1, 256,
+            "leaves per descent: a descent that expands a node sends up to this many of its "
+            "children to the batch (the ones UCT visits first), each with rollouts_per_leaf; "
+            "1 = one leaf, the node itself");
   if (chance_game)
     s.choice("chance", &EngineConfig::chance, ChanceMode::kSample,
              {{"sample", ChanceMode::kSample}, {"round_robin", ChanceMode::kRoundRobin}},

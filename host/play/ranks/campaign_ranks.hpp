@@ -74,7 +74,8 @@ RunResult run_campaign_ranks(const config::Config<G>& requested, const RunOption
   };
   play.on_batch = [&](const dist::BatchReport& b) {
     if (!progress) return;
-    progress->batch_done(b.leaves, b.rollouts, b.backend_ms, b.wait_ms, b.host_ms);
+    progress->batch_done(b.leaves, b.rollouts, b.backend_ms, b.wait_ms, b.host_ms,
+                         b.host_thread_ms);
     if (!log::quiet()) progress->tick();
   };
   play.forfeit_line = [](const FinishedGame<G>& game) {

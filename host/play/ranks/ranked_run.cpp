@@ -15,6 +15,7 @@ dist::BatchReport batch_report(const BatchInfo& b) {
   r.backend_ms = b.backend_ms;
   r.wait_ms = b.wait_ms;
   r.host_ms = b.host_ms;
+  r.host_thread_ms = b.host_thread_ms;
   return r;
 }
 

@@ -7,7 +7,8 @@
 namespace sp::selfplay {
 
 size_t max_round_leaves(const config::CampaignConfig& cfg) {
-  return std::max<size_t>({cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round,
+  return std::max<size_t>({size_t{cfg.engines[0].leaves_per_round} * cfg.engines[0].fanout,
+                           size_t{cfg.engines[1].leaves_per_round} * cfg.engines[1].fanout,
                            static_cast<size_t>(cfg.max_moves)});
 }
 
@@ -15,7 +16,8 @@ uint64_t max_round_rollouts(const config::CampaignConfig& cfg) {
   uint64_t most = 0;
   for (const config::EngineConfig& e : cfg.engines) {
     if (e.type == config::EngineType::kMcts)
-      most = std::max<uint64_t>(most, uint64_t{e.leaves_per_round} * e.rollouts_per_leaf);
+      most =
+          std::max<uint64_t>(most, uint64_t{e.leaves_per_round} * e.fanout * e.rollouts_per_leaf);
     else if (e.type == config::EngineType::kFlat)  // max(1, budget / moves) for each root move
       most = std::max<uint64_t>({most, e.rollouts_per_move, static_cast<uint64_t>(cfg.max_moves)});
   }

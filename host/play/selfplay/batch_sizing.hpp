@@ -13,9 +13,9 @@
 namespace sp::selfplay {
 
 // The most leaves and rollouts one game adds to a batch at once: an MCTS round
-// (leaves_per_round leaves of rollouts_per_leaf), or a flat engine's root moves sharing its
-// budget (cfg.max_moves of the game at most). Backends are sized so that one game always fits a
-// batch.
+// (leaves_per_round descents of up to fanout leaves of rollouts_per_leaf), or a flat engine's root
+// moves sharing its budget (cfg.max_moves of the game at most). Backends are sized so that one game
+// always fits a batch.
 size_t max_round_leaves(const config::CampaignConfig& cfg);
 uint64_t max_round_rollouts(const config::CampaignConfig& cfg);
 

@@ -189,7 +189,8 @@ rollout::BackendOptions backend_options(const config::CampaignConfig& cfg) {
   bopts.device = cfg.backend.device;
   bopts.simd = rollout::simd_path_option(cfg.backend.simd, "backend.simd");
   const size_t leaves_per_game =
-      std::max(cfg.engines[0].leaves_per_round, cfg.engines[1].leaves_per_round);
+      std::max(size_t{cfg.engines[0].leaves_per_round} * cfg.engines[0].fanout,
+               size_t{cfg.engines[1].leaves_per_round} * cfg.engines[1].fanout);
   const size_t games = std::max<size_t>(cfg.concurrency, 1);
   bopts.max_leaves = std::max<size_t>(games * std::max<size_t>(leaves_per_game, 64), 4096);
   bopts.max_rollouts = std::max<size_t>(

@@ -130,6 +130,8 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if (cfg.engines[p].search == config::SearchKind::kGeneric) engine.remove("search");
     // label came later too; without one the file's identity is what it was.
     if (cfg.engines[p].label.empty()) engine.remove("label");
+    // fanout too; at 1 the search is what it was before.
+    if (cfg.engines[p].fanout == 1) engine.remove("fanout");
     // quiescence (checkers' alpha-beta) came later too: files written before it searched without
     // it, so only `quiescence: false` resumes them.
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");
@@ -402,7 +404,8 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
       },
       [&](const BatchInfo& b) {
         writer.append_perf(perf_row(b));
-        progress.batch_done(b.leaves, b.rollouts, b.backend_ms, b.wait_ms, b.host_ms);
+        progress.batch_done(b.leaves, b.rollouts, b.backend_ms, b.wait_ms, b.host_ms,
+                            b.host_thread_ms);
         if (!log::quiet()) progress.tick();
       },
       stop);

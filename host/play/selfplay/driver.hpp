@@ -61,7 +61,10 @@ struct BatchInfo {
   double time_s = 0;  // since the driver started, when the batch was waited for
   uint32_t leaves = 0;
   uint64_t rollouts = 0;
-  double host_ms = 0;     // host time spent selecting and backing up around this batch
+  double host_ms = 0;  // host time spent selecting and backing up around this batch
+  // The same work in thread time: the pool threads' time stepping the games, summed over the
+  // threads, plus the driver thread's own (assembling the batch, handing out the results).
+  double host_thread_ms = 0;
   double backend_ms = 0;  // the backend's compute time for the batch
   double wait_ms = 0;     // time the host blocked waiting for it
 };
@@ -309,7 +312,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
     std::vector<rollout::LeafStats> stats;
     std::vector<Slot*> slots;
     rollout::Ticket ticket = 0;
-    double host_ms = 0;
+    double host_ms = 0, host_thread_ms = 0;
   };
   const int depth = std::max(1, std::min(2, backend_.info().max_in_flight));
   std::vector<Batch> batches(depth);
@@ -329,6 +332,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
         std::to_string(limits.max_rollouts) + " rollouts per batch");
   size_t cursor = 0;  // round-robin start, so capped batches do not starve late slots
   std::vector<Slot*> wave;
+  double waves_wall_ms = 0, waves_work_ms = 0;  // of the waves fill() stepped, for host_thread_ms
 
   // Fills `batch` from the slots not waiting for results, in waves stepped in parallel on the
   // pool. The waves and their order depend only on the config and the slots' states, never on the
@@ -351,8 +355,12 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
         if (slot.active && !slot.waiting && !slot.external) wave.push_back(&slot);
       }
       if (wave.empty()) break;
-      pool_->run(
+      const auto tw = Clock::now();
+      const WorkPool::JobRef job = pool_->submit(
           wave.size(), [&](size_t i) { step(*wave[i]); }, pool_->grain_for(wave.size()));
+      pool_->wait(job);
+      waves_wall_ms += ms_since(tw);
+      waves_work_ms += WorkPool::work_ms(job);
       for (Slot* slot : wave) {
         if (slot->finished) {
           on_game(std::move(*slot->finished));
@@ -389,6 +397,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
       const auto t0 = Clock::now();
       batch.leaves.clear();
       batch.slots.clear();
+      waves_wall_ms = waves_work_ms = 0;
       fill(batch);
       for (auto& slot : slots_) externals |= slot->external;
       if (!batch.leaves.empty()) {
@@ -398,6 +407,7 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
         submitted = true;
       }
       batch.host_ms = ms_since(t0);
+      batch.host_thread_ms = std::max(0.0, batch.host_ms - waves_wall_ms) + waves_work_ms;
     }
     if (in_flight.empty()) {
       bool any_active = false;
@@ -430,7 +440,9 @@ void Driver<G>::run(const std::function<void(FinishedGame<G>&&)>& on_game,
       slot->has_results = true;
       slot->waiting = false;
     }
-    info.host_ms = batch.host_ms + ms_since(t1);
+    const double absorb_ms = ms_since(t1);
+    info.host_ms = batch.host_ms + absorb_ms;
+    info.host_thread_ms = batch.host_thread_ms + absorb_ms;
     info.backend_ms = timing.compute_ms;
     info.wait_ms = wait_ms;
     info.time_s = std::chrono::duration<double>(Clock::now() - start).count();

@@ -9,6 +9,7 @@ search::MctsParams mcts_params(const config::EngineConfig& cfg) {
   p.exploration = cfg.exploration;
   p.virtual_loss = cfg.virtual_loss;
   p.leaves_per_round = cfg.leaves_per_round;
+  p.fanout = cfg.fanout;
   p.chance = cfg.chance == config::ChanceMode::kSample ? search::ChanceSelection::kSample
                                                        : search::ChanceSelection::kRoundRobin;
   p.node_budget = cfg.node_budget;

@@ -38,13 +38,14 @@ void Progress::game_finished(int winner, int first_player, uint32_t plies, int w
 }
 
 void Progress::batch_done(uint32_t leaves, uint64_t rollouts, double backend_ms, double wait_ms,
-                          double host_ms) {
+                          double host_ms, double host_thread_ms) {
   ++batches_;
   leaves_ += leaves;
   rollouts_ += rollouts;
   backend_ms_ += backend_ms;
   wait_ms_ += wait_ms;
   host_ms_ += host_ms;
+  host_thread_ms_ += host_thread_ms;
 }
 
 void Progress::tick(bool force) {
@@ -107,6 +108,15 @@ std::string Progress::summary(const std::string& output_path, const std::string&
       "backend {}   busy {:.0f}% of wall time{}, host waited {:.1f} s, host work {:.1f} s{}\n",
       backend, 100 * busy, ranks_ > 1 ? fmt::format(" (mean of {} ranks)", ranks_) : "",
       wait_ms_ / 1000, host_ms_ / 1000, ranks_ > 1 ? " (summed over the ranks)" : "");
+  // What a GPU would need from the host: leaves per second of host thread time (selection,
+  // expansion, backup and the batch's assembly; a descent from the root per MCTS leaf), and the
+  // rollouts each leaf asks for.
+  s += fmt::format(
+      "host rate           {:.3g} leaves per host thread-second, {:.2f} rollouts per "
+      "leaf, {:.1f} host thread-s{}\n",
+      host_thread_ms_ > 0 ? leaves_ / (host_thread_ms_ / 1000) : 0.0,
+      leaves_ ? static_cast<double>(rollouts_) / leaves_ : 0.0, host_thread_ms_ / 1000,
+      ranks_ > 1 ? " (summed over the ranks)" : "");
   s += fmt::format("output              {}\n", output_path);
   return s;
 }

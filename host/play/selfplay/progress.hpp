@@ -24,8 +24,9 @@ class Progress {
 
   // winner_engine: index of the engine config (engines.player0 = 0) that won, or -1.
   void game_finished(int winner, int first_player, uint32_t plies, int winner_engine);
+  // host_thread_ms: the batch's host work in thread time (BatchInfo::host_thread_ms).
   void batch_done(uint32_t leaves, uint64_t rollouts, double backend_ms, double wait_ms,
-                  double host_ms);
+                  double host_ms, double host_thread_ms);
   // Prints the status line if enough time has passed (always when force).
   void tick(bool force = false);
   // The closing summary, as lines of text; games_in_file: every complete game in the file, those
@@ -46,7 +47,7 @@ class Progress {
   uint64_t games_ = 0, wins_[2] = {0, 0}, engine_wins_[2] = {0, 0}, first_player_wins_ = 0,
            plies_ = 0;
   uint64_t batches_ = 0, leaves_ = 0, rollouts_ = 0;
-  double backend_ms_ = 0, wait_ms_ = 0, host_ms_ = 0;
+  double backend_ms_ = 0, wait_ms_ = 0, host_ms_ = 0, host_thread_ms_ = 0;
 };
 
 }  // namespace sp::selfplay

@@ -11,12 +11,12 @@ rollout::BackendOptions play_backend_options(const config::CampaignConfig& cfg) 
   o.device = cfg.backend.device;
   o.simd = rollout::simd_path_option(cfg.backend.simd, "backend.simd");
   // One engine's round: an MCTS round of leaves, or a flat engine's root moves sharing the budget.
-  o.max_leaves =
-      std::max<size_t>({e.leaves_per_round, static_cast<size_t>(std::max(cfg.max_moves, 0)), 64});
-  o.max_rollouts =
-      std::clamp<size_t>(std::max<size_t>({size_t{e.leaves_per_round} * e.rollouts_per_leaf,
-                                           e.rollouts_per_move, 4096}),
-                         1, size_t{1} << 31);
+  o.max_leaves = std::max<size_t>(
+      {size_t{e.leaves_per_round} * e.fanout, static_cast<size_t>(std::max(cfg.max_moves, 0)), 64});
+  o.max_rollouts = std::clamp<size_t>(
+      std::max<size_t>(
+          {size_t{e.leaves_per_round} * e.fanout * e.rollouts_per_leaf, e.rollouts_per_move, 4096}),
+      1, size_t{1} << 31);
   return o;
 }
 
