@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +27,58 @@ struct MoveStats {
   uint32_t tree_nodes = 0;  // nodes in the tree when the move was chosen
   uint32_t leaves = 0;      // leaves evaluated for this move
 };
+
+// Which search decided a move (/plies `search`, docs/records.md).
+enum class SearchKind : uint8_t {
+  kNone = 0,  // not recorded (files converted from format 2, engines that report nothing)
+  kRandom = 1,
+  kFlat = 2,
+  kMcts = 3,
+  kAlphaBeta = 4,
+  kExpectimax = 5,
+  kNative = 6,    // a game's own search (GameHost<G>::native_engine)
+  kExternal = 7,  // an external program (pbrain, a checkers engine)
+};
+inline constexpr int kSearchKinds = 8;
+// "none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external".
+inline const char* search_kind_name(SearchKind k) {
+  static constexpr const char* kNames[kSearchKinds] = {
+      "none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external"};
+  const auto i = static_cast<size_t>(k);
+  return i < kSearchKinds ? kNames[i] : "unknown";
+}
+
+// What a search thought of its decision beyond MoveStats: the search records (/plies search
+// columns and /candidates, docs/records.md). An engine fills what it knows (Engine::report); the
+// rest keeps its "not known" value.
+template <class Move>
+struct SearchReport {
+  SearchKind kind = SearchKind::kNone;
+  int depth = -1;       // alpha-beta, expectimax, native: deepest completed iteration; -1 none
+  double score = 0;     // with depth >= 0: the root's score for the mover in evaluation units
+  uint64_t nodes = 0;   // positions searched (alpha-beta, expectimax, native), tree nodes (MCTS)
+  uint64_t played = 0;  // rollouts played for this decision (terminal nodes the search scored
+                        // exactly count against its budget but are no rollouts)
+  // Root moves the search weighed, best first: MCTS the most visited (visits, value for the
+  // mover), flat Monte Carlo the best means (visits: the move's rollouts).
+  struct Candidate {
+    Move move{};
+    uint32_t visits = 0;
+    double value = 0.5;
+  };
+  std::vector<Candidate> candidates;
+  // The principal variation, starting with the move played. outcome: the chance outcome drawn
+  // before the move (0-based, as Game::set_chance takes it); -1 keeps the position's own (the
+  // first ply, and every ply of a game without chance).
+  struct PvPly {
+    int outcome = -1;
+    Move move{};
+  };
+  std::vector<PvPly> pv;
+};
+
+// Candidates to report: every root move the search weighed (the root's visit distribution).
+inline constexpr uint32_t kAllCandidates = std::numeric_limits<uint32_t>::max();
 
 // How a game ended: by the rules, or by a forfeit of the engine to move, which loses the game
 // (/games `termination`, the same numbers).
@@ -76,6 +129,10 @@ class Engine {
   // True when decision() is final.
   virtual bool decided() const = 0;
   virtual Move decision(MoveStats* stats) = 0;
+  // After decision(): what the search thought (kind, depth, score, nodes, rollouts played, up to
+  // `candidates` root moves best first, the principal variation). Engines that report nothing
+  // leave it as it is.
+  virtual void report(SearchReport<Move>& /*out*/, uint32_t /*candidates*/) const {}
   // A move was played (by anyone) and the next decision state is next_root.
   virtual void observe(Move move, const State& next_root) = 0;
   // A wall-clock limit in ms for each following decision, as a game manager's clock allows it

@@ -3,7 +3,8 @@
 
 Usage: /usr/bin/python3 notebooks/run_notebooks.py [--campaign FILE] [--sweep CSV[,CSV...]]
                                                    [--tune-log CSV] [--spsa FILE] [--match FILE]
-                                                   [--host-capacity CSV] [--selfplay BIN] [--lineage FILE] [--output-dir DIR]
+                                                   [--host-capacity CSV] [--selfplay BIN] [--lineage FILE] [--search FILE]
+                                                   [--output-dir DIR]
                                                    [NOTEBOOK ...]
 
 --campaign, --sweep, --tune-log, --spsa, --match, --host-capacity and --selfplay set SELFPLAY_CAMPAIGN,
@@ -101,6 +102,7 @@ def main() -> int:
     parser.add_argument("--scaling", help="experiments/rollout-scaling scaling CSV (sets SELFPLAY_SCALING_CSV)")
     parser.add_argument("--throughput", help="experiments/rollout-scaling throughput CSV (sets SELFPLAY_THROUGHPUT_CSV)")
     parser.add_argument("--lineage", help="lineage.h5 of selfplay improve (sets SELFPLAY_LINEAGE)")
+    parser.add_argument("--search", help="campaign or match file with search records (sets SELFPLAY_SEARCH)")
     parser.add_argument("--output-dir", help="save the executed notebooks here")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell (default 300)")
     parser.add_argument("notebooks", nargs="*", help="notebooks to run (default: every *.ipynb here)")
@@ -115,7 +117,8 @@ def main() -> int:
     for value, name in ((args.tune_log, "SELFPLAY_TUNE_LOG"), (args.spsa, "SELFPLAY_SPSA"),
                         (args.match, "SELFPLAY_MATCH"), (args.host_capacity, "SELFPLAY_HOST_CSV"),
                         (args.selfplay, "SELFPLAY_BIN"), (args.scaling, "SELFPLAY_SCALING_CSV"),
-                        (args.throughput, "SELFPLAY_THROUGHPUT_CSV"), (args.lineage, "SELFPLAY_LINEAGE")):
+                        (args.throughput, "SELFPLAY_THROUGHPUT_CSV"), (args.lineage, "SELFPLAY_LINEAGE"),
+                        (args.search, "SELFPLAY_SEARCH")):
         if value:
             os.environ[name] = os.path.abspath(value)
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # silences a debugger warning on stderr

@@ -1,9 +1,9 @@
-"""Loads selfplay campaign files (HDF5, format version 2 and the older 1) and bench sweep CSVs into
+"""Loads selfplay campaign files (HDF5, format version 3 and the older 2 and 1) and bench sweep CSVs into
 pandas, and draws the boards of stored games (`selfplay export --format boards`) as inline SVG.
 
 Run with Debian's /usr/bin/python3 (python3-h5py, -numpy, -pandas from scripts/setup.sh). The layout
 read here is the one in docs/records.md ("HDF5 schema"); tests/golden/campaign_schema.txt is its dump
-(format 2), tests/golden/format1_campaign_schema.txt that of a format-1 file.
+(format 3), tests/golden/format1_campaign_schema.txt that of a format-1 file.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ import h5py
 import numpy as np
 import pandas as pd
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 # Every format this loader reads. Format 1 (files written before format 2, EWN only) named two
-# columns differently; load_campaign renames them, so both formats give the same DataFrames.
-READABLE_VERSIONS = (1, 2)
+# columns differently; load_campaign renames them, so every format gives the same DataFrames.
+# Format 2 lacks the search columns of /plies and /candidates (format 3): load_campaign fills the
+# columns as not recorded (search 0, depth -1, the rest 0 and "") and candidates is empty.
+READABLE_VERSIONS = (1, 2, 3)
 FORMAT1_GAMES_COLUMNS = {"setup": "opening"}
 FORMAT1_PLIES_COLUMNS = {"die": "chance"}
 # plies["chance"] of a game without chance (no dice).
@@ -60,6 +62,9 @@ class Campaign:
     positions: pd.DataFrame
     perf: pd.DataFrame
     feature_names: list[str] = field(default_factory=list)
+    # /candidates (format 3): game_id, ply, rank, move, visits, value; empty for older files.
+    candidates: pd.DataFrame = field(default_factory=pd.DataFrame)
+    is_match: bool = False  # a match file (it has /match): engines A and B in game pairs
 
 
 def _decode(value):
@@ -148,7 +153,11 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
     Fill rows (game_id == 2**64-1) are always dropped. With complete_games_only (the default),
     plies and positions of games without a /games row (unfinished when the file was read) are
     dropped too. Format-1 files give the same columns (their `setup` is read as `opening`, their
-    `die` as `chance`). Raises ValueError for a format_version other than 1 or 2.
+    `die` as `chance`), and so do format-2 files (the search columns as not recorded: `search` 0,
+    `depth` -1, `score`, `nodes`, `played`, `think_ms` 0, `pv` "").
+    - candidates: /candidates, the root moves each search weighed (game_id, ply, rank, move,
+      visits, value), sorted by (game_id, ply, rank); empty for files before format 3.
+    Raises ValueError for a format_version other than 1, 2 or 3.
     """
     path = resolve_input(path)
     with h5py.File(path, "r", swmr=True) as f:
@@ -159,14 +168,19 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
         games = records_to_frame(f["games"][:])
         plies = records_to_frame(f["plies"][:])
         perf = records_to_frame(f["perf"][:])
+        candidates = records_to_frame(f["candidates"][:]) if "candidates" in f else _no_candidates()
         perf_part = _part_of_rows(f["perf"])
         positions, feature_names = _read_positions(f)
+        is_match = "match" in f
 
     if version == 1:
         games = games.rename(columns=FORMAT1_GAMES_COLUMNS)
         plies = plies.rename(columns=FORMAT1_PLIES_COLUMNS)
         plies["chance"] = plies["chance"].astype(np.int8)  # a die, 1..6: uint8 in format 1
 
+    for name, fill in SEARCH_COLUMNS.items():  # format 1 and 2: the search was not recorded
+        if name not in plies.columns:
+            plies[name] = fill
     if "termination" not in games.columns:  # written before forfeits were recorded
         games.insert(games.columns.get_loc("record_truncated") + 1, "termination", np.uint8(0))
     games = games.sort_values("game_id", ignore_index=True)
@@ -177,6 +191,8 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
         finished = games["game_id"].to_numpy()
         plies = plies[plies["game_id"].isin(finished)]
         positions = positions[positions["game_id"].isin(finished)]
+        candidates = candidates[candidates["game_id"].isin(finished)]
+    candidates = candidates.sort_values(["game_id", "ply", "rank"], ignore_index=True)
     plies = plies.sort_values(["game_id", "ply"], ignore_index=True)
     positions = positions.sort_values(["game_id", "ply"], ignore_index=True)
 
@@ -192,7 +208,34 @@ def load_campaign(path: str | os.PathLike, complete_games_only: bool = True) -> 
     perf["part"] = perf_part
     perf["elapsed_s"] = _elapsed(perf)
 
-    return Campaign(path, meta, games, plies, positions, perf, feature_names)
+    return Campaign(path, meta, games, plies, positions, perf, feature_names, candidates, is_match)
+
+
+def ply_engines(campaign: Campaign) -> pd.Series:
+    """Which engine made each ply of campaign.plies (aligned with it): "A" and "B" in a match file
+    (A plays player 0 in the even game of each pair, player 1 in the odd one), "player0" and
+    "player1" (the config's engines.player0 and engines.player1) in a campaign, whose paired games
+    (`campaign.paired: true`) swap the seats in odd games."""
+    plies = campaign.plies
+    odd = (plies["game_id"].astype(np.int64) % 2 == 1).to_numpy()
+    player = plies["player"].astype(int).to_numpy()
+    config = campaign.meta.get("config", "")
+    swapped = campaign.is_match or re.search(r"^\s*paired:\s*true\b", config, re.MULTILINE) is not None
+    engine = np.where(swapped & odd, 1 - player, player)
+    names = ("A", "B") if campaign.is_match else ("player0", "player1")
+    return pd.Series(np.where(engine == 0, names[0], names[1]), index=plies.index, name="engine")
+
+
+# The search columns of /plies (format 3) and the values files before it read as.
+SEARCH_COLUMNS = {"search": 0, "depth": -1, "score": 0.0, "nodes": 0, "played": 0, "think_ms": 0.0, "pv": ""}
+# /plies `search`: which search decided the move.
+SEARCH_KINDS = ("none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external")
+
+
+def _no_candidates() -> pd.DataFrame:
+    return pd.DataFrame({"game_id": np.array([], np.uint64), "ply": np.array([], np.uint16),
+                         "rank": np.array([], np.uint16), "move": np.array([], object),
+                         "visits": np.array([], np.uint32), "value": np.array([], np.float32)})
 
 
 def _part_of_rows(dataset) -> np.ndarray:

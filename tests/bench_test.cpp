@@ -283,7 +283,9 @@ TEST(Bench, HostWorkloadCountsLeavesRolloutsAndThreadTime) {
     EXPECT_GT(r.leaves, 0u);
     EXPECT_LE(r.rollouts, r.leaves * rpl);
     EXPECT_GT(r.rollouts, r.leaves * rpl / 2) << rpl;
-    if (rpl == 1) EXPECT_EQ(r.rollouts, r.leaves);
+    if (rpl == 1) {
+      EXPECT_EQ(r.rollouts, r.leaves);
+    }
     EXPECT_GT(r.host_thread_ms, 0.0);
     EXPECT_GT(r.leaves_per_thread_second(), 0.0);
     EXPECT_GE(r.seconds, 0.05);

@@ -54,6 +54,7 @@ struct Game {
   std::vector<PlyRow> plies;
   std::vector<PositionRow> positions;
   std::vector<float> features;
+  std::vector<CandidateRow> candidates;
 };
 
 // Deterministic content from the id; game 2 has a record too long for the field.
@@ -84,7 +85,24 @@ Game make_game(uint64_t id, size_t features = 3) {
     ply.root_value = 0.125f * static_cast<float>(p) - 0.5f;
     ply.rollouts = 1000ull * p + id;
     ply.time_ms = 1.5f * static_cast<float>(p);
+    ply.search = static_cast<uint8_t>(1 + p % 7);
+    ply.depth = static_cast<int16_t>(p % 3 - 1);
+    ply.score = -250.5f + static_cast<float>(p);
+    ply.nodes = 5000ull * p + id;
+    ply.played = 900ull * p;
+    ply.think_ms = 0.25f * static_cast<float>(p);
+    set_text(ply.pv, p % 2 ? "3:b4-c3 5:d2-c1" : "");
     g.plies.push_back(ply);
+    for (uint16_t rank = 0; rank < p % 3; ++rank) {
+      CandidateRow c;
+      c.game_id = id;
+      c.ply = p;
+      c.rank = rank;
+      set_text(c.move, rank ? "a1-b2" : "b4-c3");
+      c.visits = 50u - rank;
+      c.value = 0.5f + 0.125f * rank;
+      g.candidates.push_back(c);
+    }
     g.positions.push_back({id, p, static_cast<uint8_t>(p % 2), p % 2 ? -1.0f : 1.0f});
     for (size_t f = 0; f < features; ++f) {
       g.features.push_back(static_cast<float>(id * 1000 + p * 10 + f));
@@ -94,7 +112,7 @@ Game make_game(uint64_t id, size_t features = 3) {
 }
 
 void append(CampaignWriter& writer, const Game& g) {
-  writer.append_game(g.game, g.plies, g.positions, g.features);
+  writer.append_game(g.game, g.plies, g.positions, g.features, g.candidates);
 }
 
 PerfRow make_perf(uint64_t batch) {
@@ -339,11 +357,13 @@ TEST(H5Campaign, WriteCloseAndReadBackEveryField) {
   ASSERT_EQ(reader.games_count(), games.size());
   const auto rows = reader.games();
   std::vector<PlyRow> plies;
+  std::vector<CandidateRow> candidates;
   std::vector<PositionRow> positions;
   std::vector<float> features;
   for (size_t i = 0; i < games.size(); ++i) {
     EXPECT_EQ(rows[i], games[i].game) << "game " << i;
     plies.insert(plies.end(), games[i].plies.begin(), games[i].plies.end());
+    candidates.insert(candidates.end(), games[i].candidates.begin(), games[i].candidates.end());
     positions.insert(positions.end(), games[i].positions.begin(), games[i].positions.end());
     features.insert(features.end(), games[i].features.begin(), games[i].features.end());
   }
@@ -352,6 +372,10 @@ TEST(H5Campaign, WriteCloseAndReadBackEveryField) {
             "1:b4-c3 2:b4-c3 3:b4-c3 4:b4-c3 5:b4-c3 6:b4-c3 1:b4-c3 2:b4-c3");
   EXPECT_EQ(text_of(rows[3].opening), "123456/654321");
   EXPECT_EQ(reader.plies(), plies);
+  ASSERT_FALSE(candidates.empty());
+  EXPECT_EQ(reader.candidates_count(), candidates.size());
+  EXPECT_EQ(reader.candidates(), candidates);
+  EXPECT_EQ(reader.candidates(2, 1), std::vector<CandidateRow>{candidates[2]});
   EXPECT_EQ(reader.positions(), positions);
   EXPECT_EQ(reader.features(), features);
   EXPECT_EQ(reader.plies(5, 3), std::vector<PlyRow>(plies.begin() + 5, plies.begin() + 8));
@@ -399,6 +423,7 @@ void expect_same_contents(const CampaignReader& a, const CampaignReader& b) {
   EXPECT_EQ(a.features(), b.features());
   EXPECT_EQ(a.perf(), b.perf());
   EXPECT_EQ(a.match_pairs(), b.match_pairs());
+  EXPECT_EQ(a.candidates(), b.candidates());
 }
 
 // The fixtures were written by format-1 code; their layout must stay readable exactly as it is.
@@ -538,17 +563,17 @@ TEST(H5Format1, ConvertRefusesWhatItCannotCopyWholeAndWritesNothing) {
   // A format-2 file has nothing to convert; an unknown version is not read at all.
   const std::string current = dir.file("current.h5");
   convert_to_current(fixture("format1-campaign.h5"), current);
-  EXPECT_EQ(refused(current), "'" + current + "' is already campaign format 2: nothing to convert");
+  EXPECT_EQ(refused(current), "'" + current + "' is already campaign format 3: nothing to convert");
   const std::string future = dir.file("future.h5");
   fs::copy_file(fixture("format1-campaign.h5"), future);
   {
     const File file(H5Fopen(future.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
     ASSERT_TRUE(file);
     ASSERT_GE(H5Adelete(file.get(), "format_version"), 0);
-    write_attribute(file.get(), "format_version", uint32_t{3});
+    write_attribute(file.get(), "format_version", uint32_t{4});
   }
   EXPECT_EQ(refused(future),
-            "'" + future + "' has campaign format_version 3; this build reads 1 and 2");
+            "'" + future + "' has campaign format_version 4; this build reads 1 to 3");
 
   // An existing output is never replaced.
   std::ofstream(out) << "precious";
@@ -589,6 +614,65 @@ TEST(H5Format1, ConvertThatRunsOutOfSpaceLeavesNothing) {
   EXPECT_FALSE(fs::exists(out + ".convert.tmp"));
 }
 
+// ---- format 2: files written before the search records (tests/data/format2-campaign.h5, made
+// by the format-2 code)
+
+// Its plies read with the search not recorded, everything else as it was written.
+TEST(H5Format2, ReaderPresentsTheSearchColumnsAsNotRecorded) {
+  const CampaignReader reader(fixture("format2-campaign.h5"));
+  EXPECT_EQ(reader.format_version(), 2u);
+  EXPECT_EQ(reader.games_count(), 3u);
+  EXPECT_EQ(reader.candidates_count(), 0u);
+  EXPECT_TRUE(reader.candidates().empty());
+  const std::vector<PlyRow> plies = reader.plies();
+  ASSERT_EQ(plies.size(), 55u);
+  int searched = 0;  // plies that were no forced move
+  for (const PlyRow& p : plies) {
+    searched += p.visits > 0 && p.rollouts > 0;
+    EXPECT_FALSE(text_of(p.move).empty());
+    EXPECT_EQ(p.search, 0);
+    EXPECT_EQ(p.depth, -1);
+    EXPECT_EQ(p.score, 0);
+    EXPECT_EQ(p.nodes, 0u);
+    EXPECT_EQ(p.played, 0u);
+    EXPECT_EQ(p.think_ms, 0);
+    EXPECT_EQ(text_of(p.pv), "");
+  }
+  EXPECT_GT(searched, 40) << "the format-2 columns are read";
+  EXPECT_EQ(reader.positions_count(), 6u);
+}
+
+TEST(H5Format2, ResumeRefusesItAndConvertMakesAFormat3CopyThatResumes) {
+  TempDir dir;
+  const std::string path = dir.file("old.h5");
+  fs::copy_file(fixture("format2-campaign.h5"), path);
+  const std::string before = read_text(path);
+  try {
+    CampaignWriter::resume(path, CampaignReader(path).meta());
+    FAIL() << "no exception";
+  } catch (const CampaignError& e) {
+    EXPECT_NE(std::string(e.what()).find("it is a format-2 campaign file, which this build reads "
+                                         "but does not extend; run `selfplay convert"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(read_text(path), before);
+
+  const std::string out = dir.file("new.h5");
+  const ConvertReport report = convert_to_current(path, out);
+  EXPECT_EQ(report.from_version, 2u);
+  EXPECT_EQ(report.plies, 55u);
+  EXPECT_EQ(report.candidates, 0u);
+  const CampaignReader old(path);
+  const CampaignReader converted(out);
+  EXPECT_EQ(converted.format_version(), 3u);
+  expect_same_contents(old, converted);
+  EXPECT_EQ(converted.meta().program, old.meta().program);
+  CampaignWriter writer = CampaignWriter::resume(out, converted.meta());
+  EXPECT_EQ(writer.resume_report().completed_games, (std::set<uint64_t>{0, 1, 2}));
+  writer.close();
+}
+
 TEST(H5Campaign, H5pyReadsTheWritersFile) {
   if (!have_h5py()) GTEST_SKIP() << kPython << " has no h5py (apt-get install python3-h5py)";
   TempDir dir;
@@ -602,7 +686,7 @@ TEST(H5Campaign, H5pyReadsTheWritersFile) {
 import sys, h5py
 f = h5py.File(sys.argv[1], 'r', swmr=True)
 a = f.attrs
-assert a['format_version'] == 2, a['format_version']
+assert a['format_version'] == 3, a['format_version']
 assert a['game'] == b'ewn' and a['seed'] == 7 and a['backend'] == b'cpu', dict(a)
 assert a['config'] == b'game:\n  name: ewn\nseed: 7\n'
 g = f['games']
@@ -618,6 +702,12 @@ q = p[1]
 assert q['game_id'] == 0 and q['ply'] == 1 and q['player'] == 1 and q['chance'] == 2
 assert q['move'] == b'b4-c3' and q['visits'] == 101 and q['root_value'] == -0.375
 assert q['rollouts'] == 1000 and q['time_ms'] == 1.5
+assert q['search'] == 2 and q['depth'] == 0 and q['score'] == -249.5 and q['nodes'] == 5000
+assert q['played'] == 900 and q['think_ms'] == 0.25 and q['pv'] == b'3:b4-c3 5:d2-c1'
+c = f['candidates']
+assert c.shape == (4 + 6 + 6 + 7,), c.shape  # ply p of each game has p % 3 candidates
+assert c[1]['game_id'] == 0 and c[1]['ply'] == 2 and c[1]['rank'] == 0 and c[1]['move'] == b'b4-c3'
+assert c[2]['rank'] == 1 and c[2]['move'] == b'a1-b2' and c[2]['visits'] == 49 and c[2]['value'] == 0.625
 x = f['positions/features']
 assert x.shape == (26, 3) and x.dtype == 'float32', (x.shape, x.dtype)
 assert list(x.attrs['feature_names']) == [b'feature_0', b'feature_1', b'feature_2']
@@ -759,7 +849,7 @@ void crash_and_resume(int delay_ms) {
   }
 
   std::set<uint64_t> complete;
-  uint64_t orphan_plies = 0;
+  uint64_t orphan_plies = 0, orphan_candidates = 0;
   {
     const CampaignReader crashed(path);
     EXPECT_GE(crashed.games_count(), flushed);
@@ -779,12 +869,15 @@ void crash_and_resume(int delay_ms) {
       }
     }
     for (const auto& [id, plies] : plies_of) EXPECT_EQ(ply_rows[id], plies) << "game " << id;
+    for (const CandidateRow& c : crashed.candidates())
+      orphan_candidates += !complete.contains(c.game_id);
   }
   for (uint64_t id = 0; id < flushed; ++id) EXPECT_TRUE(complete.contains(id)) << id;
 
   CampaignWriter writer = CampaignWriter::resume(path, test_meta());
   EXPECT_EQ(writer.resume_report().completed_games, complete);
   EXPECT_EQ(writer.resume_report().dropped_plies, orphan_plies);
+  EXPECT_EQ(writer.resume_report().dropped_candidates, orphan_candidates);
   EXPECT_FALSE(fs::exists(path + ".resume.tmp"));
   // Continue where the crash left off: the unfinished games are played again under their ids.
   const uint64_t next = *complete.rbegin() + 1;
@@ -798,6 +891,8 @@ void crash_and_resume(int delay_ms) {
   EXPECT_EQ(std::set<uint64_t>(ids.begin(), ids.end()), expected);
   EXPECT_EQ(ids.size(), expected.size());
   EXPECT_EQ(resumed.plies().size(), resumed.positions().size());
+  for (const CandidateRow& c : resumed.candidates())
+    EXPECT_TRUE(expected.contains(c.game_id)) << "a candidate of game " << c.game_id;
 }
 
 TEST(H5Campaign, SurvivesSigkillAndResumeKeepsExactlyTheCompleteGames) {
@@ -831,6 +926,15 @@ TEST(H5Campaign, CloseThenResumeRoundTrip) {
   expect_meta(reader.meta(), later);
   EXPECT_EQ(expect_consistent(reader), (std::vector<uint64_t>{0, 1, 2, 3, 4}));
   for (uint64_t id = 0; id < 5; ++id) EXPECT_EQ(reader.games()[id], make_game(id).game);
+  std::vector<CandidateRow> candidates;
+  std::vector<PlyRow> plies;
+  for (uint64_t id = 0; id < 5; ++id) {
+    const Game g = make_game(id);
+    candidates.insert(candidates.end(), g.candidates.begin(), g.candidates.end());
+    plies.insert(plies.end(), g.plies.begin(), g.plies.end());
+  }
+  EXPECT_EQ(reader.candidates(), candidates) << "the resume copies the search records";
+  EXPECT_EQ(reader.plies(), plies);
   EXPECT_EQ(reader.perf(), (std::vector<PerfRow>{make_perf(1), make_perf(2)}));
   std::vector<float> features;
   for (uint64_t id = 0; id < 5; ++id) {

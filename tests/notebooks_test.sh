@@ -127,7 +127,7 @@ import pandas as pd
 sys.path.insert(0, sys.argv[1])
 import selfplay_data as sd
 old, new = sd.load_campaign(sys.argv[2]), sd.load_campaign(sys.argv[3])
-assert old.meta["format_version"] == 1 and new.meta["format_version"] == 2, (old.meta, new.meta)
+assert old.meta["format_version"] == 1 and new.meta["format_version"] == 3, (old.meta, new.meta)
 for name in ("games", "plies", "positions", "perf"):
     a, b = getattr(old, name), getattr(new, name)
     assert list(a.columns) == list(b.columns), (name, list(a.columns), list(b.columns))
@@ -341,12 +341,26 @@ except ValueError as e:
 print("lineage: ok")
 EOF
 
+# search.ipynb: a tiny match of MCTS (keeping its whole root visit distribution) against
+# expectimax, each engine's searches recorded.
+cat >"$scratch/search.yaml" <<EOF
+game: ewn
+campaign: {concurrency: 4, seed: 9}
+engines:
+  player0: {type: mcts, rollouts_per_move: 200, rollouts_per_leaf: 4}
+  player1: {type: expectimax, depth: 2, weights: $root/configs/ewn/weights/survival-distance.yaml}
+backend: {name: cpu, threads: 1}
+output: {path: search.h5, root_policy: true}
+match: {pairs: 4, sprt: {enabled: false}}
+EOF
+"$bin" match "$scratch/search.yaml" --out "$scratch/search.h5" --quiet >"$scratch/search.log" 2>&1
+
 runner="$root/notebooks/run_notebooks.py"
 "$py" "$runner" --campaign "$scratch/campaign.h5" --sweep "$scratch/sweep.csv" \
   --tune-log "$scratch/tune-losses.csv" --spsa "$scratch/spsa.h5" --match "$scratch/match.h5" \
   --host-capacity "$scratch/host-capacity.csv" --selfplay "$bin" --output-dir "$scratch/executed" \
   --scaling "$scratch/scaling/scaling.csv" --throughput "$scratch/scaling/throughput.csv" \
-  --lineage "$scratch/improve/lineage.h5"
+  --lineage "$scratch/improve/lineage.h5" --search "$scratch/search.h5"
 # campaign_overview draws the longest game's boards of any game: the checkers and Gomoku campaigns.
 for game in checkers gomoku; do
   "$py" "$runner" --campaign "$scratch/$game-boards.h5" --selfplay "$bin" --output-dir "$scratch/executed-$game" \
@@ -361,7 +375,7 @@ import nbformat
 scratch = sys.argv[1]
 expected = {("executed", "campaign_overview.ipynb"): (5, 2, "ewn"), ("executed", "throughput.ipynb"): (2, 0, None),
             ("executed", "tuning.ipynb"): (3, 0, None), ("executed", "rollout_scaling.ipynb"): (3, 0, None),
-            ("executed", "improve.ipynb"): (4, 0, None),
+            ("executed", "improve.ipynb"): (4, 0, None), ("executed", "search.ipynb"): (2, 0, None),
             ("executed-checkers", "campaign_overview.ipynb"): (5, 2, "checkers"),
             ("executed-gomoku", "campaign_overview.ipynb"): (5, 2, "gomoku")}
 for (folder, name), (figures, boards, style) in expected.items():
@@ -376,6 +390,13 @@ for (folder, name), (figures, boards, style) in expected.items():
     if (len(svgs) != boards or any(f'data-style="{style}"' not in s for s in svgs)
             or (svgs and "data-piece=" not in svgs[-1])):
         sys.exit(f"{folder}/{name}: {len(svgs)} boards, expected {boards} of style {style}, the last with pieces")
+# search.ipynb's tables name both engines' searches, and the PV agreement has both engines.
+nb = nbformat.read(os.path.join(scratch, "executed", "search.ipynb"), as_version=4)
+text = "".join("".join(o.get("data", {}).get("text/plain", "")) + "".join(o.get("text", ""))
+               for c in nb.cells for o in c.get("outputs", []))
+for word in ("mcts", "expectimax", "reply foreseen", "played its best candidate"):
+    if word not in text:
+        sys.exit(f"search.ipynb: its outputs never mention {word!r}")
 print("figures and boards: as expected")
 EOF
 

@@ -540,8 +540,8 @@ TEST(PbrainConfig, AutoConcurrencyIsCappedByTheThreads) {
 }
 
 // A format-2 file written before /games had `termination` (commit b7f0ce0) reads with every game
-// ended by the rules, verifies, and resumes: the identity of a config without pbrain engines is
-// what it was before the pbrain keys existed.
+// ended by the rules, verifies, and, converted to format 3, resumes: the identity of a config
+// without pbrain engines is what it was before the pbrain keys existed.
 TEST(PbrainRecords, FilesWithoutTheTerminationColumnReadAndResume) {
   test::TempDir tmp;
   const std::string path = tmp.file("old.h5");
@@ -559,14 +559,26 @@ TEST(PbrainRecords, FilesWithoutTheTerminationColumnReadAndResume) {
   }
   EXPECT_NE(verify(path).find("0: verified 2 games"), std::string::npos) << verify(path);
   const std::string config = test::source_path("tests/data/format2-match-no-termination.yaml");
-  const auto r = test::run_command(std::string(SELFPLAY_BINARY) + " match " + config +
-                                   " --pairs 2 --resume --quiet --out " + path + " 2>&1");
+  const auto resume = [&](const std::string& file) {
+    return test::run_command(std::string(SELFPLAY_BINARY) + " match " + config +
+                             " --pairs 2 --resume --quiet --out " + file + " 2>&1");
+  };
+  const auto refused = resume(path);
+  EXPECT_EQ(refused.code, 2) << refused.out;
+  EXPECT_NE(refused.out.find("format-2 campaign file, which this build reads but does not extend"),
+            std::string::npos)
+      << refused.out;
+  const std::string copy = tmp.file("new.h5");
+  const auto converted =
+      test::run_command(std::string(SELFPLAY_BINARY) + " convert " + path + " " + copy + " 2>&1");
+  ASSERT_EQ(converted.code, 0) << converted.out;
+  const auto r = resume(copy);
   ASSERT_EQ(r.code, 0) << r.out;
-  io::CampaignReader reader(path);
+  io::CampaignReader reader(copy);
   const auto games = reader.games();
   EXPECT_EQ(games.size(), 4u);
   for (const auto& g : games) EXPECT_EQ(g.termination, 0);
-  EXPECT_NE(verify(path).find("0: verified 4 games"), std::string::npos) << verify(path);
+  EXPECT_NE(verify(copy).find("0: verified 4 games"), std::string::npos) << verify(copy);
 }
 
 // The manager's child processes: lines, deadlines, the end of the pipe, and END's grace period.

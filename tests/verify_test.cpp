@@ -474,7 +474,7 @@ TEST_F(Verify, Format1FilesVerifyExportAndConvertToTheSameGames) {
     const auto converted = selfplay("convert '" + old + "' '" + copy + "'");
     EXPECT_EQ(converted.code, 0) << stderr_text();
     EXPECT_EQ(
-        converted.out.rfind("converted " + old + " (format 1) to " + copy + " (format 2): ", 0), 0u)
+        converted.out.rfind("converted " + old + " (format 1) to " + copy + " (format 3): ", 0), 0u)
         << converted.out;
     EXPECT_EQ(stderr_text(), "");
     EXPECT_EQ(selfplay("verify '" + copy + "'").out, report);
@@ -518,7 +518,7 @@ TEST_F(Verify, ConvertRefusesBadInputWithOneLineAndExitTwo) {
   const std::string current = tmp_.file("current.h5");
   ASSERT_EQ(selfplay("convert '" + old + "' '" + current + "'").code, 0) << stderr_text();
   refused(current, tmp_.file("again.h5"),
-          "'" + current + "' is already campaign format 2: nothing to convert");
+          "'" + current + "' is already campaign format 3: nothing to convert");
   EXPECT_FALSE(fs::exists(tmp_.file("again.h5")));
 }
 

@@ -203,6 +203,7 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
     browser.open(html.as_uri() + "#game=" + str(record["game_id"]))
     plies = len(record["plies"])
     crowns = [0, 0]  # checkers: plies without and with a crowning
+    candidates = 0  # rows of the candidates tables shown
     if len(record["boards"]) != plies + 1:
         fail(label + ": the boards export has " + str(len(record["boards"])) + " boards for " +
              str(plies) + " plies")
@@ -216,6 +217,8 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
                  json.dumps(sorted(want.items())))
         if label in ("ewn", "checkers"):
             check_captures(browser, label, record, ply)
+        if ply < plies:
+            candidates += check_search(browser, label, record, ply)
         text = browser.evaluate("document.getElementById('ply').textContent")
         if not text.startswith("ply " + str(ply) + " of " + str(plies)):
             fail(label + ": the ply line says " + repr(text) + " after " + str(ply) + " steps")
@@ -248,10 +251,136 @@ def check_game(browser: Browser, html: Path, boards: list[dict], label: str) -> 
     title = browser.evaluate("document.getElementById('title').textContent")
     if not title.startswith("Game "):
         fail(label + ": no game title after the down key: " + repr(title))
+    if label in ("ewn", "checkers") and not candidates:
+        fail(label + ": MCTS played, but no position showed its candidate moves")
     if label == "checkers" and not crowns[1]:
         fail("checkers: the longest game crowns no king, so crowning went unchecked")
     print(label + ": " + str(plies + 1) + " boards of game " + str(record["game_id"]) +
           " match the rules" + (", " + str(crowns[1]) + " crownings" if crowns[1] else ""))
+
+
+def check_search(browser: Browser, label: str, record: dict, ply: int) -> int:
+    """The search panel of the position shown: the search of the move played from it (its kind,
+    principal variation and candidate moves) as the boards export has them."""
+    move = record["plies"][ply]
+    where = label + " game " + str(record["game_id"]) + " ply " + str(ply)
+    text = lambda id: browser.evaluate("(document.getElementById('" + id + "') || {}).textContent || ''")
+    facts = text("search-facts")
+    if not facts.startswith("Search of " + move["move"] + ": " + move["search"]):
+        fail(where + ": the search line says " + repr(facts) + ", the file has a " + move["search"] +
+             " search of " + move["move"])
+    if move["pv"] and text("search-pv") != "Principal variation: " + move["pv"]:
+        fail(where + ": the pv line says " + repr(text("search-pv")) + ", the file " + repr(move["pv"]))
+    rows = json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#candidates tbody tr')]"
+        ".map((r) => [...r.cells].map((c) => c.textContent)))"))
+    want = move["candidates"]
+    if len(rows) != len(want) or any(
+            row[:3] != [str(k + 1), c[0], str(c[1])] or abs(float(row[3]) - c[2]) > 0.0006
+            for k, (row, c) in enumerate(zip(rows, want))):
+        fail(where + ": the candidates table shows " + json.dumps(rows) + ", the file has " +
+             json.dumps(want))
+    return len(rows)
+
+
+def reopen(browser: Browser, url: str) -> None:
+    """Opens url through a blank page: a change of the hash alone would not load the page again."""
+    browser.call("Page.navigate", {"url": "about:blank"})
+    deadline = time.monotonic() + 30
+    while browser.evaluate("location.href") != "about:blank" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    browser.open(url)
+
+
+def expected_mistakes(record: dict) -> set[int]:
+    """The plies the viewer must mark as mistakes: for each side, the biggest drops of its value
+    from one of its searched plies (rollouts played or counted, or a depth) to its next, up to
+    three a side, of at least 0.1."""
+    plies = record["plies"]
+    searched = [p["played"] > 0 or (p["depth"] or 0) > 0 or p["rollouts"] > 0 for p in plies]
+    marked = set()
+    for side in (0, 1):
+        mine = [k for k, p in enumerate(plies) if p["player"] == side and searched[k]]
+        drops = [(plies[a]["value"] - plies[b]["value"], a) for a, b in zip(mine, mine[1:])]
+        drops.sort(key=lambda d: (-d[0], d[1]))
+        marked |= {a for drop, a in drops[:3] if drop >= 0.1}
+    return marked
+
+
+def check_thoughts(browser: Browser, html: Path, boards: list[dict], label: str) -> None:
+    """The value graph (a point a ply, the mistakes ringed, a click opens the ply), the mistakes in
+    the move list, and a principal variation drawn on the board while the pointer is on it."""
+    record = max(boards, key=lambda r: len(expected_mistakes(r)) * 1000 + len(r["plies"]))
+    plies = len(record["plies"])
+    reopen(browser, html.as_uri() + "#game=" + str(record["game_id"]))
+    where = label + " game " + str(record["game_id"])
+    points = browser.evaluate("document.querySelectorAll('#graph circle.point').length")
+    if points != plies:
+        fail(where + ": the value graph has " + str(points) + " points for " + str(plies) + " plies")
+    marked = set(json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#graph circle.mistake')].map((c) => +c.dataset.ply))")))
+    listed = set(json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#moves td.mistake')].map((c) => +c.dataset.ply - 1))")))
+    want = expected_mistakes(record)
+    if not want:
+        fail(where + ": no value drop of 0.1 to mark, so the mistakes went unchecked")
+    if marked != want or listed != want:
+        fail(where + ": mistakes marked at plies " + str(sorted(marked)) + " (graph), " +
+             str(sorted(listed)) + " (moves), expected " + str(sorted(want)))
+    # A click on a point opens the position its ply was played from, with that ply's search.
+    k = plies // 2
+    browser.evaluate("document.querySelector('#graph circle[data-ply=\"" + str(k) + "\"]')"
+                     ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    text = browser.evaluate("document.getElementById('ply').textContent")
+    if not text.startswith("ply " + str(k) + " of "):
+        fail(where + ": a click on the point of ply " + str(k) + " shows " + repr(text))
+    # The first ply with a line of two plies or more: hovering it numbers the line on the board.
+    at = next((p for p, m in enumerate(record["plies"]) if len(m["pv"].split()) >= 2), None)
+    if at is None:
+        fail(where + ": no principal variation of two plies")
+    browser.evaluate("document.querySelector('#graph circle[data-ply=\"" + str(at) + "\"]')"
+                     ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    browser.evaluate("document.getElementById('search-pv').dispatchEvent(new MouseEvent('mouseenter'))")
+    marks = json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#pv-overlay .pv-mark')]"
+        ".map((m) => [+m.dataset.order, +m.dataset.square]))"))
+    line = record["plies"][at]["pv"].split()
+    before, after = record["boards"][at], record["boards"][at + 1]
+    changed = {i for i in range(len(before)) if before[i] != after[i]}
+    if len(marks) != len(line) or [m[0] for m in marks] != list(range(1, len(line) + 1)):
+        fail(where + " ply " + str(at) + ": the line " + repr(line) + " drew marks " + json.dumps(marks))
+    if marks[0][1] not in changed:
+        fail(where + " ply " + str(at) + ": the line's first mark is on square " + str(marks[0][1]) +
+             ", the move played changed " + str(sorted(changed)))
+    browser.evaluate("document.getElementById('search-pv').dispatchEvent(new MouseEvent('mouseleave'))")
+    if browser.evaluate("document.querySelectorAll('#pv-overlay').length") != 0:
+        fail(where + ": the line stays on the board after the pointer left it")
+    print(label + ": value graph, " + str(len(want)) + " mistakes and the line of ply " + str(at) +
+          " as the file has them")
+
+
+def check_heatmap(browser: Browser, html: Path, boards: list[dict]) -> None:
+    """Gomoku: every candidate of the position shown shaded on its square, the most visited
+    darkest."""
+    record = boards[0]
+    reopen(browser, html.as_uri() + "#game=" + str(record["game_id"]))
+    checked = 0
+    for ply, move in enumerate(record["plies"]):
+        if ply:
+            browser.key("ArrowRight")
+        want = move["candidates"]
+        spots = json.loads(browser.evaluate(
+            "JSON.stringify([...document.querySelectorAll('#heatmap circle')]"
+            ".map((c) => [+c.dataset.visits, +c.getAttribute('fill-opacity')]))"))
+        if len(spots) != len(want) or [s[0] for s in spots] != [c[1] for c in want]:
+            fail("gomoku ply " + str(ply) + ": the heatmap shows " + json.dumps(spots) +
+                 ", the candidates are " + json.dumps(want))
+        if spots and max(spots, key=lambda s: s[1])[0] != max(c[1] for c in want):
+            fail("gomoku ply " + str(ply) + ": the darkest spot is not the most visited move")
+        checked += len(spots) > 1
+    if checked < 3:
+        fail("gomoku: fewer than 3 positions with a heatmap of several candidates")
+    print("gomoku: the heatmap shows every candidate at " + str(checked) + " positions")
 
 
 def check_every_game(browser: Browser, html: Path, boards: list[dict], label: str) -> None:
@@ -306,6 +435,15 @@ def main() -> None:
         boards = [json.loads(line) for line in
                   run(binary, ["export", game + ".h5", "--format", "boards"], scratch).splitlines()]
         pages.append((game, scratch / (game + ".html"), boards))
+    # Gomoku with MCTS keeping its whole root visit distribution: the heatmap.
+    (scratch / "heat.yaml").write_text(CAMPAIGN.format(
+        game="gomoku", rules="{board_size: 15}",
+        engine="    type: mcts\n    rollouts_per_move: 400\n    rollouts_per_leaf: 4")
+        .replace("path: gomoku.h5", "path: heat.h5\n  root_policy: true"))
+    run(binary, ["run", "heat.yaml", "--out", "heat.h5", "--quiet", "--games", "1"], scratch)
+    run(binary, ["export", "heat.h5", "--format", "html", "--out", "heat.html"], scratch)
+    heat = [json.loads(line) for line in
+            run(binary, ["export", "heat.h5", "--format", "boards"], scratch).splitlines()]
 
     # A match whose engine is named with markup: its name is data in the page.
     classic = (Path(__file__).resolve().parent.parent / "configs/gomoku/weights/classic.yaml")
@@ -344,6 +482,8 @@ match:
             check_game(browser, html, boards, game)
             if game in ("ewn", "checkers"):
                 check_every_game(browser, html, boards, game)
+                check_thoughts(browser, html, boards, game)
+        check_heatmap(browser, scratch / "heat.html", heat)
         browser.open((scratch / "match.html").as_uri())
         if browser.evaluate("typeof window.pwned") != "undefined":
             fail("a script in an engine's name ran")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Compares the game records of two campaign files bit for bit: every column of /games, /plies and
-/positions except the wall-clock ones (duration_s, time_ms), rows matched by (game_id, ply).
+"""Compares the game records of two campaign files bit for bit: every column of /games, /plies,
+/positions and (format 3) /candidates except the wall-clock ones (duration_s, time_ms, think_ms),
+rows matched by (game_id, ply, rank).
 Attributes (backend, device, start time) and /perf (one row per batch) are not records.
 
 Usage: compare_records.py A.h5 B.h5 | --self-test A.h5
@@ -19,7 +20,7 @@ except ImportError as e:
     print(f"no h5py: {e}")
     sys.exit(3)
 
-IGNORED = {"duration_s", "time_ms"}
+IGNORED = {"duration_s", "time_ms", "think_ms"}
 NO_GAME = np.uint64(2**64 - 1)
 
 
@@ -36,6 +37,8 @@ def columns(f, name):
 
 
 def order(cols):
+    if "rank" in cols:
+        return np.lexsort((cols["rank"], cols["ply"], cols["game_id"]))
     if "ply" in cols:
         return np.lexsort((cols["ply"], cols["game_id"]))
     return np.argsort(cols["game_id"], kind="stable")
@@ -87,7 +90,11 @@ def main():
 def compare_files(path_a, path_b):
     counts = []
     with h5py.File(path_a, "r") as a, h5py.File(path_b, "r") as b:
-        for name in ("games", "plies", "positions"):
+        names = ["games", "plies", "positions"] + (["candidates"] if "candidates" in a or "candidates" in b else [])
+        for name in names:
+            if name not in a or name not in b:
+                print(f"/{name} is in one file only")
+                return 1
             n, problem = compare(a, b, name)
             if problem:
                 print(problem)
@@ -96,7 +103,8 @@ def compare_files(path_a, path_b):
     if counts[0] == 0:
         print("no games in the files")
         return 1
-    print(f"equal: {counts[0]} games, {counts[1]} plies, {counts[2]} positions")
+    print(f"equal: {counts[0]} games, {counts[1]} plies, {counts[2]} positions"
+          + (f", {counts[3]} candidates" if len(counts) > 3 else ""))
     return 0
 
 

@@ -87,6 +87,16 @@ class PatternEngine final : public search::Engine<GomokuGame> {
     }
     return result_.best;
   }
+  // The last completed iteration's depth (0: a threat search decided), value (evaluation units),
+  // nodes and principal variation.
+  void report(search::SearchReport<Move>& out, uint32_t) const override {
+    out.kind = search::SearchKind::kNative;
+    out.depth = result_.depth;
+    out.score = result_.value;
+    out.nodes = result_.nodes;
+    for (const Move& m : result_.line) out.pv.push_back({-1, m});
+    if (out.pv.empty()) out.pv.push_back({-1, result_.best});
+  }
   void observe(Move, const State&) override {}
   void set_time_limit(uint32_t ms) override { time_ms_ = ms ? ms : configured_time_ms_; }
   void set_interrupt(const std::atomic<bool>* flag) override { deadline_.set_interrupt(flag); }

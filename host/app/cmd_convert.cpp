@@ -11,9 +11,9 @@ namespace sp::app {
 Runner add_convert(CLI::App& app) {
   auto in = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
-  app.add_option("IN", *in, "Campaign or match HDF5 file of format 1")->required();
+  app.add_option("IN", *in, "Campaign or match HDF5 file of format 1 or 2")->required();
   app.add_option("OUT", *out,
-                 "The format-2 copy to write: a new file (written through a temporary file, "
+                 "The format-3 copy to write: a new file (written through a temporary file, "
                  "renamed when complete)")
       ->required();
   return [in, out]() {

@@ -120,7 +120,7 @@ int run_command(int argc, char** argv) {
       "Write the games of a campaign or match file as text, one line per game, or in the game's "
       "own format (checkers: PDN)",
       &sp::app::add_export);
-  add("convert", "Copy a campaign or match file of format 1 into a new file of format 2",
+  add("convert", "Copy a campaign or match file of format 1 or 2 into a new file of format 3",
       &sp::app::add_convert);
   add("merge",
       "Copy a campaign, match or index file (the main file of an MPI run) into one standalone file",

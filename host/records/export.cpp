@@ -20,10 +20,11 @@ std::string field(std::string_view text) {
   return out;
 }
 
-// The file's games, or game `only` alone (InputError naming the path when it has no such game).
+// The file's games, or game `only` alone (InputError naming the path when it has no such game),
+// with their /candidates rows when asked.
 std::vector<ExportedGame> chosen_games(const io::CampaignReader& reader, const std::string& path,
-                                       std::optional<uint64_t> only) {
-  std::vector<ExportedGame> games = read_exported_games(reader);
+                                       std::optional<uint64_t> only, bool candidates = false) {
+  std::vector<ExportedGame> games = read_exported_games(reader, candidates);
   if (!only) return games;
   std::vector<ExportedGame> one;
   for (ExportedGame& g : games)
@@ -138,7 +139,7 @@ std::string export_games(const std::string& path, std::string_view format,
   if (format == "tsv") return export_text(path, make_record_rules, only);
   const io::CampaignReader reader(path);
   if (is_picture_format(format)) {
-    const std::vector<ExportedGame> games = chosen_games(reader, path, only);
+    const std::vector<ExportedGame> games = chosen_games(reader, path, only, true);
     return format == "html" ? html_viewer(reader, path, games) : board_lines(reader, path, games);
   }
   return with_file_game(reader, path, [&]<class G>() -> std::string {

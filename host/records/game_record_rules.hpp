@@ -3,11 +3,13 @@
 // as the file's stored config sets them up, and recomputes features (FeatureGame).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -138,6 +140,12 @@ class GameRecordRules final : public RecordRules {
     }
 
     out.end = s;
+    for (const auto& [row, c] : stored.candidates)
+      if (c.ply >= stored.plies.size()) {
+        problems.add(row_where(g.game_id, c.ply, "/candidates", row) + ": the game has " +
+                     std::to_string(stored.plies.size()) + " plies");
+        break;
+      }
     // The repetition rule draws a game that G::is_over does not end (core/repetition.hpp).
     PositionHistory<G> history(rules_);
     history.reset(s);
@@ -192,6 +200,7 @@ class GameRecordRules final : public RecordRules {
                      GameHost<G>::position_text(s) + " (legal: " + options + ")");
         return;
       }
+      check_search(s, at, ply, legal.moves[found], candidates_of(stored, ply.ply), problems);
       out.before.push_back(s);
       G::apply(s, legal.moves[found]);
       out.end = s;
@@ -305,6 +314,95 @@ class GameRecordRules final : public RecordRules {
 
  private:
   using State = typename G::State;
+  using Move = typename G::Move;
+
+  // The /candidates rows of ply `ply` of a game (sorted by ply, then rank).
+  static std::span<const Indexed<io::CandidateRow>> candidates_of(const StoredGame& game,
+                                                                  uint64_t ply) {
+    const auto& all = game.candidates;
+    const auto first = std::lower_bound(all.begin(), all.end(), ply,
+                                        [](const auto& c, uint64_t p) { return c.row.ply < p; });
+    auto last = first;
+    while (last != all.end() && last->row.ply == ply) ++last;
+    return {first, last};
+  }
+
+  // The legal move of s (chance drawn) whose text is `text`, or nullopt.
+  std::optional<Move> legal_move(const State& s, std::string_view text) const {
+    typename G::MoveList legal;
+    G::generate_moves(s, rules_, legal);
+    for (int k = 0; k < legal.size; ++k)
+      if (GameHost<G>::move_text(s, legal.moves[k]) == text) return legal.moves[k];
+    return std::nullopt;
+  }
+
+  // The search records of a ply played in s (chance drawn): see RecordRules::replay.
+  void check_search(const State& s, const std::string& at, const io::PlyRow& ply, Move played,
+                    std::span<const Indexed<io::CandidateRow>> candidates,
+                    Problems& problems) const {
+    if (ply.search >= search::kSearchKinds)
+      problems.add(at + ": search " + std::to_string(ply.search) + " is no search kind (0-" +
+                   std::to_string(search::kSearchKinds - 1) + ")");
+    const std::string_view pv = io::text_of(ply.pv);
+    State line = s;
+    size_t k = 0;
+    for (size_t start = 0; start < pv.size(); ++k) {
+      const size_t end = std::min(pv.find(' ', start), pv.size());
+      std::string_view token = pv.substr(start, end - start);
+      start = end + 1;
+      const std::string bad =
+          at + ": pv ply " + std::to_string(k) + " (" + std::string(token) + ")";
+      if (G::is_over(line)) {
+        problems.add(bad + " follows the end of the game");
+        return;
+      }
+      if constexpr (ChanceGame<G>) {
+        const size_t colon = token.find(':');
+        int value = -1;
+        if (colon != std::string_view::npos) {
+          try {
+            value = std::stoi(std::string(token.substr(0, colon)));
+          } catch (const std::exception&) {
+          }
+        }
+        const int outcome = value < 0 ? -1 : outcome_of(line, value);
+        if (outcome < 0 || (k == 0 && value != ply.chance)) {
+          problems.add(
+              bad + " does not start with " +
+              (k == 0 ? "the ply's " + record_detail::chance_name<G>() + " " +
+                            std::to_string(ply.chance)
+                      : "a " + record_detail::chance_name<G>() + " (" + outcomes_text(line) + ")"));
+          return;
+        }
+        G::set_chance(line, outcome);
+        token.remove_prefix(colon + 1);
+      }
+      const std::optional<Move> move = legal_move(line, token);
+      if (!move) {
+        problems.add(bad + " is not legal in " + GameHost<G>::position_text(line));
+        return;
+      }
+      if (k == 0 && !(*move == played)) {
+        problems.add(bad + " is not the move played, " + std::string(io::text_of(ply.move)));
+        return;
+      }
+      G::apply(line, *move);
+    }
+    for (size_t r = 0; r < candidates.size(); ++r) {
+      const auto& [row, c] = candidates[r];
+      const std::string where = row_where(c.game_id, c.ply, "/candidates", row);
+      if (c.rank != r) {
+        problems.add(where + ": rank " + std::to_string(c.rank) + ", expected " +
+                     std::to_string(r) + " (ranks count from 0 without a gap)");
+        return;
+      }
+      if (!legal_move(s, io::text_of(c.move)))
+        problems.add(where + ": candidate " + std::string(io::text_of(c.move)) +
+                     " is not legal in " + GameHost<G>::position_text(s));
+      if (!(c.value >= 0 && c.value <= 1))
+        problems.add(where + ": value " + fmt::format("{:g}", c.value) + " is not in [0, 1]");
+    }
+  }
 
   struct Replayed {
     uint64_t plies = 0;         // in /plies

@@ -26,11 +26,13 @@ struct Indexed {
   Row row;
 };
 
-// One stored game: its /games row and its /plies rows sorted by ply. The caller has checked that
-// the plies are numbered 0..n-1, each once, and n == game.row.plies.
+// One stored game: its /games row, its /plies rows sorted by ply and its /candidates rows sorted
+// by ply, then rank (as the file has them). The caller has checked that the plies are numbered
+// 0..n-1, each once, and n == game.row.plies.
 struct StoredGame {
   Indexed<io::GameRow> game;
   std::vector<Indexed<io::PlyRow>> plies;
+  std::vector<Indexed<io::CandidateRow>> candidates;
 };
 
 // The problems found in a file, one line each ("game 17, ply 5 (/plies row 123): ..."), in the
@@ -63,7 +65,10 @@ class RecordRules {
   // the die; none in a game without chance) and move, and its winner, each against the rules
   // and, where the file's stored config says how games were set up and rolled, against that.
   // Reports every disagreement and keeps the replayed states that check_position needs (up to the
-  // first ply it cannot play).
+  // first ply it cannot play). The search records of each ply it plays are checked too: the
+  // search kind known, the pv's plies legal one after the other from the ply's position and the
+  // first of them the move played, each candidate a legal move there, ranked 0, 1, ... without a
+  // gap, and no candidate of a ply the game does not have.
   virtual void replay(const StoredGame& game, Problems& problems) = 0;
 
   // Checks one /positions row of a replayed game (features: its stored values, empty when the

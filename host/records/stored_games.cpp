@@ -13,12 +13,12 @@ namespace {
 constexpr uint64_t kBlock = 16384;
 }  // namespace
 
-std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader) {
+std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader, bool candidates) {
   std::vector<ExportedGame> out;
   for (uint64_t first = 0; first < reader.games_count(); first += kBlock) {
     const std::vector<io::GameRow> rows = reader.games(first, kBlock);
     for (size_t k = 0; k < rows.size(); ++k)
-      if (rows[k].game_id != io::kNoGame) out.push_back({first + k, rows[k], {}, {}});
+      if (rows[k].game_id != io::kNoGame) out.push_back({first + k, rows[k], {}, {}, {}});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.game.game_id < b.game.game_id; });
@@ -32,7 +32,14 @@ std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader) 
         out[it->second].plies.push_back(rows[k]);
       }
   }
+  for (uint64_t first = 0; candidates && first < reader.candidates_count(); first += kBlock)
+    for (const io::CandidateRow& row : reader.candidates(first, kBlock))
+      if (const auto it = at.find(row.game_id); it != at.end())
+        out[it->second].candidates.push_back(row);
   for (ExportedGame& g : out) {
+    std::stable_sort(g.candidates.begin(), g.candidates.end(), [](const auto& a, const auto& b) {
+      return a.ply != b.ply ? a.ply < b.ply : a.rank < b.rank;
+    });
     std::vector<size_t> order(g.plies.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(),

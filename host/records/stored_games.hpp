@@ -12,17 +12,20 @@
 
 namespace sp::selfplay {
 
-// A /games row and its /plies rows in ply order, with the rows' indices in their datasets.
+// A /games row and its /plies rows in ply order, with the rows' indices in their datasets, and
+// when asked for its /candidates rows by ply, then rank.
 struct ExportedGame {
   uint64_t row = 0;
   io::GameRow game;
   std::vector<uint64_t> ply_rows;
   std::vector<io::PlyRow> plies;
+  std::vector<io::CandidateRow> candidates;
 };
 
-// Every game of the file with a /games row, in game-id order, with its /plies rows in ply order;
-// rows of games without a /games row are left out.
-std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader);
+// Every game of the file with a /games row, in game-id order, with its /plies rows in ply order
+// (and with `candidates` its /candidates rows); rows of games without a /games row are left out.
+std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader,
+                                              bool candidates = false);
 
 // The program that wrote the file, as `selfplay --version` names it: the root attribute
 // `program`, or for a file written before it existed "selfplay, commit C" from its git_commit

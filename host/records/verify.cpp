@@ -187,13 +187,30 @@ VerifyReport verify_file(const std::string& path, size_t max_problems,
     }
   }
 
+  for (uint64_t first = 0; first < reader.candidates_count(); first += kBlock) {
+    const std::vector<io::CandidateRow> rows = reader.candidates(first, kBlock);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto it = games.find(rows[i].game_id);
+      if (it == games.end()) {
+        ++report.ignored_rows;
+        continue;
+      }
+      it->second.candidates.push_back({first + i, rows[i]});
+    }
+  }
+
   for (auto& [id, game] : games) {
     ++report.games;
+    std::stable_sort(
+        game.candidates.begin(), game.candidates.end(), [](const auto& a, const auto& b) {
+          return a.row.ply != b.row.ply ? a.row.ply < b.row.ply : a.row.rank < b.row.rank;
+        });
     report.plies += game.plies.size();
     const bool numbered = check_numbering(game, problems);
     check_record(game, *rules, problems);
     if (numbered) rules->replay(game, problems);
     game.plies = {};  // the replay keeps what the positions need
+    game.candidates = {};
   }
 
   const size_t width = reader.meta().feature_names.size();

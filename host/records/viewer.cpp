@@ -235,6 +235,24 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
+// The name of a /plies `search` kind ("mcts"; "none" for 0).
+std::string search_name(uint8_t kind) {
+  return search::search_kind_name(static_cast<search::SearchKind>(kind));
+}
+
+// Each ply's /candidates as a JSON list of [move, visits, value], best first ("[]" for none).
+std::vector<std::string> candidate_lists(const ExportedGame& e) {
+  std::vector<std::string> out(e.plies.size(), "[");
+  for (const io::CandidateRow& c : e.candidates) {
+    if (c.ply >= out.size()) continue;  // verify reports such a row
+    std::string& list = out[c.ply];
+    list += fmt::format("{}[{},{},{}]", list.size() > 1 ? "," : "",
+                        json_string(io::text_of(c.move)), c.visits, json_number(c.value));
+  }
+  for (std::string& list : out) list += "]";
+  return out;
+}
+
 std::string board_lines(const io::CampaignReader& reader, const std::string& path,
                         const std::vector<ExportedGame>& games) {
   Replayer replayer(reader, path);
@@ -252,14 +270,20 @@ std::string board_lines(const io::CampaignReader& reader, const std::string& pat
                        g.winner == 0 || g.winner == 1 ? g.winner : -1,
                        json_string(termination_text(g.termination)),
                        json_list({players[0], players[1]}), json_list(v.problems));
+    const std::vector<std::string> candidates = candidate_lists(e);
     for (size_t k = 0; k < e.plies.size(); ++k) {
       const io::PlyRow& p = e.plies[k];
-      out += fmt::format(R"({}{{"ply":{},"player":{},"chance":{},"move":{},"visits":{},"value":{},)"
-                         R"("rollouts":{},"time_ms":{}}})",
-                         k ? "," : "", p.ply, static_cast<int>(p.player),
-                         p.chance == io::kNoChance ? std::string("null") : std::to_string(p.chance),
-                         json_string(io::text_of(p.move)), p.visits, json_number(p.root_value),
-                         p.rollouts, json_number(p.time_ms));
+      out +=
+          fmt::format(R"({}{{"ply":{},"player":{},"chance":{},"move":{},"visits":{},"value":{},)"
+                      R"("rollouts":{},"time_ms":{},"search":{},"depth":{},"score":{},)"
+                      R"("nodes":{},"played":{},"think_ms":{},"pv":{},"candidates":{}}})",
+                      k ? "," : "", p.ply, static_cast<int>(p.player),
+                      p.chance == io::kNoChance ? std::string("null") : std::to_string(p.chance),
+                      json_string(io::text_of(p.move)), p.visits, json_number(p.root_value),
+                      p.rollouts, json_number(p.time_ms), json_string(search_name(p.search)),
+                      p.depth < 0 ? std::string("null") : std::to_string(p.depth),
+                      p.depth < 0 ? std::string("null") : json_number(p.score), p.nodes, p.played,
+                      json_number(p.think_ms), json_string(io::text_of(p.pv)), candidates[k]);
     }
     out += R"(],"boards":[)";
     for (size_t k = 0; k < v.boards.size(); ++k)
@@ -300,9 +324,11 @@ std::string html_viewer(const io::CampaignReader& reader, const std::string& pat
                         engine_index(players[0]), engine_index(players[1]),
                         json_string(g.termination ? termination_text(g.termination) : ""),
                         static_cast<int>(g.first_player));
-    std::string moves = "[", chances = "[", visits = "[", values = "[", rollouts = "[", times = "[";
+    std::string moves = "[", chances = "[", visits = "[", values = "[", rollouts = "[", times = "[",
+                searches = "[", candidates = "[";
     bool any_chance = false, any_visits = false, any_value = false, any_rollouts = false,
-         any_time = false;
+         any_time = false, any_search = false;
+    const std::vector<std::string> lists = candidate_lists(e);
     for (size_t k = 0; k < e.plies.size(); ++k) {
       const io::PlyRow& p = e.plies[k];
       const char* sep = k ? "," : "";
@@ -317,6 +343,12 @@ std::string html_viewer(const io::CampaignReader& reader, const std::string& pat
       any_value |= p.root_value != 0;
       any_rollouts |= p.rollouts != 0;
       any_time |= p.time_ms != 0;
+      // [kind, depth (-1 none), score, nodes, rollouts played, think ms, pv]
+      searches += sep + fmt::format("[{},{},{},{},{},{},{}]", json_string(search_name(p.search)),
+                                    p.depth, json_number(p.score), p.nodes, p.played,
+                                    json_number(p.think_ms), json_string(io::text_of(p.pv)));
+      candidates += sep + lists[k];
+      any_search |= p.search != 0;
     }
     std::string d;
     for (size_t k = 1; k < v.boards.size(); ++k)
@@ -334,6 +366,7 @@ std::string html_viewer(const io::CampaignReader& reader, const std::string& pat
     if (any_value) details += R"(,"q":)" + values + "]";
     if (any_rollouts) details += R"(,"r":)" + rollouts + "]";
     if (any_time) details += R"(,"t":)" + times + "]";
+    if (any_search) details += R"(,"s":)" + searches + R"(],"x":)" + candidates + "]";
     if (!marks.empty()) details += R"(,"k":[)" + marks + "]";
     if (!v.problems.empty()) details += R"(,"p":)" + json_list(v.problems);
     details += "}\n";

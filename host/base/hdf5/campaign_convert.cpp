@@ -14,13 +14,13 @@ using namespace internal;
 
 namespace {
 
-// The objects of a format-1 file and the attributes of each (identity is optional): all that
-// convert_to_current copies.
-const std::map<std::string, std::set<std::string>>& format1_layout() {
+// The objects of a format-1 or format-2 file and the attributes of each (identity and program are
+// optional; format 1 has no program): all that convert_to_current copies.
+const std::map<std::string, std::set<std::string>>& old_layout() {
   static const std::map<std::string, std::set<std::string>> layout = {
       {"/",
        {"format_version", "game", "rules", "config", "seed", "git_commit", "backend", "device",
-        "host", "start_time", "identity"}},
+        "host", "start_time", "identity", "program"}},
       {"/games", {}},
       {"/plies", {}},
       {"/perf", {}},
@@ -38,14 +38,14 @@ const std::map<std::string, std::set<std::string>>& format1_layout() {
   return layout;
 }
 
-// Throws CampaignError when the file holds an object or attribute that format 1 does not define
-// (a note a user added with h5py, say): the copy would silently lose it.
-void check_format1_layout(const std::string& path) {
+// Throws CampaignError when the format-`version` file holds an object or attribute that its
+// format does not define (a note a user added with h5py, say): the copy would silently lose it.
+void check_old_layout(const std::string& path, uint32_t version) {
   const File file = open_for_reading(path);
-  const auto& layout = format1_layout();
-  const std::string advice =
-      ", which format 1 does not define and convert would not copy: remove it, convert, and add "
-      "it to the new file by hand";
+  const auto& layout = old_layout();
+  const std::string advice = ", which format " + std::to_string(version) +
+                             " does not define and convert would not copy: remove it, convert, "
+                             "and add it to the new file by hand";
   for (const auto& [name, type] : objects_of(file, path)) {
     const auto known = layout.find(name);
     if (known == layout.end())
@@ -72,6 +72,11 @@ void copy_all(const CampaignReader& from, Tables& to, ConvertReport& report) {
     to.write_plies(rows);
     report.plies += rows.size();
   }
+  for (uint64_t first = 0; first < from.candidates_count(); first += kBlock) {
+    const std::vector<CandidateRow> rows = from.candidates(first, kBlock);
+    to.write_candidates(rows);
+    report.candidates += rows.size();
+  }
   for (uint64_t first = 0; first < from.positions_count(); first += kBlock) {
     const std::vector<PositionRow> rows = from.positions(first, kBlock);
     to.write_positions(rows, from.features(first, kBlock));
@@ -97,7 +102,7 @@ ConvertReport convert_to_current(const std::string& from, const std::string& to)
   if (old.format_version() == kCampaignFormatVersion)
     throw CampaignError("'" + from + "' is already campaign format " +
                         std::to_string(kCampaignFormatVersion) + ": nothing to convert");
-  reading(from, [&] { check_format1_layout(from); });
+  reading(from, [&] { check_old_layout(from, old.format_version()); });
   return copy_campaign(old, to, "convert");
 }
 

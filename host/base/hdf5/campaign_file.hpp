@@ -5,7 +5,7 @@
 // campaign_convert.cpp (format 1 and copies), schema_dump.cpp, file_install.cpp (temporary files,
 // rename, locks), over tables.hpp (the open datasets and row types they share).
 //
-// Layout (format_version 2; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
+// Layout (format_version 3; every dataset 1-D unless noted, chunked, shuffle + gzip, unlimited):
 //   /            attributes format_version, game (its name: "ewn"), rules (the game's rules as
 //                text, "capture_own=true substitution=nearest" for EWN), config, seed,
 //                git_commit, backend, device, host, start_time, identity (optional); an
@@ -19,7 +19,10 @@
 //   /plies       PlyRow compound: one row per move, chance (-1 in games without chance) and move
 //                in the game's notation. The full game is always here: every reader that needs
 //                every move (export, verify, the notebooks) rebuilds the record from /plies,
-//                never from the summary in /games
+//                never from the summary in /games. Format 3 adds what the search thought: search
+//                (its kind), depth, score, nodes, played, think_ms and pv (records.hpp)
+//   /candidates  CandidateRow compound (format 3): the root moves a search weighed at a ply,
+//                rank 0 its best, written with the game's plies
 //   /positions/  game_id, ply, side_to_move, result, features (N x F float32, attribute
 //                feature_names)
 //   /perf        PerfRow compound
@@ -29,9 +32,11 @@
 //                together with or after the /games rows of its two games
 // Format 1 (every file before format 2; EWN only) differs in /games and /plies alone (format1.hpp):
 // /games had setup (string[16]) where format 2 has opening, /plies had die (uint8, 1..6) where
-// format 2 has chance, and move was string[8]. CampaignReader reads both and presents format-2
-// rows; the writer writes format 2 only, so resume() refuses a format-1 file and
-// convert_to_current() makes a format-2 copy of it (`selfplay convert`).
+// format 2 has chance, and move was string[8]. CampaignReader reads every format and presents
+// current rows; the writer writes the current format only, so resume() refuses an older file and
+// convert_to_current() makes a current copy of it (`selfplay convert`). Format 2 (December 2026
+// and before) lacks /candidates and the search columns of /plies, which read as not recorded
+// (search 0, depth -1, the rest 0 and ""); it is read and converted the same way.
 //
 // What readers see. HDF5 appends by growing a dataset's extent (object header metadata) and then
 // writing its chunks (raw data); on a full disk the grown extent, rewritten in place, can reach the
@@ -87,8 +92,9 @@ namespace internal {
 struct Tables;  // tables.hpp
 }  // namespace internal
 
-// The format this build writes; CampaignReader also reads format 1 (format1.hpp).
-inline constexpr uint32_t kCampaignFormatVersion = 2;
+// The format this build writes; CampaignReader also reads formats 1 (format1.hpp) and 2.
+inline constexpr uint32_t kCampaignFormatVersion = 3;
+inline constexpr uint32_t kFormatWithoutSearch = 2;  // before /candidates and the search columns
 
 // A file that is valid HDF5 but not a campaign this code can read or continue. Bad input (exit
 // code 2), like H5FileError (h5.hpp) for paths that are not usable HDF5 files at all.
@@ -150,6 +156,7 @@ struct WriterOptions {
 struct ResumeReport {
   std::set<uint64_t> completed_games;
   uint64_t dropped_plies = 0;  // rows of games without a /games row
+  uint64_t dropped_candidates = 0;
   uint64_t dropped_positions = 0;
   uint64_t dropped_rows = 0;  // unwritten (fill) or duplicate /games and /perf rows
   uint64_t match_pairs = 0;   // /match/pairs rows kept: pairs 0..n-1 with both games complete
@@ -208,7 +215,8 @@ class CampaignWriter {
   // kNoGame, every ply and position carries game.game_id, features.size() == positions.size() * F.
   // Then calls the hook of set_game_queued_hook, when one is set.
   void append_game(const GameRow& game, std::vector<PlyRow> plies,
-                   std::vector<PositionRow> positions, std::vector<float> features);
+                   std::vector<PositionRow> positions, std::vector<float> features,
+                   std::vector<CandidateRow> candidates = {});
   void append_perf(const PerfRow& row);
   // Queues a /match/pairs row; it is written at the next file flush, after the /games rows queued
   // before it. std::logic_error for a file without /match.
@@ -247,7 +255,8 @@ inline constexpr const char* kIndexPartsAttribute = "parts";
 // Reads a campaign file, opened read-only in SWMR read mode so that it works on a file being
 // written and on one left by a crashed writer (it falls back to a plain open for files without
 // SWMR support). A snapshot: rows appended after opening are not seen. Reads format 1 and 2 and
-// presents format-2 rows either way (format 1's setup as opening, its die as chance).
+// presents current rows whatever the file's format (format 1's setup as opening, its die as
+// chance; the search columns of older formats as not recorded).
 class CampaignReader {
  public:
   static constexpr uint64_t kAll = std::numeric_limits<uint64_t>::max();
@@ -257,7 +266,7 @@ class CampaignReader {
   CampaignReader& operator=(CampaignReader&&) noexcept;
   ~CampaignReader();
 
-  uint32_t format_version() const;  // the file's, 1 or 2
+  uint32_t format_version() const;  // the file's, 1, 2 or 3
   const FileMeta& meta() const;
   // An index (campaign_index.hpp): its part files where they were found, in its order. The
   // constructor throws CampaignError when a part is missing or holds fewer rows than the index
@@ -270,6 +279,7 @@ class CampaignReader {
   uint64_t plies_count() const;
   uint64_t positions_count() const;
   uint64_t perf_count() const;
+  uint64_t candidates_count() const;  // 0 for files before format 3
 
   // Rows [first, first + count), count clipped to the end; by default all of them.
   std::vector<GameRow> games(uint64_t first = 0, uint64_t count = kAll) const;
@@ -278,6 +288,7 @@ class CampaignReader {
   // Feature rows of the same positions, row-major: count * F values.
   std::vector<float> features(uint64_t first = 0, uint64_t count = kAll) const;
   std::vector<PerfRow> perf(uint64_t first = 0, uint64_t count = kAll) const;
+  std::vector<CandidateRow> candidates(uint64_t first = 0, uint64_t count = kAll) const;
   // /match/pairs of a match file (meta().match is set); empty for a campaign file.
   uint64_t match_pairs_count() const;
   std::vector<MatchPairRow> match_pairs(uint64_t first = 0, uint64_t count = kAll) const;
@@ -291,27 +302,29 @@ class CampaignReader {
 // What convert_to_current() copied: row counts of the new file.
 struct ConvertReport {
   uint32_t from_version = 0;
-  uint64_t games = 0, plies = 0, positions = 0, perf = 0, match_pairs = 0;
+  uint64_t games = 0, plies = 0, positions = 0, perf = 0, match_pairs = 0, candidates = 0;
 };
 
-// Writes a format-2 copy of the format-1 campaign or match file `from` to the new file `to`:
-// the root, /positions/features and /match attributes, and every row of /games, /plies, /perf
-// and /match/pairs as it is (rows of unfinished games and unwritten fill rows included: a resume
-// of `to` drops them as it would have from `from`), and the /positions rows up to the shortest
-// column. `from` is only read. `to` is built as `<target>.convert.tmp` under the lock of a writer
-// on `to` and renamed when complete, so a crash leaves no partial `to`. Throws CampaignError for
-// a `from` already in format 2 or one that holds objects or attributes format 1 does not define
-// (which the copy would lose), H5FileError (bad input) for an unreadable `from` or a `to` that
-// exists or cannot be created, H5Error when writing fails (a full disk; nothing is left behind).
+// Writes a current-format copy of the older campaign or match file `from` to the new file `to`:
+// the root, /positions/features and /match attributes, and every row of /games, /plies,
+// /candidates, /perf and /match/pairs as it is (rows of unfinished games and fill rows included: a
+// resume of `to` drops them as it would have from `from`), and the /positions rows up to the
+// shortest column. `from` is only read. `to` is built as `<target>.convert.tmp` under the lock of a
+// writer on `to` and renamed when complete, so a crash leaves no partial `to`. Throws CampaignError
+// for a `from` already in the current format or one that holds objects or attributes its format
+// does not define (which the copy would lose), H5FileError (bad input) for an unreadable `from` or
+// a `to` that exists or cannot be created, H5Error when writing fails (a full disk; nothing is left
+// behind).
 ConvertReport convert_to_current(const std::string& from, const std::string& to);
 
-// Writes a format-2 copy of what `from` reads (a campaign or match file of either format, or an
-// index) to the new file `to`: its meta as root attributes, every row of /games, /plies, /perf
-// and /match/pairs as it is (fill rows and rows of unfinished games included) and the /positions
-// rows up to the shortest column. Built as `<target>.<suffix>.tmp` under the lock of a writer on
-// `to` and renamed when complete, so a crash leaves no partial `to`. Throws H5FileError (bad
-// input) for a `to` that exists or cannot be created, H5Error when writing fails (a full disk;
-// nothing is left behind). convert_to_current and merge_campaign (campaign_index.hpp) are this.
+// Writes a current-format copy of what `from` reads (a campaign or match file of any format, or an
+// index) to the new file `to`: its meta as root attributes, every row of /games, /plies,
+// /candidates, /perf and /match/pairs as it is (fill rows and rows of unfinished games included)
+// and the /positions rows up to the shortest column. Built as `<target>.<suffix>.tmp` under the
+// lock of a writer on `to` and renamed when complete, so a crash leaves no partial `to`. Throws
+// H5FileError (bad input) for a `to` that exists or cannot be created, H5Error when writing fails
+// (a full disk; nothing is left behind). convert_to_current and merge_campaign (campaign_index.hpp)
+// are this.
 ConvertReport copy_campaign(const CampaignReader& from, const std::string& to,
                             const std::string& suffix);
 

@@ -29,9 +29,10 @@ struct Table {
   std::function<uint64_t(const CampaignReader&)> rows;
 };
 
-// The datasets of a campaign file and the rows of each that readers see: every /positions column
-// up to the shortest one, so that the index's columns stay aligned part after part.
-std::vector<Table> tables(bool match) {
+// The datasets of a campaign file (of format `version`, a match file or not) and the rows of each
+// that readers see: every /positions column up to the shortest one, so that the index's columns
+// stay aligned part after part.
+std::vector<Table> tables(uint32_t version, bool match) {
   const auto positions = [](const CampaignReader& r) { return r.positions_count(); };
   std::vector<Table> list = {
       {"/games", [](const CampaignReader& r) { return r.games_count(); }},
@@ -43,6 +44,8 @@ std::vector<Table> tables(bool match) {
       {"/positions/features", positions},
       {"/perf", [](const CampaignReader& r) { return r.perf_count(); }},
   };
+  if (version > kFormatWithoutSearch)
+    list.push_back({"/candidates", [](const CampaignReader& r) { return r.candidates_count(); }});
   if (match)
     list.push_back({"/match/pairs", [](const CampaignReader& r) { return r.match_pairs_count(); }});
   return list;
@@ -111,7 +114,7 @@ void check_same_campaign(const Part& first, const Part& p) {
     differs(std::string("kind (") + (b.match ? "a match" : "a campaign") + " against " +
             (a.match ? "a match" : "a campaign") + ")");
   if (b.match && *b.match != *a.match) differs("/match attributes");
-  for (const Table& t : tables(a.match.has_value())) {
+  for (const Table& t : tables(first.reader.format_version(), a.match.has_value())) {
     const Dataset x = open_dataset(first.file.get(), t.name);
     const Dataset y = open_dataset(p.file.get(), t.name);
     const Datatype tx(check_id(H5Dget_type(x.get()), "get type", t.name));
@@ -231,7 +234,9 @@ void write_index(const std::string& temp, const std::vector<Part>& parts) {
     const Group source = open_group(first.file.get(), "match");
     copy_attributes(source.get(), match.get());
   }
-  for (const Table& t : tables(first.reader.meta().match.has_value())) add_virtual(root, t, parts);
+  for (const Table& t :
+       tables(first.reader.format_version(), first.reader.meta().match.has_value()))
+    add_virtual(root, t, parts);
   positions.close("/positions");
   match.close("/match");
   file.close(temp);

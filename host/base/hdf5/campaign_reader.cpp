@@ -65,7 +65,7 @@ void check_index_rows(const Tables& t, const std::vector<std::string>& names,
                       const std::vector<std::string>& files) {
   std::map<std::string, File> opened;
   for (const Dataset* d :
-       {&t.games, &t.plies, &t.position_game_id, &t.position_ply, &t.position_side,
+       {&t.games, &t.plies, &t.candidates, &t.position_game_id, &t.position_ply, &t.position_side,
         &t.position_result, &t.features, &t.perf, &t.match_pairs}) {
     if (!*d) continue;
     const std::string name = object_name(d->get());
@@ -146,6 +146,10 @@ uint64_t CampaignReader::positions_count() const {
 uint64_t CampaignReader::perf_count() const {
   return reading(impl_->tables.path, [&] { return rows(impl_->tables.perf.get()); });
 }
+uint64_t CampaignReader::candidates_count() const {
+  if (!impl_->tables.candidates) return 0;
+  return reading(impl_->tables.path, [&] { return rows(impl_->tables.candidates.get()); });
+}
 
 namespace {
 
@@ -178,6 +182,15 @@ std::vector<PlyRow> CampaignReader::plies(uint64_t first, uint64_t count) const 
     const Tables& t = impl_->tables;
     return read_upgraded<PlyRow, format1::PlyRow>(t, t.plies, t.types.ply, t.types.ply1, first,
                                                   count);
+  });
+}
+
+std::vector<CandidateRow> CampaignReader::candidates(uint64_t first, uint64_t count) const {
+  init_thread();
+  if (!impl_->tables.candidates) return {};
+  return reading(impl_->tables.path, [&] {
+    return read_table<CandidateRow>(impl_->tables.candidates, impl_->tables.types.candidate, first,
+                                    count);
   });
 }
 

@@ -65,6 +65,17 @@ void copy_complete(const CampaignReader& from, Tables& to, ResumeReport& report)
     }
     to.write_plies(kept);
   }
+  for (uint64_t first = 0; first < from.candidates_count(); first += kBlock) {
+    std::vector<CandidateRow> kept;
+    for (const CandidateRow& row : from.candidates(first, kBlock)) {
+      if (report.completed_games.contains(row.game_id)) {
+        kept.push_back(row);
+      } else {
+        ++report.dropped_candidates;
+      }
+    }
+    to.write_candidates(kept);
+  }
   const size_t width = to.feature_count;
   for (uint64_t first = 0; first < from.positions_count(); first += kBlock) {
     const std::vector<PositionRow> rows = from.positions(first, kBlock);
@@ -118,7 +129,7 @@ CampaignWriter CampaignWriter::resume(FileLock lock, const std::string& path, co
   check_lock(lock, path);
   ResumeReport report;
   const CampaignReader old(path);
-  // Appending format-2 rows to a format-1 file would mix two layouts in one file, and rewriting
+  // Appending current rows to an older file would mix two layouts in one file, and rewriting
   // it here would change the format of a file under its owner's tools without asking.
   if (old.format_version() != kCampaignFormatVersion)
     throw CampaignError("cannot resume '" + path + "': it is a format-" +

@@ -26,6 +26,7 @@ struct GameItem {
   std::vector<PlyRow> plies;
   std::vector<PositionRow> positions;
   std::vector<float> features;
+  std::vector<CandidateRow> candidates;
 };
 struct FlushItem {
   uint64_t ticket;
@@ -202,6 +203,7 @@ struct CampaignWriter::Impl {
   // Returns whether anything changed; sets *ticket to the batch's last flush request.
   bool write(std::vector<Item>& batch, uint64_t* ticket) {
     std::vector<PlyRow> plies;
+    std::vector<CandidateRow> candidates;
     std::vector<PositionRow> positions;
     std::vector<float> features;
     std::vector<PerfRow> perf;
@@ -212,6 +214,7 @@ struct CampaignWriter::Impl {
       } else if (auto* g = std::get_if<GameItem>(&item)) {
         pending.push_back(g->game);
         plies.insert(plies.end(), g->plies.begin(), g->plies.end());
+        candidates.insert(candidates.end(), g->candidates.begin(), g->candidates.end());
         positions.insert(positions.end(), g->positions.begin(), g->positions.end());
         features.insert(features.end(), g->features.begin(), g->features.end());
       } else if (auto* p = std::get_if<PerfRow>(&item)) {
@@ -221,6 +224,7 @@ struct CampaignWriter::Impl {
       }
     }
     tables.write_plies(plies);
+    tables.write_candidates(candidates);
     tables.write_positions(positions, features);
     tables.write_perf(perf);
     return pending.size() + pending_pairs.size() > pending_before || !perf.empty();
@@ -294,10 +298,15 @@ CampaignWriter CampaignWriter::create(FileLock lock, const std::string& path, co
 }
 
 void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
-                                 std::vector<PositionRow> positions, std::vector<float> features) {
+                                 std::vector<PositionRow> positions, std::vector<float> features,
+                                 std::vector<CandidateRow> candidates) {
   if (game.game_id == kNoGame) throw std::invalid_argument("append_game: game_id is kNoGame");
   for (const PlyRow& p : plies) {
     if (p.game_id != game.game_id) throw std::invalid_argument("append_game: ply of another game");
+  }
+  for (const CandidateRow& c : candidates) {
+    if (c.game_id != game.game_id)
+      throw std::invalid_argument("append_game: candidate of another game");
   }
   for (const PositionRow& p : positions) {
     if (p.game_id != game.game_id) {
@@ -319,7 +328,8 @@ void CampaignWriter::append_game(const GameRow& game, std::vector<PlyRow> plies,
                                 " positions of " + std::to_string(impl_->tables.feature_count) +
                                 " features");
   }
-  impl_->push(GameItem{game, std::move(plies), std::move(positions), std::move(features)});
+  impl_->push(GameItem{game, std::move(plies), std::move(positions), std::move(features),
+                       std::move(candidates)});
   ++impl_->games_appended;
   if (const GameQueuedHook hook = g_game_queued_hook.load()) hook(*this, impl_->games_appended);
 }

@@ -52,12 +52,37 @@ struct PlyRow {
   // The move in the game's notation: EWN "b4-c3", a checkers multi-jump of up to 12 captures
   // "9x18x27x20x11x2...", Gomoku "j10". Format 1 held char[8].
   char move[48] = {};
-  uint32_t visits = 0;   // root visits of the search that chose the move
-  float root_value = 0;  // search value of the chosen move for `player`: win probability, 0..1
-  uint64_t rollouts = 0;
-  float time_ms = 0;
+  uint32_t visits = 0;    // root visits of the search that chose the move
+  float root_value = 0;   // search value of the chosen move for `player`: win probability, 0..1
+  uint64_t rollouts = 0;  // rollouts the search counted against its budget (played + terminals)
+  float time_ms = 0;      // wall time from the search's start to its decision, batch waits included
+  // Format 3: what the search thought (docs/records.md). search: search::SearchKind (0: not
+  // recorded); depth: deepest completed iteration of a depth-first search, -1 none; score: with
+  // depth >= 0, the root's score for the mover in evaluation units; nodes: positions searched or
+  // tree nodes; played: rollouts actually played; think_ms: the engine's own time in its calls
+  // (an external program's: time_ms); pv: the principal variation from this ply, plies in the
+  // game's notation one space apart (as `record`), cut after the last whole ply that fits.
+  uint8_t search = 0;
+  int16_t depth = -1;
+  float score = 0;
+  uint64_t nodes = 0;
+  uint64_t played = 0;
+  float think_ms = 0;
+  char pv[160] = {};
 
   friend bool operator==(const PlyRow&, const PlyRow&) = default;
+};
+
+// A root move a search weighed at one ply (/candidates, format 3): rank 0 is its best.
+struct CandidateRow {
+  uint64_t game_id = 0;
+  uint16_t ply = 0;
+  uint16_t rank = 0;
+  char move[48] = {};   // in the game's notation, as /plies `move`
+  uint32_t visits = 0;  // MCTS: the move's visits; flat Monte Carlo: its rollouts
+  float value = 0;      // the move's value for the mover, 0..1
+
+  friend bool operator==(const CandidateRow&, const CandidateRow&) = default;
 };
 
 // One training position; its feature vector (F float32 values) is stored separately, row for row.
@@ -107,17 +132,25 @@ std::string_view text_of(const char (&field)[N]) {
   return std::string_view(field, strnlen(field, N));
 }
 
+// Plies of text one space apart, cut after the last whole ply that fits `field` (the shape of
+// `record` and `pv`); returns whether it was cut.
+template <size_t N>
+bool set_plies_text(char (&field)[N], std::string_view plies) {
+  constexpr size_t kCapacity = N - 1;
+  const bool cut = plies.size() > kCapacity;
+  if (cut) {
+    plies = plies.substr(0, kCapacity + 1);
+    const size_t space = plies.rfind(' ');
+    plies = plies.substr(0, space == std::string_view::npos ? kCapacity : space);
+  }
+  set_text(field, plies);
+  return cut;
+}
+
 // Stores a game's summary record. A record longer than the field is cut after its last whole ply
 // that fits (at a space) and record_truncated is set: the full record stays in /plies.
 inline void set_record(GameRow& row, std::string_view record) {
-  constexpr size_t kCapacity = sizeof row.record - 1;
-  row.record_truncated = record.size() > kCapacity;
-  if (row.record_truncated) {
-    record = record.substr(0, kCapacity + 1);
-    const size_t space = record.rfind(' ');
-    record = record.substr(0, space == std::string_view::npos ? kCapacity : space);
-  }
-  set_text(row.record, record);
+  row.record_truncated = set_plies_text(row.record, record);
 }
 
 }  // namespace sp::io

@@ -17,8 +17,9 @@ Datatype new_compound(size_t size, const char* what) {
 }
 
 constexpr unsigned kGzipLevel = 4;
-constexpr hsize_t kGameChunkRows = 64;   // ~71 KB: a GameRow is ~1.1 KB packed
-constexpr hsize_t kPlyChunkRows = 1024;  // ~80 KB: a PlyRow is 80 bytes packed
+constexpr hsize_t kGameChunkRows = 64;         // ~71 KB: a GameRow is ~1.1 KB packed
+constexpr hsize_t kPlyChunkRows = 512;         // ~135 KB: a PlyRow is 267 bytes packed (format 3)
+constexpr hsize_t kCandidateChunkRows = 2048;  // ~135 KB: a CandidateRow is 68 bytes packed
 constexpr hsize_t kColumnChunkRows = 8192;
 constexpr hsize_t kPerfChunkRows = 1024;
 constexpr hsize_t kPairChunkRows = 1024;  // 24 KB
@@ -101,6 +102,23 @@ RowTypes::RowTypes() {
   add_member(ply, "root_value", offsetof(PlyRow, root_value), H5T_NATIVE_FLOAT);
   add_member(ply, "rollouts", offsetof(PlyRow, rollouts), H5T_NATIVE_UINT64);
   add_member(ply, "time_ms", offsetof(PlyRow, time_ms), H5T_NATIVE_FLOAT);
+  ply2 = Datatype(check_id(H5Tcopy(ply.get()), "copy type", "PlyRow"));
+  add_member(ply, "search", offsetof(PlyRow, search), H5T_NATIVE_UINT8);
+  add_member(ply, "depth", offsetof(PlyRow, depth), H5T_NATIVE_INT16);
+  add_member(ply, "score", offsetof(PlyRow, score), H5T_NATIVE_FLOAT);
+  add_member(ply, "nodes", offsetof(PlyRow, nodes), H5T_NATIVE_UINT64);
+  add_member(ply, "played", offsetof(PlyRow, played), H5T_NATIVE_UINT64);
+  add_member(ply, "think_ms", offsetof(PlyRow, think_ms), H5T_NATIVE_FLOAT);
+  add_member(ply, "pv", offsetof(PlyRow, pv), string_type(sizeof PlyRow::pv).get());
+
+  candidate = new_compound(sizeof(CandidateRow), "CandidateRow");
+  add_member(candidate, "game_id", offsetof(CandidateRow, game_id), H5T_NATIVE_UINT64);
+  add_member(candidate, "ply", offsetof(CandidateRow, ply), H5T_NATIVE_UINT16);
+  add_member(candidate, "rank", offsetof(CandidateRow, rank), H5T_NATIVE_UINT16);
+  add_member(candidate, "move", offsetof(CandidateRow, move),
+             string_type(sizeof CandidateRow::move).get());
+  add_member(candidate, "visits", offsetof(CandidateRow, visits), H5T_NATIVE_UINT32);
+  add_member(candidate, "value", offsetof(CandidateRow, value), H5T_NATIVE_FLOAT);
 
   using G1 = format1::GameRow;
   game1 = new_compound(sizeof(G1), "format 1 GameRow");
@@ -156,11 +174,15 @@ Tables Tables::create(const std::string& path, const FileMeta& meta, bool exclus
   game_fill.game_id = kNoGame;
   PlyRow ply_fill;
   ply_fill.game_id = kNoGame;
+  CandidateRow candidate_fill;
+  candidate_fill.game_id = kNoGame;
   PerfRow perf_fill;
   perf_fill.batch = kNoGame;
   t.games =
       create_table(root, "games", t.types.game.get(), {kGameChunkRows, kGzipLevel}, &game_fill);
   t.plies = create_table(root, "plies", t.types.ply.get(), {kPlyChunkRows, kGzipLevel}, &ply_fill);
+  t.candidates = create_table(root, "candidates", t.types.candidate.get(),
+                              {kCandidateChunkRows, kGzipLevel}, &candidate_fill);
   t.positions = create_group(root, "positions");
   const hid_t group = t.positions.get();
   const ChunkedLayout column{kColumnChunkRows, kGzipLevel};
@@ -194,9 +216,9 @@ Tables Tables::open(const std::string& path, bool for_append) {
     throw CampaignError("'" + path + "' is not a selfplay campaign file (no format_version)");
   }
   const uint64_t version = read_uint64_attribute(root, "format_version");
-  if (version != kCampaignFormatVersion && version != format1::kVersion) {
+  if (version < format1::kVersion || version > kCampaignFormatVersion) {
     throw CampaignError("'" + path + "' has campaign format_version " + std::to_string(version) +
-                        "; this build reads " + std::to_string(format1::kVersion) + " and " +
+                        "; this build reads " + std::to_string(format1::kVersion) + " to " +
                         std::to_string(kCampaignFormatVersion));
   }
   t.version = static_cast<uint32_t>(version);
@@ -210,8 +232,13 @@ Tables Tables::open(const std::string& path, bool for_append) {
   if (!old && !for_append && t.has_type(root, "games", t.types.game2_before_termination.get()))
     t.types.game =
         Datatype(check_id(H5Tcopy(t.types.game2_before_termination.get()), "copy type", "GameRow"));
+  // Format 2 has no search columns: its plies read into PlyRow with them left as not recorded.
+  if (t.version == kFormatWithoutSearch)
+    t.types.ply = Datatype(check_id(H5Tcopy(t.types.ply2.get()), "copy type", "PlyRow"));
   t.games = t.open_checked(root, "games", (old ? t.types.game1 : t.types.game).get());
   t.plies = t.open_checked(root, "plies", (old ? t.types.ply1 : t.types.ply).get());
+  if (t.version > kFormatWithoutSearch)
+    t.candidates = t.open_checked(root, "candidates", t.types.candidate.get());
   t.positions = open_group(root, "positions");
   const hid_t group = t.positions.get();
   t.position_game_id = t.open_checked(group, "game_id", H5T_NATIVE_UINT64);

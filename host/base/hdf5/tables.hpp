@@ -21,8 +21,8 @@ namespace sp::io::internal {
 // their packed copies. game1 and ply1 are format 1's rows (format1.hpp), for reading old files.
 struct RowTypes {
   // game2_before_termination: /games of format-2 files written before the termination column
-  // (read into GameRow, whose termination stays 0).
-  Datatype game, ply, perf, pair, game1, ply1, game2_before_termination;
+  // (read into GameRow, whose termination stays 0); ply2: format 2's /plies (no search columns).
+  Datatype game, ply, candidate, perf, pair, game1, ply1, game2_before_termination, ply2;
 
   RowTypes();
 };
@@ -32,8 +32,8 @@ struct Tables {
   std::string path;
   File file;
   Group positions, match;  // match: match files only
-  Dataset games, plies, position_game_id, position_ply, position_side, position_result, features,
-      perf, match_pairs;
+  Dataset games, plies, candidates, position_game_id, position_ply, position_side, position_result,
+      features, perf, match_pairs;
   RowTypes types;
   size_t feature_count = 0;
   uint32_t version = kCampaignFormatVersion;  // of the file; /games and /plies differ by version
@@ -108,6 +108,10 @@ struct Tables {
   void write_plies(const std::vector<PlyRow>& rows) {
     guarded([&] { append_rows(plies.get(), types.ply.get(), rows.data(), rows.size()); });
   }
+  void write_candidates(const std::vector<CandidateRow>& rows) {
+    guarded(
+        [&] { append_rows(candidates.get(), types.candidate.get(), rows.data(), rows.size()); });
+  }
   void write_perf(const std::vector<PerfRow>& rows) {
     guarded([&] { append_rows(perf.get(), types.perf.get(), rows.data(), rows.size()); });
   }
@@ -138,7 +142,8 @@ struct Tables {
   // Puts plies and positions on disk before any /games row that refers to them is written, so
   // that no flush order of the metadata cache (or crash) can expose a /games row without them.
   void flush_game_contents() {
-    commit({&plies, &features, &position_ply, &position_side, &position_result, &position_game_id});
+    commit({&plies, &candidates, &features, &position_ply, &position_side, &position_result,
+            &position_game_id});
   }
 
   // Puts each dataset's rows on disk, then its extent (H5Dflush: raw data first, metadata only
@@ -160,8 +165,8 @@ struct Tables {
   // Closes every object, the file last; reports a failure to close the file.
   void close() {
     init_thread();
-    for (Dataset* d : {&games, &plies, &position_game_id, &position_ply, &position_side,
-                       &position_result, &features, &perf, &match_pairs}) {
+    for (Dataset* d : {&games, &plies, &candidates, &position_game_id, &position_ply,
+                       &position_side, &position_result, &features, &perf, &match_pairs}) {
       d->reset();
     }
     positions.reset();

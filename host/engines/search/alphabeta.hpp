@@ -594,6 +594,16 @@ class AlphaBetaEngine final : public Engine<G> {
     }
     return stats_.best;
   }
+  // Depth 0 and the move alone for a forced move; else the last completed iteration's depth,
+  // value (evaluation units, kWin - plies for a proven win), nodes and principal variation.
+  void report(SearchReport<Move>& out, uint32_t) const override {
+    out.kind = SearchKind::kAlphaBeta;
+    out.depth = stats_.depth;
+    out.score = stats_.value;
+    out.nodes = stats_.nodes;
+    for (const Move& m : stats_.line) out.pv.push_back({-1, m});
+    if (out.pv.empty()) out.pv.push_back({-1, stats_.best});
+  }
   void observe(Move, const State& after) override { positions_.push(after); }
   void set_time_limit(uint32_t ms) override { search_.set_time_ms(ms ? ms : configured_time_ms_); }
   void set_interrupt(const std::atomic<bool>* flag) override { search_.set_interrupt(flag); }

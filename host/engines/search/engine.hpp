@@ -2,6 +2,7 @@
 // random) over the interface of core/engine.hpp, and decide_in_place for callers with one game.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -54,6 +55,9 @@ class MctsEngine final : public Engine<Game> {
   void absorb(std::span<const rollout::LeafStats> stats) override { tree_.backup(stats); }
   bool decided() const override { return tree_.finished(); }
   Move decision(MoveStats* stats) override { return tree_.best_move(stats); }
+  void report(SearchReport<Move>& out, uint32_t candidates) const override {
+    tree_.report(out, candidates);
+  }
   void observe(Move move, const State& next_root) override { tree_.advance(move, next_root); }
   void set_time_limit(uint32_t ms) override { tree_.set_time_limit(ms ? ms : params_.time_ms); }
   void set_interrupt(const std::atomic<bool>* flag) override { tree_.set_interrupt(flag); }
@@ -85,6 +89,7 @@ class FlatEngine final : public Engine<Game> {
     root_ = root;
     Game::generate_moves(root, rules_, moves_);
     values_.assign(moves_.size, 0.0);
+    rollouts_.assign(moves_.size, 0);
     spent_ = 0;
     state_ = moves_.size == 1 ? Phase::kDecided : Phase::kWant;
   }
@@ -104,6 +109,7 @@ class FlatEngine final : public Engine<Game> {
     for (size_t i = 0; i < stats.size(); ++i) {
       const double wins = stats[i].wins[mover] + 0.5 * stats[i].draws;
       values_[i] = stats[i].rollouts ? wins / stats[i].rollouts : 0.5;
+      rollouts_[i] = stats[i].rollouts;
       spent_ += stats[i].rollouts;
     }
     state_ = Phase::kDecided;
@@ -122,6 +128,23 @@ class FlatEngine final : public Engine<Game> {
     }
     return moves_.moves[best];
   }
+  // Candidates: the best means first (visits: the move's rollouts); the variation: the move.
+  void report(SearchReport<Move>& out, uint32_t candidates) const override {
+    out.kind = SearchKind::kFlat;
+    out.played = spent_;
+    std::vector<int> order(static_cast<size_t>(moves_.size));
+    for (int i = 0; i < moves_.size; ++i) order[static_cast<size_t>(i)] = i;
+    // decision()'s order: the higher mean, then generation order.
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return values_[static_cast<size_t>(a)] > values_[static_cast<size_t>(b)];
+    });
+    const size_t k = std::min<size_t>(candidates, values_.size());
+    for (size_t i = 0; i < k; ++i) {
+      const auto m = static_cast<size_t>(order[i]);
+      out.candidates.push_back({moves_.moves[m], rollouts_[m], values_[m]});
+    }
+    if (!order.empty()) out.pv.push_back({-1, moves_.moves[order[0]]});
+  }
   void observe(Move, const State&) override {}
 
  private:
@@ -133,6 +156,7 @@ class FlatEngine final : public Engine<Game> {
   State root_{};
   typename Game::MoveList moves_;
   std::vector<double> values_;
+  std::vector<uint32_t> rollouts_;  // each move's
   uint64_t spent_ = 0;
   Phase state_ = Phase::kDecided;
 };
@@ -160,6 +184,10 @@ class RandomEngine final : public Engine<Game> {
   Move decision(MoveStats* stats) override {
     if (stats) *stats = MoveStats{};
     return move_;
+  }
+  void report(SearchReport<Move>& out, uint32_t) const override {
+    out.kind = SearchKind::kRandom;
+    out.pv.push_back({-1, move_});
   }
   void observe(Move, const State&) override {}
 

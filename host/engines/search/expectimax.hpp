@@ -499,6 +499,17 @@ class ExpectimaxEngine final : public Engine<G> {
     }
     return stats_.best;
   }
+  // The last completed iteration's depth, value (evaluation units, +-W for a sure result), nodes
+  // and principal line (each later ply after its chance node's most likely outcome).
+  void report(SearchReport<Move>& out, uint32_t) const override {
+    out.kind = SearchKind::kExpectimax;
+    out.depth = stats_.depth;
+    out.score = stats_.value;
+    out.nodes = stats_.nodes;
+    for (size_t i = 0; i < stats_.line.size(); ++i)
+      out.pv.push_back({i == 0 ? -1 : stats_.line[i].outcome, stats_.line[i].move});
+    if (out.pv.empty()) out.pv.push_back({-1, stats_.best});
+  }
   void observe(Move, const State&) override {}
 
   // Verbose statistics of the last decision (depth 0 for a forced move).

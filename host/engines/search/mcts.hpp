@@ -132,6 +132,7 @@ class Mcts {
     spent_ = 0;
     in_flight_rollouts_ = 0;
     leaves_evaluated_ = 0;
+    played_ = 0;
     sampler_ = WordStream({ids.seed, ids.game, ids.ply, kLeafSearch, 0});
     if (p_.time_ms > 0 || deadline_.interruptible()) deadline_.start(p_.time_ms);
     if (nodes_.empty() || !same_state(root_, root)) {
@@ -229,6 +230,7 @@ class Mcts {
                                            pending_paths_.data() + pending_[i]);
       apply_result(path, stats[i], blend, 1);
       spent_ += stats[i].rollouts;
+      played_ += stats[i].rollouts;
       ++leaves_evaluated_;
     }
     in_flight_rollouts_ = 0;
@@ -257,6 +259,66 @@ class Mcts {
     }
     return nodes_[best].move;
   }
+
+  // The search records of the decision (SearchReport, core/engine.hpp): up to `candidates` visited
+  // root moves in best_move()'s order (visits, value for the mover), the principal variation down
+  // the most visited children (at a chance node its most visited outcome), the tree's nodes and
+  // the rollouts played. A forced move's variation is the move alone.
+  void report(SearchReport<Move>& out, uint32_t candidates) const {
+    out.kind = SearchKind::kMcts;
+    out.nodes = nodes_.size();
+    out.played = played_;
+    const int mover = Game::side_to_move(root_);
+    // best_move()'s order at a decision node: visits, then value for its mover, then generation.
+    const auto better = [this](uint32_t a, uint32_t b, int side) {
+      if (nodes_[a].visits != nodes_[b].visits) return nodes_[a].visits > nodes_[b].visits;
+      const double va = value(a, side), vb = value(b, side);
+      return va != vb ? va > vb : a < b;
+    };
+    const Node& root = nodes_[0];
+    std::vector<uint32_t> order;
+    for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c)
+      if (nodes_[c].visits > 0) order.push_back(c);
+    const size_t k = std::min<size_t>(candidates, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                      [&](uint32_t a, uint32_t b) { return better(a, b, mover); });
+    for (size_t i = 0; i < k; ++i)
+      out.candidates.push_back(
+          {nodes_[order[i]].move, nodes_[order[i]].visits, value(order[i], mover)});
+    State s = root_;
+    uint32_t node = 0;
+    int outcome = -1;
+    while (out.pv.size() < kReportedPlies) {
+      const Node& n = nodes_[node];
+      if (n.kind == Kind::kTerminal || n.first_child == kNone) break;
+      uint32_t best = kNone;
+      for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
+        if (nodes_[c].visits == 0) continue;
+        if (best == kNone) {
+          best = c;
+        } else if (n.kind == Kind::kChance) {
+          if (nodes_[c].visits > nodes_[best].visits) best = c;
+        } else if (better(c, best, Game::side_to_move(s))) {
+          best = c;
+        }
+      }
+      if (best == kNone) break;
+      node = best;
+      if (n.kind == Kind::kChance) {
+        if constexpr (kChance) {
+          outcome = nodes_[best].outcome;
+          Game::set_chance(s, outcome);
+        }
+        continue;
+      }
+      out.pv.push_back({outcome, nodes_[best].move});
+      Game::apply(s, nodes_[best].move);
+      outcome = -1;
+    }
+    if (out.pv.empty() && root.num_children > 0) out.pv.push_back({-1, best_move()});
+  }
+  // Plies of principal variation report() gives at most.
+  static constexpr size_t kReportedPlies = 24;
 
   // Value of root move i (generation order) for the side to move at the root, and its visits.
   double root_child_value(int i) const {
@@ -628,6 +690,7 @@ class Mcts {
   uint64_t spent_ = 0;
   uint64_t in_flight_rollouts_ = 0;
   uint32_t leaves_evaluated_ = 0;
+  uint64_t played_ = 0;  // rollouts the backend played for this move (spent_ less terminals)
   bool single_move_ = false;
 };
 

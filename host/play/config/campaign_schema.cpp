@@ -356,6 +356,12 @@ Section<OutputConfig> output_keys(const std::string& default_path) {
   // up to 48 times their data; at 0.05 s a 3000-game file was 17% larger than at 2 s.
   s.real("flush_seconds", &OutputConfig::flush_seconds, 2.0, Range{0.05, 3600},
          "longest time finished games wait in memory before they are written; at least 0.05");
+  s.integer("search_candidates", &OutputConfig::search_candidates, 8, 0, 256,
+            "root moves per ply the searches' records keep in /candidates, best first (MCTS: "
+            "visits and value; flat: rollouts and mean); 0 = none");
+  s.boolean("root_policy", &OutputConfig::root_policy, false,
+            "/candidates keeps every root move the search visited (the root's visit "
+            "distribution, a policy target) instead of search_candidates of them");
   return s;
 }
 

@@ -67,6 +67,11 @@ class ProgramEngine : public search::Engine<G> {
     if (stats) *stats = search::MoveStats{};
     return move_;
   }
+  // The program's thoughts stay in its process: the kind and the move.
+  void report(search::SearchReport<Move>& out, uint32_t) const override {
+    out.kind = search::SearchKind::kExternal;
+    out.pv.push_back({-1, move_});
+  }
   std::optional<search::ExternalWait> waiting() const override { return client_.waiting(); }
   std::optional<search::Forfeit> forfeit() const override {
     if (client_.phase() != EngineClient::Phase::kForfeit) return std::nullopt;

@@ -180,7 +180,7 @@ RankedOutcome run_ranked(config::Config<G>& cfg, bool resume, bool device,
       [&](FinishedGame<G>&& game) {
         GameRows rows = to_rows<G>(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
-                           std::move(rows.features));
+                           std::move(rows.features), std::move(rows.candidates));
         if (game.termination != search::Termination::kRules) log::warn(play.forfeit_line(game));
         ++out.played_here;
         dealer.report(game_report(game));

@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -91,6 +92,7 @@ struct GameRows {
   std::vector<io::PlyRow> plies;
   std::vector<io::PositionRow> positions;
   std::vector<float> features;  // positions.size() x the game's feature count (none: 0)
+  std::vector<io::CandidateRow> candidates;
 };
 
 // A batch as a /perf row.
@@ -103,7 +105,8 @@ io::PerfRow perf_row(const BatchInfo& batch);
 FileLock claim_output(const std::string& path, bool resume, const std::string& what);
 // What decides the games (and, for a match, its test): the effective config as YAML without the
 // keys a resume may change (campaign.games, campaign.concurrency, backend, output.path,
-// output.flush_seconds, match.pairs), each engine's `weights` replaced by the values read from
+// output.flush_seconds, what is recorded of the searches: output.search_candidates and
+// output.root_policy, match.pairs), each engine's `weights` replaced by the values read from
 // its file (the file's path does not matter, its contents do), and the rules' entries that
 // GameHost<G>::settings_identity gives where the game has that hook (checkers: its deck of
 // openings). Stored in the output file (FileMeta::identity) and compared on resume.
@@ -114,7 +117,7 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
   for (const char* key : {"games", "concurrency"})
     if (tree["campaign"]) tree["campaign"].remove(key);
   tree.remove("backend");
-  for (const char* key : {"path", "flush_seconds"})
+  for (const char* key : {"path", "flush_seconds", "search_candidates", "root_policy"})
     if (tree["output"]) tree["output"].remove(key);
   if (match && tree["match"]) tree["match"].remove("pairs");
   for (int p = 0; p < 2; ++p) {
@@ -164,6 +167,30 @@ void check_resume_identity(const std::string& path, const std::string& identity,
       });
 }
 
+// A search's principal variation from `before` as /plies `pv` writes it: the plies' texts one
+// space apart (ply_text: "3:b4-c3" in a chance game). It stops before a ply that is not legal
+// where it stands (never seen; a record holds no move that does not play) or after the game ends.
+template <HostGame G>
+std::string pv_text(const typename G::State& before, const typename G::Rules& rules,
+                    const std::vector<typename search::SearchReport<typename G::Move>::PvPly>& pv) {
+  std::string text;
+  typename G::State s = before;
+  typename G::MoveList moves;
+  for (const auto& ply : pv) {
+    if (G::is_over(s)) break;
+    if constexpr (ChanceGame<G>)
+      if (ply.outcome >= 0) G::set_chance(s, ply.outcome);
+    G::generate_moves(s, rules, moves);
+    bool legal = false;
+    for (int i = 0; i < moves.size && !legal; ++i) legal = moves.moves[i] == ply.move;
+    if (!legal) break;
+    if (!text.empty()) text += ' ';
+    text += ply_text<G>(s, ply.move);
+    G::apply(s, ply.move);
+  }
+  return text;
+}
+
 // The rows of a finished game; positions are sampled by (seed, game id).
 template <HostGame G>
 GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
@@ -184,6 +211,7 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
   io::set_record(g, record);
   g.termination = static_cast<uint8_t>(game.termination);
 
+  const typename G::Rules& rules = GameHost<G>::rules_of(cfg.rules);
   for (size_t i = 0; i < game.plies.size(); ++i) {
     const PlyInfo<G>& p = game.plies[i];
     io::PlyRow r;
@@ -197,7 +225,25 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
     r.root_value = p.stats.value;
     r.rollouts = p.stats.rollouts;
     r.time_ms = p.time_ms;
+    const search::SearchReport<typename G::Move>& thought = p.search;
+    r.search = static_cast<uint8_t>(thought.kind);
+    r.depth = static_cast<int16_t>(std::clamp(thought.depth, -1, 32767));
+    r.score = thought.depth >= 0 ? static_cast<float>(thought.score) : 0.0f;
+    r.nodes = thought.nodes;
+    r.played = thought.played;
+    r.think_ms = p.think_ms;
+    io::set_plies_text(r.pv, pv_text<G>(p.before, rules, thought.pv));
     rows.plies.push_back(r);
+    for (size_t k = 0; k < thought.candidates.size(); ++k) {
+      io::CandidateRow c;
+      c.game_id = game.game_id;
+      c.ply = r.ply;
+      c.rank = static_cast<uint16_t>(std::min<size_t>(k, UINT16_MAX));
+      io::set_text(c.move, GameHost<G>::move_text(p.before, thought.candidates[k].move));
+      c.visits = thought.candidates[k].visits;
+      c.value = static_cast<float>(thought.candidates[k].value);
+      rows.candidates.push_back(c);
+    }
   }
 
   // Positions for tuning: every ply, or a sample of distinct plies drawn from (seed, game id).
@@ -389,7 +435,7 @@ RunResult run_campaign(const config::Config<G>& requested, const RunOptions& opt
       [&](FinishedGame<G>&& game) {
         GameRows rows = to_rows<G>(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
-                           std::move(rows.features));
+                           std::move(rows.features), std::move(rows.candidates));
         if (game.termination != search::Termination::kRules)
           log::warn(fmt::format("game {}: engines.player{} (player {}) loses by {}: {}",
                                 game.game_id, game.engine_of_player[1 - game.winner],

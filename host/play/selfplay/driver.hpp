@@ -39,6 +39,10 @@ struct PlyInfo {
   typename G::Move move;
   search::MoveStats stats;
   float time_ms = 0;  // wall time from the move's first leaf to its decision
+  // The engine's own time in its calls for this move (begin, collect, absorb, decision), apart
+  // from the time its leaves waited in batches; an external program's: time_ms.
+  float think_ms = 0;
+  search::SearchReport<typename G::Move> search;  // what the search thought (records: /candidates)
 };
 
 template <Game G>
@@ -104,6 +108,7 @@ template <HostGame G>
 class Driver {
  public:
   using State = typename G::State;
+  using Move = typename G::Move;
   using Leaf = rollout::Leaf<G>;
 
   // Plays the given game ids (in order of start) with up to cfg.concurrency games in flight
@@ -159,6 +164,7 @@ class Driver {
     FinishedGame<G> game;
     std::unique_ptr<search::Engine<G>> engines[2];
     Clock::time_point game_start, move_start;
+    double think_ms = 0;                      // the move's engine time in step() so far
     size_t batch_first = 0, batch_count = 0;  // its leaves in the batch in flight
     // Written by step() on any pool thread, read by the driver thread after the step job:
     std::vector<Leaf> leaves;                 // the leaves it wants in the next batch
@@ -200,6 +206,7 @@ class Driver {
     const uint32_t id = *next;
     slot.active = true;
     slot.searching = false;
+    slot.think_ms = 0;
     slot.waiting = false;
     slot.external = false;
     slot.game = FinishedGame<G>{};
@@ -247,6 +254,24 @@ class Driver {
 
 template <HostGame G>
 void Driver<G>::step(Slot& slot) {
+  // step() runs nothing but the slot's engines: the time in it is their thinking, and a move's is
+  // the sum over the steps from its begin() to its decision (think_ms).
+  struct Thinking {
+    Slot& slot;
+    Clock::time_point since = Clock::now();
+    // The move's thinking time so far, restarting the count.
+    double take() {
+      const Clock::time_point now = Clock::now();
+      slot.think_ms += std::chrono::duration<double, std::milli>(now - since).count();
+      since = now;
+      const double ms = slot.think_ms;
+      slot.think_ms = 0;
+      return ms;
+    }
+    ~Thinking() {
+      slot.think_ms += std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+    }
+  } thinking{slot};
   slot.leaves.clear();
   if (slot.has_results) {
     slot.engines[engine_for_player(cfg_, slot.game.game_id, G::side_to_move(slot.state))]->absorb(
@@ -275,9 +300,14 @@ void Driver<G>::step(Slot& slot) {
       info.before = s;
       info.move = engine.decision(&info.stats);
       info.time_ms = static_cast<float>(ms_since(slot.move_start));
-      slot.game.plies.push_back(info);
+      engine.report(info.search, cfg_.output.root_policy ? search::kAllCandidates
+                                                         : cfg_.output.search_candidates);
+      info.think_ms = static_cast<float>(thinking.take());
+      if (info.search.kind == search::SearchKind::kExternal) info.think_ms = info.time_ms;
+      const Move move = info.move;
+      slot.game.plies.push_back(std::move(info));
       slot.searching = false;
-      G::apply(s, info.move);
+      G::apply(s, move);
       const bool repeated = slot.history.push(s);
       if (G::is_over(s) || repeated) {
         slot.game.winner = G::is_over(s) ? G::winner(s) : G::kNoWinner;
@@ -286,7 +316,7 @@ void Driver<G>::step(Slot& slot) {
         return;
       }
       draw_chance_at(s, slot.game.game_id, ply + 1);
-      for (auto& e : slot.engines) e->observe(info.move, s);
+      for (auto& e : slot.engines) e->observe(move, s);
       continue;
     }
     engine.collect(slot.leaves);

@@ -268,7 +268,7 @@ MatchResult run_match(const config::Config<G>& requested, const MatchOptions& op
       [&](FinishedGame<G>&& game) {
         GameRows rows = to_rows<G>(cfg, game);
         writer.append_game(rows.game, std::move(rows.plies), std::move(rows.positions),
-                           std::move(rows.features));
+                           std::move(rows.features), std::move(rows.candidates));
         if (game.termination != search::Termination::kRules) {
           const int loser = 1 - game.winner;
           const int engine = game.engine_of_player[loser];

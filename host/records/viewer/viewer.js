@@ -86,12 +86,13 @@
   const plyText = el("span", { id: "ply" });
   controls.append(" ", plyText);
   const board = el("div", { id: "board" });
+  const graph = el("div", { id: "graph" });
   const info = el("div", { id: "info" });
   const problems = el("div", { id: "problems" });
   const movesBody = el("tbody");
   const movesHead = el("thead");
   const moves = el("div", { id: "moves" }, el("table", {}, movesHead, movesBody));
-  const viewer = el("section", { id: "viewer" }, title, controls, board, info, problems, moves,
+  const viewer = el("section", { id: "viewer" }, title, controls, board, graph, info, problems, moves,
     el("p", { class: "note" }, "Keys: left/right a ply, Home/End the first/last position, " +
       "up/down the previous/next game of the list."));
   document.body.append(header, el("main", {}, games, viewer));
@@ -102,6 +103,8 @@
   let current = -1;  // index into list of the open game
   let game = null;   // its decoded details
   let ply = 0;       // the board shown: after `ply` plies
+  let geometry = null;  // of the board drawn: centre(square) -> [x, y], step
+  let mistakes = new Map();  // ply -> [value, value at the mover's next searched ply]
 
   function resultText(g) {
     if (g[1] === -1) return "draw";
@@ -166,7 +169,7 @@
     }
     const marks = new Map((d.k || []).map(([b, squares]) => [b, new Set(squares)]));
     return { boards: boards, moves: d.m, chances: d.c, visits: d.v, values: d.q, rollouts: d.r,
-      times: d.t, marks: marks, problems: d.p || [] };
+      times: d.t, searches: d.s, candidates: d.x, marks: marks, problems: d.p || [] };
   }
 
   function open(k, at) {
@@ -179,9 +182,140 @@
     for (const p of game.problems) problems.append(el("div", {}, "Replay: " + p));
     const listed = shown.indexOf(k);
     if (listed >= 0) page = Math.floor(listed / PAGE);
+    mistakes = findMistakes();
     drawMoves();
+    drawGraph();
     drawList();
     go(at);
+  }
+
+  // ---- what the searches thought
+  // Whether ply p was searched (a forced move's value says nothing): rollouts played or counted,
+  // or a depth; every ply when the file says neither.
+  function searched(p) {
+    if (game.searches) return game.searches[p][4] > 0 || game.searches[p][1] > 0 ||
+      (game.rollouts ? game.rollouts[p] > 0 : false);
+    return game.rollouts ? game.rollouts[p] > 0 : true;
+  }
+
+  // The biggest drops of each side's value, from one of its searched plies to its next: up to
+  // three a side, of at least 0.1, marked as mistakes (the ply whose value was too high).
+  function findMistakes() {
+    const found = new Map();
+    if (!game.values) return found;
+    for (const side of [0, 1]) {
+      const drops = [];
+      let last = -1;
+      for (let p = 0; p < game.moves.length; ++p) {
+        if (mover(p) !== side || !searched(p)) continue;
+        if (last >= 0) drops.push([last, game.values[last] - game.values[p], game.values[p]]);
+        last = p;
+      }
+      drops.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      for (const [p, drop, after] of drops.slice(0, 3))
+        if (drop >= 0.1) found.set(p, [Number(game.values[p]), Number(after)]);
+    }
+    return found;
+  }
+
+  // The value of each ply for its mover over the game, one line a side; a point opens the
+  // position its move was played from, mistakes ringed.
+  function drawGraph() {
+    clear(graph);
+    if (!game.values || !game.moves.length) return;
+    const n = game.moves.length, W = 520, H = 150, x0 = 36, y0 = 10, w = W - x0 - 10, h = H - 40;
+    const x = (p) => x0 + (n > 1 ? p * w / (n - 1) : w / 2);
+    const y = (v) => y0 + (1 - v) * h;
+    const root = svg("svg", { id: "graph-svg", width: W, height: H, viewBox: "0 0 " + W + " " + H,
+      role: "img", "aria-label": "value of each ply for its mover" });
+    for (const v of [0, 0.5, 1]) {
+      root.append(svg("line", { x1: x0, y1: y(v), x2: x0 + w, y2: y(v), stroke: "#ccc" }));
+      root.append(svg("text", { x: x0 - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 10,
+        fill: "#444" }, v.toFixed(1)));
+    }
+    root.append(svg("text", { x: x0 + w / 2, y: H - 6, "text-anchor": "middle", "font-size": 10,
+      fill: "#444" }, "ply (value for the side to move, " + sides[0] + " dark, " + sides[1] +
+      " light)"));
+    const colours = ["#222", "#2f81f7"];
+    for (const side of [0, 1]) {
+      const points = [];
+      for (let p = 0; p < n; ++p) if (mover(p) === side) points.push(p);
+      if (points.length > 1)
+        root.append(svg("polyline", { points: points.map((p) => x(p) + "," +
+          y(game.values[p])).join(" "), fill: "none", stroke: colours[side], "stroke-width": 1.5 }));
+      for (const p of points) {
+        const dot = svg("circle", { class: mistakes.has(p) ? "point mistake" : "point",
+          "data-ply": p, cx: x(p), cy: y(game.values[p]), r: mistakes.has(p) ? 5 : 3,
+          fill: colours[side], stroke: mistakes.has(p) ? "#e03030" : "none", "stroke-width": 2 });
+        dot.append(svg("title", {}, "ply " + (p + 1) + " " + game.moves[p] + ": value " +
+          Number(game.values[p]).toFixed(3)));
+        dot.addEventListener("click", () => go(p));
+        root.append(dot);
+      }
+    }
+    graph.append(root);
+  }
+
+  // The square a label names ("c3", checkers "14"), -1 for none.
+  function squareOf(label) {
+    if (frame.squares && frame.squares.length) return frame.squares.indexOf(label);
+    const m = /^([a-z]+)([0-9]+)$/.exec(label);
+    if (!m) return -1;
+    const c = frame.columns.indexOf(m[1]), r = frame.rows.indexOf(m[2]);
+    return c < 0 || r < 0 ? -1 : r * frame.width + c;
+  }
+  // The squares a ply's text names, its chance outcome left out: "3:b4-c3" -> b4, c3.
+  function plySquares(text) {
+    const move = text.includes(":") ? text.slice(text.indexOf(":") + 1) : text;
+    return move.split(/[-x]/).map(squareOf).filter((k) => k >= 0);
+  }
+
+  // Numbers the plies of a line on the board where each ends (the first ply by `first`).
+  function showLine(texts, first) {
+    hideLine();
+    const root = board.querySelector("svg");
+    if (!root || !geometry) return;
+    const g = svg("g", { id: "pv-overlay" });
+    texts.forEach((text, i) => {
+      const squares = plySquares(text);
+      if (!squares.length) return;
+      const k = squares[squares.length - 1];
+      const [cx, cy] = geometry.centre(k);
+      const dark = (first + i) % 2 === 0;
+      const mark = svg("g", { class: "pv-mark", "data-square": k, "data-order": i + 1 });
+      mark.append(svg("circle", { cx: cx, cy: cy, r: geometry.step * 0.3, fill: dark ? "#222" : "#fff",
+        "fill-opacity": 0.85, stroke: "#2f81f7", "stroke-width": 2 }));
+      mark.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 12,
+        fill: dark ? "#fff" : "#000" }, i + 1));
+      g.append(mark);
+    });
+    root.append(g);
+  }
+  function hideLine() {
+    const g = board.querySelector("#pv-overlay");
+    if (g) g.remove();
+  }
+
+  // Gomoku: the visits of the candidates of the position shown, shaded on their squares.
+  function drawHeatmap() {
+    if (frame.style !== "gomoku" || !game.candidates || ply >= game.moves.length) return;
+    const rows = game.candidates[ply];
+    const root = board.querySelector("svg");
+    if (!rows.length || !root || !geometry) return;
+    const most = Math.max(1, ...rows.map((r) => r[1]));
+    const g = svg("g", { id: "heatmap" });
+    for (const [move, visits, value] of rows) {
+      const squares = plySquares(move);
+      if (!squares.length) continue;
+      const [cx, cy] = geometry.centre(squares[0]);
+      const spot = svg("circle", { cx: cx, cy: cy, r: geometry.step * 0.42, fill: "#e8590c",
+        "fill-opacity": (0.15 + 0.65 * visits / most).toFixed(3), "data-square": squares[0],
+        "data-visits": visits });
+      spot.append(svg("title", {}, move + ": " + visits + " visits, value " +
+        Number(value).toFixed(3)));
+      g.append(spot);
+    }
+    root.append(g);
   }
 
   function mover(p) {
@@ -203,7 +337,10 @@
     game.moves.forEach((move, p) => {
       const cells = [el("td", {}, p + 1), el("td", {}, sides[mover(p)])];
       if (game.chances) cells.push(el("td", {}, game.chances[p]));
-      const cell = el("td", { class: "move", "data-ply": p + 1 }, move);
+      const mistake = mistakes.get(p);
+      const cell = el("td", mistake ? { class: "move mistake", "data-ply": p + 1, title:
+        "mistake: value " + mistake[0].toFixed(3) + ", " + mistake[1].toFixed(3) +
+        " at this side's next move" } : { class: "move", "data-ply": p + 1 }, move);
       cell.addEventListener("click", () => go(p + 1));
       cells.push(cell);
       if (game.visits) cells.push(el("td", {}, game.visits[p]));
@@ -221,6 +358,10 @@
     const before = ply > 0 ? game.boards[ply - 1] : null;
     clear(board);
     board.append(draw(cells, before, game.marks.get(ply) || new Set()));
+    drawHeatmap();
+    for (const dot of graph.querySelectorAll("circle.current")) dot.classList.remove("current");
+    const dot = graph.querySelector('circle[data-ply="' + ply + '"]');
+    if (dot) dot.classList.add("current");
     plyText.textContent = "ply " + ply + " of " + game.moves.length +
       (game.boards.length - 1 < game.moves.length ? " (the replay stops at ply " +
         (game.boards.length - 1) + ")" : "");
@@ -288,6 +429,11 @@
           countPieces(cells).kings[mover(p)] > countPieces(game.boards[p]).kings[mover(p)])
         text += "; crowned";
       info.append(el("div", { id: "last-move" }, text));
+      const mistake = mistakes.get(p);
+      if (mistake)
+        info.append(el("div", { id: "mistake" }, "Mistake: " + sides[mover(p)] + " valued " +
+          game.moves[p] + " at " + mistake[0].toFixed(3) + ", and its next search at " +
+          mistake[1].toFixed(3)));
     }
     if (ply < game.moves.length) {
       let text = "To move: " + sides[mover(ply)];
@@ -305,6 +451,43 @@
         text += "; kings: " + sides[0] + " " + now.kings[0] + ", " + sides[1] + " " + now.kings[1];
       info.append(el("div", { id: "captured" }, text));
     }
+    if (ply < game.moves.length && game.searches) drawSearch(ply);
+  }
+
+  // What the search of ply p thought (the move played from the position shown): its kind, depth
+  // and score, work, principal variation and the root moves it weighed, best first.
+  function drawSearch(p) {
+    const [kind, depth, score, nodes, played, think, pv] = game.searches[p];
+    const box = el("div", { id: "search" });
+    const facts = [kind];
+    if (depth >= 0) facts.push("depth " + depth, "score " + Number(score).toFixed(0));
+    if (nodes) facts.push(nodes + " nodes");
+    if (played) facts.push(played + " rollouts played");
+    facts.push("thought " + Number(think).toFixed(1) + " ms");
+    box.append(el("div", { id: "search-facts" }, "Search of " + game.moves[p] + ": " +
+      facts.join(", ")));
+    if (pv) {
+      const line = el("div", { id: "search-pv", title: "hover: the line on the board" },
+        "Principal variation: " + pv);
+      line.addEventListener("mouseenter", () => showLine(pv.split(" "), mover(p)));
+      line.addEventListener("mouseleave", hideLine);
+      box.append(line);
+    }
+    const rows = game.candidates ? game.candidates[p] : [];
+    if (rows.length) {
+      const head = el("tr", {}, ...["#", "move", "visits", "value"].map((c) => el("th", {}, c)));
+      const body = rows.map(([move, visits, value], k) => {
+        const row = el("tr", move === game.moves[p] ? { class: "played" } : {},
+          el("td", {}, k + 1), el("td", {}, move), el("td", {}, visits),
+          el("td", {}, Number(value).toFixed(3)));
+        row.addEventListener("mouseenter", () => showLine([move], mover(p)));
+        row.addEventListener("mouseleave", hideLine);
+        return row;
+      });
+      box.append(el("table", { id: "candidates" }, el("thead", {}, head),
+        el("tbody", {}, ...body)));
+    }
+    info.append(box);
   }
 
   // ---- boards
@@ -333,6 +516,7 @@
 
   function drawGomoku(cells, changed, marks, W, H) {
     const step = W > 15 ? 24 : 28, m = 46;
+    geometry = { step: step, centre: (k) => [m + (k % W) * step, m + Math.floor(k / W) * step] };
     const size = [m * 2 + (W - 1) * step, m * 2 + (H - 1) * step];
     const root = svg("svg", { width: size[0], height: size[1], viewBox: "0 0 " + size[0] + " " +
       size[1], role: "img", "aria-label": "board after ply " + ply });
@@ -364,6 +548,8 @@
   function drawSquares(cells, before, changed, marks, W, H) {
     const checkers = frame.style === "checkers";
     const step = checkers ? 52 : 64, m = 28;
+    geometry = { step: step, centre: (k) => [m + (k % W) * step + step / 2,
+      m + Math.floor(k / W) * step + step / 2] };
     const size = [m * 2 + W * step, m * 2 + H * step];
     const root = svg("svg", { width: size[0], height: size[1], viewBox: "0 0 " + size[0] + " " +
       size[1], role: "img", "aria-label": "board after ply " + ply });
