@@ -175,29 +175,27 @@ VerifyReport verify_file(const std::string& path, size_t max_problems,
       it->second.game = row;
     }
   }
-  for (uint64_t first = 0; first < reader.plies_count(); first += kBlock) {
-    const std::vector<io::PlyRow> rows = reader.plies(first, kBlock);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const auto it = games.find(rows[i].game_id);
-      if (it == games.end()) {
-        ++report.ignored_rows;
-        continue;
+  // Rows of a table of game rows (plies, candidates) to their games; rows of games without a
+  // /games row are not checked.
+  const auto gather = [&](uint64_t count, auto read, auto member) {
+    for (uint64_t first = 0; first < count; first += kBlock) {
+      const auto rows = read(first);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const auto it = games.find(rows[i].game_id);
+        if (it == games.end()) {
+          ++report.ignored_rows;
+          continue;
+        }
+        (it->second.*member).push_back({first + i, rows[i]});
       }
-      it->second.plies.push_back({first + i, rows[i]});
     }
-  }
-
-  for (uint64_t first = 0; first < reader.candidates_count(); first += kBlock) {
-    const std::vector<io::CandidateRow> rows = reader.candidates(first, kBlock);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const auto it = games.find(rows[i].game_id);
-      if (it == games.end()) {
-        ++report.ignored_rows;
-        continue;
-      }
-      it->second.candidates.push_back({first + i, rows[i]});
-    }
-  }
+  };
+  gather(
+      reader.plies_count(), [&](uint64_t first) { return reader.plies(first, kBlock); },
+      &StoredGame::plies);
+  gather(
+      reader.candidates_count(), [&](uint64_t first) { return reader.candidates(first, kBlock); },
+      &StoredGame::candidates);
 
   for (auto& [id, game] : games) {
     ++report.games;

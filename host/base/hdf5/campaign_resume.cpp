@@ -54,28 +54,25 @@ void copy_complete(const CampaignReader& from, Tables& to, ResumeReport& report)
     }
     to.write_games(kept);
   }
-  for (uint64_t first = 0; first < from.plies_count(); first += kBlock) {
-    std::vector<PlyRow> kept;
-    for (const PlyRow& row : from.plies(first, kBlock)) {
-      if (report.completed_games.contains(row.game_id)) {
-        kept.push_back(row);
-      } else {
-        ++report.dropped_plies;
-      }
+  // The rows of complete games of a table of game rows (plies, candidates), block by block.
+  const auto keep_complete = [&](uint64_t count, auto read, auto write, uint64_t& dropped) {
+    for (uint64_t first = 0; first < count; first += kBlock) {
+      auto kept = read(first);
+      const auto end = std::remove_if(kept.begin(), kept.end(), [&](const auto& row) {
+        return !report.completed_games.contains(row.game_id);
+      });
+      dropped += static_cast<uint64_t>(kept.end() - end);
+      kept.erase(end, kept.end());
+      write(kept);
     }
-    to.write_plies(kept);
-  }
-  for (uint64_t first = 0; first < from.candidates_count(); first += kBlock) {
-    std::vector<CandidateRow> kept;
-    for (const CandidateRow& row : from.candidates(first, kBlock)) {
-      if (report.completed_games.contains(row.game_id)) {
-        kept.push_back(row);
-      } else {
-        ++report.dropped_candidates;
-      }
-    }
-    to.write_candidates(kept);
-  }
+  };
+  keep_complete(
+      from.plies_count(), [&](uint64_t first) { return from.plies(first, kBlock); },
+      [&](const std::vector<PlyRow>& rows) { to.write_plies(rows); }, report.dropped_plies);
+  keep_complete(
+      from.candidates_count(), [&](uint64_t first) { return from.candidates(first, kBlock); },
+      [&](const std::vector<CandidateRow>& rows) { to.write_candidates(rows); },
+      report.dropped_candidates);
   const size_t width = to.feature_count;
   for (uint64_t first = 0; first < from.positions_count(); first += kBlock) {
     const std::vector<PositionRow> rows = from.positions(first, kBlock);
