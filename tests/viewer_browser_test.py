@@ -334,10 +334,14 @@ def check_thoughts(browser: Browser, html: Path, boards: list[dict], label: str)
     text = browser.evaluate("document.getElementById('ply').textContent")
     if not text.startswith("ply " + str(k) + " of "):
         fail(where + ": a click on the point of ply " + str(k) + " shows " + repr(text))
-    # The first ply with a line of two plies or more: hovering it numbers the line on the board.
-    at = next((p for p, m in enumerate(record["plies"]) if len(m["pv"].split()) >= 2), None)
-    if at is None:
-        fail(where + ": no principal variation of two plies")
+    # The first ply with a line of two plies or more (in the first game that has one): hovering it
+    # numbers the line on the board.
+    record = next((r for r in boards if any(len(m["pv"].split()) >= 2 for m in r["plies"])), None)
+    if record is None:
+        fail(label + ": no game has a principal variation of two plies")
+    where = label + " game " + str(record["game_id"])
+    reopen(browser, html.as_uri() + "#game=" + str(record["game_id"]))
+    at = next(p for p, m in enumerate(record["plies"]) if len(m["pv"].split()) >= 2)
     browser.evaluate("document.querySelector('#graph circle[data-ply=\"" + str(at) + "\"]')"
                      ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
     browser.evaluate("document.getElementById('search-pv').dispatchEvent(new MouseEvent('mouseenter'))")

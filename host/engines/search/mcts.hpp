@@ -242,14 +242,8 @@ class Mcts {
 
   // The most visited root move (ties: higher value for the mover, then generation order).
   Move best_move(MoveStats* stats = nullptr) const {
-    const Node& root = nodes_[0];
     const int mover = Game::side_to_move(root_);
-    uint32_t best = root.first_child;
-    for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c) {
-      const Node &a = nodes_[c], &b = nodes_[best];
-      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover)))
-        best = c;
-    }
+    const uint32_t best = best_child();
     if (stats) {
       stats->visits = nodes_[best].visits;
       stats->value = static_cast<float>(value(best, mover));
@@ -262,63 +256,72 @@ class Mcts {
 
   // The search records of the decision (SearchReport, core/engine.hpp): up to `candidates` visited
   // root moves in best_move()'s order (visits, value for the mover), the principal variation down
-  // the most visited children (at a chance node its most visited outcome), the tree's nodes and
-  // the rollouts played. A forced move's variation is the move alone.
+  // the most visited children while they have kPvVisits (the first the move played; below the root
+  // ties go to generation order; at a chance node its most visited outcome), the tree's nodes and
+  // the rollouts played.
+  // A forced move's variation is the move alone. Once a move: it walks no state.
   void report(SearchReport<Move>& out, uint32_t candidates) const {
     out.kind = SearchKind::kMcts;
     out.nodes = nodes_.size();
     out.played = played_;
     const int mover = Game::side_to_move(root_);
-    // best_move()'s order at a decision node: visits, then value for its mover, then generation.
-    const auto better = [this](uint32_t a, uint32_t b, int side) {
-      if (nodes_[a].visits != nodes_[b].visits) return nodes_[a].visits > nodes_[b].visits;
-      const double va = value(a, side), vb = value(b, side);
-      return va != vb ? va > vb : a < b;
-    };
     const Node& root = nodes_[0];
-    std::vector<uint32_t> order;
+    std::vector<uint32_t>& order = report_order_;
+    order.clear();
     for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c)
       if (nodes_[c].visits > 0) order.push_back(c);
     const size_t k = std::min<size_t>(candidates, order.size());
     std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                      [&](uint32_t a, uint32_t b) { return better(a, b, mover); });
+                      [&](uint32_t a, uint32_t b) {
+                        if (nodes_[a].visits != nodes_[b].visits)
+                          return nodes_[a].visits > nodes_[b].visits;
+                        const double va = value(a, mover), vb = value(b, mover);
+                        return va != vb ? va > vb : a < b;
+                      });
+    out.candidates.reserve(k);
     for (size_t i = 0; i < k; ++i)
       out.candidates.push_back(
           {nodes_[order[i]].move, nodes_[order[i]].visits, value(order[i], mover)});
-    State s = root_;
-    uint32_t node = 0;
+    if (root.num_children == 0) return;
+    out.pv.reserve(kReportedPlies);
+    uint32_t node = best_child();
+    out.pv.push_back({-1, nodes_[node].move});
     int outcome = -1;
     while (out.pv.size() < kReportedPlies) {
       const Node& n = nodes_[node];
       if (n.kind == Kind::kTerminal || n.first_child == kNone) break;
       uint32_t best = kNone;
-      for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) {
-        if (nodes_[c].visits == 0) continue;
-        if (best == kNone) {
-          best = c;
-        } else if (n.kind == Kind::kChance) {
-          if (nodes_[c].visits > nodes_[best].visits) best = c;
-        } else if (better(c, best, Game::side_to_move(s))) {
-          best = c;
-        }
-      }
-      if (best == kNone) break;
+      for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+        if (best == kNone || nodes_[c].visits > nodes_[best].visits) best = c;
+      // A ply the search saw once is a guess (and the walk's cache misses cost a move's search
+      // as much as its leaves do at 64 rollouts a leaf): the line ends before it.
+      if (best == kNone || nodes_[best].visits < kPvVisits) break;
       node = best;
       if (n.kind == Kind::kChance) {
-        if constexpr (kChance) {
-          outcome = nodes_[best].outcome;
-          Game::set_chance(s, outcome);
-        }
+        outcome = nodes_[best].outcome;
         continue;
       }
       out.pv.push_back({outcome, nodes_[best].move});
-      Game::apply(s, nodes_[best].move);
       outcome = -1;
     }
-    if (out.pv.empty() && root.num_children > 0) out.pv.push_back({-1, best_move()});
   }
-  // Plies of principal variation report() gives at most.
-  static constexpr size_t kReportedPlies = 24;
+  // The root child best_move() plays: the most visited, ties to the higher value for the mover,
+  // then generation order.
+  uint32_t best_child() const {
+    const Node& root = nodes_[0];
+    const int mover = Game::side_to_move(root_);
+    uint32_t best = root.first_child;
+    for (uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c) {
+      const Node &a = nodes_[c], &b = nodes_[best];
+      if (a.visits > b.visits || (a.visits == b.visits && value(c, mover) > value(best, mover)))
+        best = c;
+    }
+    return best;
+  }
+  // Plies of principal variation report() gives at most, and the visits a ply of it needs
+  // (below the root).
+  static constexpr size_t kReportedPlies = 16;
+  static constexpr uint32_t kPvVisits = 2;
 
   // Value of root move i (generation order) for the side to move at the root, and its visits.
   double root_child_value(int i) const {
@@ -691,6 +694,7 @@ class Mcts {
   uint64_t in_flight_rollouts_ = 0;
   uint32_t leaves_evaluated_ = 0;
   uint64_t played_ = 0;  // rollouts the backend played for this move (spent_ less terminals)
+  mutable std::vector<uint32_t> report_order_;  // report()'s scratch
   bool single_move_ = false;
 };
 

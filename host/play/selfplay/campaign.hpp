@@ -168,22 +168,18 @@ void check_resume_identity(const std::string& path, const std::string& identity,
 }
 
 // A search's principal variation from `before` as /plies `pv` writes it: the plies' texts one
-// space apart (ply_text: "3:b4-c3" in a chance game). It stops before a ply that is not legal
-// where it stands (never seen; a record holds no move that does not play) or after the game ends.
+// space apart (ply_text: "3:b4-c3" in a chance game), up to the end of the game. The searches
+// give legal lines (`selfplay verify` replays them); this is written for every ply of every game,
+// so it checks nothing.
 template <HostGame G>
-std::string pv_text(const typename G::State& before, const typename G::Rules& rules,
+std::string pv_text(const typename G::State& before,
                     const std::vector<typename search::SearchReport<typename G::Move>::PvPly>& pv) {
   std::string text;
   typename G::State s = before;
-  typename G::MoveList moves;
   for (const auto& ply : pv) {
     if (G::is_over(s)) break;
     if constexpr (ChanceGame<G>)
       if (ply.outcome >= 0) G::set_chance(s, ply.outcome);
-    G::generate_moves(s, rules, moves);
-    bool legal = false;
-    for (int i = 0; i < moves.size && !legal; ++i) legal = moves.moves[i] == ply.move;
-    if (!legal) break;
     if (!text.empty()) text += ' ';
     text += ply_text<G>(s, ply.move);
     G::apply(s, ply.move);
@@ -211,7 +207,6 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
   io::set_record(g, record);
   g.termination = static_cast<uint8_t>(game.termination);
 
-  const typename G::Rules& rules = GameHost<G>::rules_of(cfg.rules);
   for (size_t i = 0; i < game.plies.size(); ++i) {
     const PlyInfo<G>& p = game.plies[i];
     io::PlyRow r;
@@ -232,7 +227,7 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
     r.nodes = thought.nodes;
     r.played = thought.played;
     r.think_ms = p.think_ms;
-    io::set_plies_text(r.pv, pv_text<G>(p.before, rules, thought.pv));
+    io::set_plies_text(r.pv, pv_text<G>(p.before, thought.pv));
     rows.plies.push_back(r);
     for (size_t k = 0; k < thought.candidates.size(); ++k) {
       io::CandidateRow c;
