@@ -69,17 +69,24 @@ TEST(MctsDeterministic, ALeafIsADecisionNodeOnItsFirstVisit) {
   EXPECT_EQ(visits, 10u);
 }
 
-// fanout: a descent that expands a node sends its first children (the ones UCT visits first) as
-// the leaves, up to fanout, leaves_per_round descents a round, never more than the budget needs.
+// The leaves of the first round of tree's search of root (seed 1).
+std::vector<rollout::Leaf<G>> first_round(Mcts<G>& tree, const G::State& root) {
+  tree.begin(root, SearchIds{0, 0, 1});
+  std::vector<rollout::Leaf<G>> leaves;
+  tree.select_leaves(leaves);
+  return leaves;
+}
+
+// fanout: a descent that expands a node sends its children as the leaves (all when they fit,
+// else the tactical ones and a uniform sample of the rest), up to fanout, leaves_per_round
+// descents a round, never more than the budget needs.
 TEST(MctsDeterministic, FanoutSendsTheExpandedNodesChildren) {
   MctsParams p = mcts(9 * 8);
   p.leaves_per_round = 1;
   p.fanout = 9;
   Mcts<G> tree(p, G::Rules{});
   const G::State root = ttt::initial_state();
-  tree.begin(root, SearchIds{0, 0, 1});
-  std::vector<rollout::Leaf<G>> leaves;
-  tree.select_leaves(leaves);
+  std::vector<rollout::Leaf<G>> leaves = first_round(tree, root);
   ASSERT_EQ(leaves.size(), 9u);  // the root's first visit expands it: its nine children
   G::MoveList moves;
   G::generate_moves(root, G::Rules{}, moves);
@@ -98,10 +105,7 @@ TEST(MctsDeterministic, FanoutSendsTheExpandedNodesChildren) {
   // The budget left caps a descent's leaves: 20 rollouts need three leaves of 8.
   p.rollouts_per_move = 20;
   Mcts<G> capped(p, G::Rules{});
-  capped.begin(root, SearchIds{0, 0, 1});
-  leaves.clear();
-  capped.select_leaves(leaves);
-  EXPECT_EQ(leaves.size(), 3u);
+  EXPECT_EQ(first_round(capped, root).size(), 3u);
 
   // Two descents a round: the root's first visit sends four of its nine children (a uniform
   // sample: fewer fit than it has), the second descent goes to an unvisited child (the first in
@@ -110,9 +114,7 @@ TEST(MctsDeterministic, FanoutSendsTheExpandedNodesChildren) {
   p.leaves_per_round = 2;
   p.fanout = 4;
   Mcts<G> two(p, G::Rules{});
-  two.begin(root, SearchIds{0, 0, 1});
-  leaves.clear();
-  two.select_leaves(leaves);
+  leaves = first_round(two, root);
   ASSERT_EQ(leaves.size(), 8u);
   std::set<std::string> children, sent;
   for (int i = 0; i < 9; ++i) {
@@ -143,9 +145,7 @@ TEST(MctsDeterministic, FanoutSendsTheExpandedNodesChildren) {
 
   // The same ids draw the same sample: the search is deterministic.
   Mcts<G> again(p, G::Rules{});
-  again.begin(root, SearchIds{0, 0, 1});
-  std::vector<rollout::Leaf<G>> same;
-  again.select_leaves(same);
+  const std::vector<rollout::Leaf<G>> same = first_round(again, root);
   ASSERT_EQ(same.size(), 8u);
   for (int i = 0; i < 8; ++i)
     EXPECT_EQ(ttt::to_string(same[i].state), ttt::to_string(leaves[i].state)) << i;

@@ -34,7 +34,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import CONFIGS, ROOT, HERE, elo, machine, match_counts  # noqa: E402
+from run import CONFIGS, ROOT, HERE, appending_csv, elo, machine, match_counts  # noqa: E402
 
 COLUMNS = ["date", "machine", "game", "budget", "fanout", "per_leaf", "rollouts_per_descent",
            "leaves_per_round", "opponent", "pairs", "wins", "draws", "losses", "penta0", "penta1",
@@ -97,11 +97,7 @@ def main() -> None:
                 if row["status"] == "ok":
                     done.add((row["game"], int(row["budget"]), int(row["fanout"]),
                               int(row["per_leaf"]), int(row["pairs"])))
-    new = not out.exists() or out.stat().st_size == 0
-    with open(out, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        if new:
-            writer.writeheader()
+    with appending_csv(out, COLUMNS) as writer:
         for game in args.games.split(","):
             for fanout, per_leaf in variants:
                 key = (game, args.budget, fanout, per_leaf, args.pairs)
@@ -127,7 +123,6 @@ def main() -> None:
                 if run.returncode != 0:
                     row["status"] = "failed: " + run.stderr.strip().replace("\n", " ")[:300]
                     writer.writerow(row)
-                    f.flush()
                     print(f"{name}: {row['status']}", file=sys.stderr, flush=True)
                     continue
                 scores, w, d, l, _ = match_counts(run.stdout)
@@ -140,7 +135,6 @@ def main() -> None:
                            elo_hi=round(elo(s + half), 1), seconds=round(seconds, 1), status="ok",
                            **{f"penta{k}": int((scores == k / 4).sum()) for k in range(5)})
                 writer.writerow(row)
-                f.flush()
                 h5.unlink(missing_ok=True)
                 print(f"{name}: {w}-{d}-{l} score {s:.3f} Elo {row['elo']:+.0f} "
                       f"[{row['elo_lo']:+.0f}, {row['elo_hi']:+.0f}] in {seconds:.0f} s", flush=True)

@@ -26,6 +26,7 @@ with the series "reference+pb3", "previous+pb3", "batching+pb3".
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import math
 import os
@@ -224,11 +225,7 @@ def main() -> None:
     work = Path(args.work) if args.work else out.parent / "work"
     work.mkdir(parents=True, exist_ok=True)
     throughput = Path(args.throughput) if args.throughput else out.parent / "throughput.csv"
-    new = not out.exists() or out.stat().st_size == 0
-    with open(out, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        if new:
-            writer.writeheader()
+    with appending_csv(out, COLUMNS) as writer:
         for game in args.games.split(","):
             record_throughput(args, game, throughput)
             cfg = yaml.safe_load(CONFIGS[game].read_text())
@@ -241,7 +238,6 @@ def main() -> None:
                             for pl in per_leaf_list:
                                 play(args, game, series, args.batching_budget, pl, lv, vloss,
                                      None, writer, work)
-                                f.flush()
                     continue
                 for k, budget in enumerate(budgets):
                     lower = budgets[k - 1] if k else None
@@ -249,9 +245,36 @@ def main() -> None:
                         continue
                     seconds = play(args, game, series, budget, per_leaf, leaves, 1,
                                    lower if series == "previous" else None, writer, work)
-                    f.flush()
                     if seconds is not None and k + 1 < len(budgets):
                         args.estimate[(game, series)] = seconds * budgets[k + 1] / budget
+
+
+class _FlushingWriter:
+    """A csv.DictWriter whose rows reach the disk as they are written."""
+
+    def __init__(self, f, columns: list[str]):
+        self._f = f
+        self._writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+
+    def writeheader(self) -> None:
+        self._writer.writeheader()
+        self._f.flush()
+
+    def writerow(self, row: dict) -> None:
+        self._writer.writerow(row)
+        self._f.flush()
+
+
+@contextlib.contextmanager
+def appending_csv(out: Path, columns: list[str]):
+    """Appends rows to the CSV `out`, each flushed as it is written (results survive a kill and a
+    run resumes from them); writes the header when the file is new or empty."""
+    new = not out.exists() or out.stat().st_size == 0
+    with open(out, "a", newline="") as f:
+        writer = _FlushingWriter(f, columns)
+        if new:
+            writer.writeheader()
+        yield writer
 
 
 if __name__ == "__main__":
