@@ -63,11 +63,13 @@ struct Contents {
   std::vector<float> features;
   std::vector<io::PerfRow> perf;
   std::vector<io::MatchPairRow> pairs;
+  std::vector<io::CandidateRow> candidates;
 };
 
 Contents read_all(const std::string& path) {
   const io::CampaignReader r(path);
-  return {r.meta(), r.games(), r.plies(), r.positions(), r.features(), r.perf(), r.match_pairs()};
+  return {r.meta(),     r.games(), r.plies(),       r.positions(),
+          r.features(), r.perf(),  r.match_pairs(), r.candidates()};
 }
 
 // The contents of the parts, laid end to end.
@@ -81,6 +83,7 @@ Contents concatenation(const std::vector<std::string>& parts) {
     all.features.insert(all.features.end(), c.features.begin(), c.features.end());
     all.perf.insert(all.perf.end(), c.perf.begin(), c.perf.end());
     all.pairs.insert(all.pairs.end(), c.pairs.begin(), c.pairs.end());
+    all.candidates.insert(all.candidates.end(), c.candidates.begin(), c.candidates.end());
   }
   return all;
 }
@@ -111,6 +114,7 @@ void expect_same(const Contents& got, const Contents& want) {
   expect_rows(got.features, want.features, "/positions/features");
   expect_rows(got.perf, want.perf, "/perf");
   expect_rows(got.pairs, want.pairs, "/match/pairs");
+  expect_rows(got.candidates, want.candidates, "/candidates");
 }
 
 // Writes the games of `c` whose id `keep` accepts, with their plies and positions, the perf rows
@@ -124,6 +128,9 @@ void write_part(const Contents& c, const std::string& path,
     std::vector<io::PlyRow> plies;
     for (const auto& p : c.plies)
       if (p.game_id == g.game_id) plies.push_back(p);
+    std::vector<io::CandidateRow> candidates;
+    for (const auto& row : c.candidates)
+      if (row.game_id == g.game_id) candidates.push_back(row);
     std::vector<io::PositionRow> positions;
     std::vector<float> features;
     for (size_t i = 0; i < c.positions.size(); ++i) {
@@ -132,7 +139,8 @@ void write_part(const Contents& c, const std::string& path,
       features.insert(features.end(), c.features.begin() + i * width,
                       c.features.begin() + (i + 1) * width);
     }
-    writer.append_game(g, std::move(plies), std::move(positions), std::move(features));
+    writer.append_game(g, std::move(plies), std::move(positions), std::move(features),
+                       std::move(candidates));
   }
   for (size_t i = perf_first; i < perf_end && i < c.perf.size(); ++i) writer.append_perf(c.perf[i]);
   for (const io::MatchPairRow& pair : c.pairs)
@@ -283,6 +291,7 @@ TEST_F(CampaignIndex, ReadsAsThePartsEndToEndAndMergesIntoTheSameRows) {
   const Contents want = concatenation(order);
   ASSERT_FALSE(want.positions.empty());
   ASSERT_FALSE(want.perf.empty());
+  ASSERT_FALSE(want.candidates.empty());
   const Contents got = read_all(index);
   expect_same(got, want);
   EXPECT_EQ(got.meta.host, want.meta.host);
