@@ -304,8 +304,8 @@ TEST(Bench, HostTableHasEveryRowAndItsCsv) {
   const std::string csv = dir.file("host.csv");
   const test::CommandResult r = test::run_command(
       std::string("'") + SELFPLAY_BINARY +
-      "' bench --game checkers --host --fanout 4 --threads 2 --seconds 0.05 --csv '" + csv +
-      "' 2>&1");
+      "' bench --game checkers --host --fanout 4 --at-once 96 --threads 2 --seconds 0.05 --csv '" +
+      csv + "' 2>&1");
   ASSERT_EQ(r.code, 0) << r.out;
   const std::regex row(R"(^ +([12]) +(1|8|64) +[0-9.e+]+ +[0-9.e+]+ +[0-9.e+]+ +[0-9]+%$)");
   std::istringstream lines(r.out);
@@ -320,19 +320,24 @@ TEST(Bench, HostTableHasEveryRowAndItsCsv) {
   std::string header;
   std::getline(rows, header);
   EXPECT_EQ(header,
-            "game,threads,rollouts_per_leaf,fanout,leaves,rollouts,batches,seconds,host_thread_s,"
-            "leaves_per_s,leaves_per_host_thread_s");
+            "game,threads,rollouts_per_leaf,fanout,at_once,leaves,rollouts,batches,seconds,"
+            "host_thread_s,leaves_per_s,leaves_per_host_thread_s");
   int n = 0;
   for (std::string line; std::getline(rows, line); ++n) {
     EXPECT_EQ(line.rfind("checkers,", 0), 0u) << line;
-    EXPECT_NE(line.find(",4,"), std::string::npos) << line;  // the fanout column
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 10) << line;
+    EXPECT_NE(line.find(",4,96,"), std::string::npos) << line;  // the fanout and at_once columns
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 11) << line;
   }
   EXPECT_EQ(n, 6) << text;
+  EXPECT_NE(r.out.find("fanout 4, 96 games at once"), std::string::npos) << r.out;
   EXPECT_NE(test::run_command(std::string("'") + SELFPLAY_BINARY +
                               "' bench --host --search-only 2>/dev/null")
                 .code,
             0);
+  EXPECT_EQ(test::run_command(std::string("'") + SELFPLAY_BINARY +
+                              "' bench --host --at-once 0 2>/dev/null")
+                .code,
+            2);
 }
 
 }  // namespace

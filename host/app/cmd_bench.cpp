@@ -47,6 +47,7 @@ struct BenchOpts {
   bool search_only = false, playouts_only = false;
   bool host = false;    // --host: the host table instead of the backend's measurements
   uint32_t fanout = 1;  // --host: the engines' fanout
+  uint32_t at_once = selfplay::kHostBenchConcurrency;  // --host: games in flight
 };
 
 // `KEY=VALUE ...` of --playout for the CSV and the report; "default" without any.
@@ -252,10 +253,11 @@ void throughput(rollout::Backend<G>& backend, const BenchOpts& o,
 // of its own.
 template <HostGame G>
 selfplay::HostBenchResult measure_host(int threads, uint32_t rollouts_per_leaf, double seconds,
-                                       uint32_t fanout = 1) {
+                                       uint32_t fanout = 1,
+                                       uint32_t at_once = selfplay::kHostBenchConcurrency) {
   auto null = rollout::make_backend<G>(
-      "null", selfplay::host_bench_backend_options(rollouts_per_leaf, fanout));
-  return selfplay::run_host_bench<G>(*null, threads, rollouts_per_leaf, seconds, fanout);
+      "null", selfplay::host_bench_backend_options(rollouts_per_leaf, fanout, at_once));
+  return selfplay::run_host_bench<G>(*null, threads, rollouts_per_leaf, seconds, fanout, at_once);
 }
 
 std::string host_line(const selfplay::HostBenchResult& r) {
@@ -277,15 +279,16 @@ int host_table(const BenchOpts& o) {
   std::printf(
       "host: MCTS against MCTS, %u rollouts a move, 4 descents a round, fanout %u, %u games at "
       "once, null backend, %.3g s a row\n",
-      selfplay::kHostBenchRolloutsPerMove, o.fanout, selfplay::kHostBenchConcurrency, o.seconds);
+      selfplay::kHostBenchRolloutsPerMove, o.fanout, o.at_once, o.seconds);
   std::printf("%8s %14s %14s %22s %14s %10s\n", "threads", "rollouts/leaf", "leaves/s",
               "leaves/host-thread-s", "rollouts/s", "host busy");
   std::string csv =
-      "game,threads,rollouts_per_leaf,fanout,leaves,rollouts,batches,seconds,host_thread_s,"
-      "leaves_per_s,leaves_per_host_thread_s\n";
+      "game,threads,rollouts_per_leaf,fanout,at_once,leaves,rollouts,batches,seconds,"
+      "host_thread_s,leaves_per_s,leaves_per_host_thread_s\n";
   for (int threads : thread_counts)
     for (uint32_t rpl : {1u, 8u, 64u}) {
-      const selfplay::HostBenchResult r = measure_host<G>(threads, rpl, o.seconds, o.fanout);
+      const selfplay::HostBenchResult r =
+          measure_host<G>(threads, rpl, o.seconds, o.fanout, o.at_once);
       // The share of the threads' wall time the host spent working (the rest: the null
       // backend's answers and waiting between waves).
       const double busy = r.seconds > 0 ? r.host_thread_ms / (10 * r.seconds * r.threads) : 0;
@@ -293,8 +296,8 @@ int host_table(const BenchOpts& o) {
                   r.leaves_per_thread_second(), r.seconds > 0 ? r.rollouts / r.seconds : 0.0, busy);
       std::fflush(stdout);
       csv +=
-          fmt::format("{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g}\n", G::kName, r.threads,
-                      rpl, o.fanout, r.leaves, r.rollouts, r.batches, r.seconds,
+          fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g}\n", G::kName, r.threads,
+                      rpl, o.fanout, o.at_once, r.leaves, r.rollouts, r.batches, r.seconds,
                       r.host_thread_ms / 1000, r.leaves_per_second(), r.leaves_per_thread_second());
     }
   if (!o.csv.empty()) {
@@ -451,6 +454,11 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--fanout", o->fanout,
                  "With --host: the engines' fanout (leaves per descent that expands a node)")
       ->transform(integer_in(1, 256))
+      ->capture_default_str();
+  app.add_option("--at-once", o->at_once,
+                 "With --host: the games in flight (each wave of the pool steps up to half of "
+                 "them)")
+      ->transform(integer_in(1, 65536))
       ->capture_default_str();
 
   return [o]() { return with_game(o->game, [&]<class G>() { return bench<G>(*o); }); };

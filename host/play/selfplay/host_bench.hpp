@@ -22,8 +22,10 @@
 namespace sp::selfplay {
 
 // The workload: MCTS against MCTS, 800 rollouts a move (as the rollout-scaling grid), 4 leaves a
-// round, 256 games at once, batches of half of them, the engines' default node budget (a smaller
-// one would stop Gomoku's trees from growing, and leaves that expand nothing are cheap).
+// round, 256 games at once (or `at_once`), batches of half of them, the engines' default node
+// budget (a smaller one would stop Gomoku's trees from growing, and leaves that expand nothing
+// are cheap). The games at once matter on several threads: a wave of few games is too little work
+// for the hand-off between the driver and the pool (issue 44).
 inline constexpr uint64_t kHostBenchSeed = 20261205;
 inline constexpr uint32_t kHostBenchRolloutsPerMove = 800;
 inline constexpr uint32_t kHostBenchConcurrency = 256;
@@ -34,9 +36,10 @@ struct HostBenchResult {
   uint32_t rollouts_per_leaf = 0;
   uint64_t leaves = 0, rollouts = 0, batches = 0;
   uint32_t fanout = 1;
-  double seconds = 0;         // wall time
-  double host_ms = 0;         // host wall time (BatchInfo::host_ms, summed)
-  double host_thread_ms = 0;  // host thread time (BatchInfo::host_thread_ms, summed)
+  uint32_t at_once = kHostBenchConcurrency;  // games in flight
+  double seconds = 0;                        // wall time
+  double host_ms = 0;                        // host wall time (BatchInfo::host_ms, summed)
+  double host_thread_ms = 0;                 // host thread time (BatchInfo::host_thread_ms, summed)
   double leaves_per_second() const { return seconds > 0 ? leaves / seconds : 0; }
   double leaves_per_thread_second() const {
     return host_thread_ms > 0 ? leaves / (host_thread_ms / 1000) : 0;
@@ -47,12 +50,13 @@ struct HostBenchResult {
 };
 
 template <HostGame G>
-config::Config<G> host_bench_config(int threads, uint32_t rollouts_per_leaf, uint32_t fanout = 1) {
+config::Config<G> host_bench_config(int threads, uint32_t rollouts_per_leaf, uint32_t fanout = 1,
+                                    uint32_t at_once = kHostBenchConcurrency) {
   config::Config<G> cfg;
   config::campaign_schema<G>(false).apply_defaults(cfg);
   cfg.seed = kHostBenchSeed;
-  cfg.games = kHostBenchGames;
-  cfg.concurrency = kHostBenchConcurrency;
+  cfg.games = std::max(kHostBenchGames, at_once);
+  cfg.concurrency = at_once;
   cfg.backend.threads = threads;
   for (config::EngineConfig& e : cfg.engines) {
     e.type = config::EngineType::kMcts;
@@ -61,16 +65,16 @@ config::Config<G> host_bench_config(int threads, uint32_t rollouts_per_leaf, uin
     e.leaves_per_round = 4;
     e.fanout = fanout;
   }
-  cfg.backend.batch_rollouts = uint64_t{kHostBenchConcurrency} / 2 *
+  cfg.backend.batch_rollouts = std::max<uint64_t>(1, at_once / 2) *
                                cfg.engines[0].leaves_per_round * fanout * rollouts_per_leaf;
   return cfg;
 }
 
-// Backend options that fit host_bench_config's batches at rollouts_per_leaf and fanout.
-inline rollout::BackendOptions host_bench_backend_options(uint32_t rollouts_per_leaf,
-                                                          uint32_t fanout = 1) {
+// Backend options that fit host_bench_config's batches at rollouts_per_leaf, fanout and at_once.
+inline rollout::BackendOptions host_bench_backend_options(
+    uint32_t rollouts_per_leaf, uint32_t fanout = 1, uint32_t at_once = kHostBenchConcurrency) {
   rollout::BackendOptions o;
-  o.max_leaves = size_t{kHostBenchConcurrency} * 4 * fanout;
+  o.max_leaves = size_t{at_once} * 4 * fanout;
   o.max_rollouts = o.max_leaves * rollouts_per_leaf;
   return o;
 }
@@ -79,8 +83,9 @@ inline rollout::BackendOptions host_bench_backend_options(uint32_t rollouts_per_
 // about `seconds` (at least one batch), on `threads` threads (0: every core).
 template <HostGame G>
 HostBenchResult run_host_bench(rollout::Backend<G>& backend, int threads,
-                               uint32_t rollouts_per_leaf, double seconds, uint32_t fanout = 1) {
-  const config::Config<G> cfg = host_bench_config<G>(threads, rollouts_per_leaf, fanout);
+                               uint32_t rollouts_per_leaf, double seconds, uint32_t fanout = 1,
+                               uint32_t at_once = kHostBenchConcurrency) {
+  const config::Config<G> cfg = host_bench_config<G>(threads, rollouts_per_leaf, fanout, at_once);
   std::vector<uint32_t> ids(cfg.games);
   std::iota(ids.begin(), ids.end(), 0u);
   Driver<G> driver(cfg, backend, ids);
@@ -88,6 +93,7 @@ HostBenchResult run_host_bench(rollout::Backend<G>& backend, int threads,
   r.threads = driver.threads();
   r.rollouts_per_leaf = rollouts_per_leaf;
   r.fanout = fanout;
+  r.at_once = at_once;
   std::atomic<bool> stop{false};
   const auto t0 = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
