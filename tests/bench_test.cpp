@@ -276,7 +276,8 @@ TEST(Bench, SearchWorkloadWithoutChanceIsIndependentOfThreads) {
 // host's thread time.
 TEST(Bench, HostWorkloadCountsLeavesRolloutsAndThreadTime) {
   for (uint32_t rpl : {1u, 8u}) {
-    auto null = rollout::make_backend<TicTacToe>("null", selfplay::host_bench_backend_options(rpl));
+    auto null = rollout::make_backend<TicTacToe>(
+        "null", selfplay::host_bench_backend_options<TicTacToe>(rpl));
     const selfplay::HostBenchResult r = selfplay::run_host_bench<TicTacToe>(*null, 2, rpl, 0.05);
     EXPECT_EQ(r.threads, 2);
     EXPECT_GT(r.batches, 0u);

@@ -256,7 +256,7 @@ selfplay::HostBenchResult measure_host(int threads, uint32_t rollouts_per_leaf, 
                                        uint32_t fanout = 1,
                                        uint32_t at_once = selfplay::kHostBenchConcurrency) {
   auto null = rollout::make_backend<G>(
-      "null", selfplay::host_bench_backend_options(rollouts_per_leaf, fanout, at_once));
+      "null", selfplay::host_bench_backend_options<G>(rollouts_per_leaf, fanout, at_once));
   return selfplay::run_host_bench<G>(*null, threads, rollouts_per_leaf, seconds, fanout, at_once);
 }
 

@@ -17,6 +17,7 @@
 #include "host/engines/rollout/backend.hpp"
 #include "host/play/config/campaign_config.hpp"
 #include "host/play/config/game_schema.hpp"
+#include "host/play/selfplay/batch_sizing.hpp"
 #include "host/play/selfplay/driver.hpp"
 
 namespace sp::selfplay {
@@ -70,12 +71,17 @@ config::Config<G> host_bench_config(int threads, uint32_t rollouts_per_leaf, uin
   return cfg;
 }
 
-// Backend options that fit host_bench_config's batches at rollouts_per_leaf, fanout and at_once.
-inline rollout::BackendOptions host_bench_backend_options(
-    uint32_t rollouts_per_leaf, uint32_t fanout = 1, uint32_t at_once = kHostBenchConcurrency) {
+// Backend options that hold host_bench_config's batches: the leaves and rollouts the driver
+// reserves for a round of every game in flight (max_round_leaves counts the game's most moves, for
+// flat engines), so that a batch of half the games is one wave of the pool. Smaller limits would
+// cut it into waves of a few games, each a hand-off between the driver and the workers.
+template <HostGame G>
+rollout::BackendOptions host_bench_backend_options(uint32_t rollouts_per_leaf, uint32_t fanout = 1,
+                                                   uint32_t at_once = kHostBenchConcurrency) {
+  const config::Config<G> cfg = host_bench_config<G>(1, rollouts_per_leaf, fanout, at_once);
   rollout::BackendOptions o;
-  o.max_leaves = size_t{at_once} * 4 * fanout;
-  o.max_rollouts = o.max_leaves * rollouts_per_leaf;
+  o.max_leaves = size_t{at_once} * max_round_leaves(cfg);
+  o.max_rollouts = uint64_t{at_once} * max_round_rollouts(cfg);
   return o;
 }
 
