@@ -293,8 +293,7 @@ class Mcts {
       uint32_t best = kNone;
       for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
         if (best == kNone || nodes_[c].visits > nodes_[best].visits) best = c;
-      // A ply the search saw once is a guess (and the walk's cache misses cost a move's search
-      // as much as its leaves do at 64 rollouts a leaf): the line ends before it.
+      // A ply the search saw once is a guess: the line ends before it.
       if (best == kNone || nodes_[best].visits < kPvVisits) break;
       node = best;
       if (n.kind == Kind::kChance) {
