@@ -25,16 +25,14 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-import subprocess
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import CONFIGS, ROOT, HERE, appending_csv, elo, machine, match_counts  # noqa: E402
+from run import CONFIGS, ROOT, HERE, appending_csv, elo, machine, match_counts, run_match  # noqa: E402
 
 COLUMNS = ["date", "machine", "game", "budget", "fanout", "per_leaf", "rollouts_per_descent",
            "leaves_per_round", "opponent", "pairs", "wins", "draws", "losses", "penta0", "penta1",
@@ -116,16 +114,10 @@ def main() -> None:
                        "rollouts_per_descent": fanout * per_leaf,
                        "leaves_per_round": cfg["engines"]["player0"].get("leaves_per_round", 4),
                        "opponent": "mcts 1 a leaf", "pairs": args.pairs}
-                start = time.monotonic()
-                run = subprocess.run(["nice", args.bin, "match", str(config), "--quiet"],
-                                     capture_output=True, text=True)
-                seconds = time.monotonic() - start
-                if run.returncode != 0:
-                    row["status"] = "failed: " + run.stderr.strip().replace("\n", " ")[:300]
-                    writer.writerow(row)
-                    print(f"{name}: {row['status']}", file=sys.stderr, flush=True)
+                stdout, seconds = run_match(args.bin, config, row, writer, name)
+                if stdout is None:
                     continue
-                scores, w, d, l, _ = match_counts(run.stdout)
+                scores, w, d, l, _ = match_counts(stdout)
                 n = len(scores)
                 s = float(scores.mean())
                 var = float(((scores - s) ** 2).mean())

@@ -130,17 +130,11 @@ def play(args, game: str, series: str, budget: int, per_leaf: int, leaves: int, 
         return None
     h5 = Path(cfg["output"]["path"])
     h5.unlink(missing_ok=True)
-    start = time.monotonic()
-    done = subprocess.run(["nice", args.bin, "match", str(config), "--quiet"] +
-                          (["--device", str(args.device)] if args.backend == "cuda" else []),
-                          capture_output=True, text=True)
-    seconds = time.monotonic() - start
-    if done.returncode != 0:
-        row["status"] = "failed: " + done.stderr.strip().replace("\n", " ")[:300]
-        writer.writerow(row)
-        print(f"{name}: {row['status']}", file=sys.stderr, flush=True)
+    stdout, seconds = run_match(args.bin, config, row, writer, name,
+                                ["--device", str(args.device)] if args.backend == "cuda" else [])
+    if stdout is None:
         return seconds
-    scores, w, d, l, rate = match_counts(done.stdout)
+    scores, w, d, l, rate = match_counts(stdout)
     n = len(scores)
     s = float(scores.mean())
     var = float(((scores - s) ** 2).mean())
@@ -247,6 +241,22 @@ def main() -> None:
                                    lower if series == "previous" else None, writer, work)
                     if seconds is not None and k + 1 < len(budgets):
                         args.estimate[(game, series)] = seconds * budgets[k + 1] / budget
+
+
+def run_match(binary: str, config: Path, row: dict, writer, name: str,
+              extra: list[str] | None = None) -> tuple[str | None, float]:
+    """Plays the match of `config` (niced, --quiet); returns its output and the seconds it took.
+    A match that fails gets its row written with status "failed: <stderr>" and None for output."""
+    start = time.monotonic()
+    done = subprocess.run(["nice", binary, "match", str(config), "--quiet"] + (extra or []),
+                          capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    if done.returncode == 0:
+        return done.stdout, seconds
+    row["status"] = "failed: " + done.stderr.strip().replace("\n", " ")[:300]
+    writer.writerow(row)
+    print(f"{name}: {row['status']}", file=sys.stderr, flush=True)
+    return None, seconds
 
 
 class _FlushingWriter:
