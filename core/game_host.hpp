@@ -101,6 +101,7 @@
 #include <vector>
 
 #include "core/config/schema.hpp"
+#include "core/endgame.hpp"
 #include "core/game.hpp"
 
 namespace sp {
@@ -206,6 +207,26 @@ concept ProtocolGame =
       { GameHost<G>::pbrain_move(s, int64_t{}, int64_t{}) } -> std::same_as<typename G::Move>;
       { GameHost<G>::pbrain_xy(m) } -> std::same_as<std::pair<int, int>>;
       { GameHost<G>::pbrain_stones(s) } -> std::same_as<std::vector<PbrainStone>>;
+    };
+
+// Games with endgame databases (`selfplay egtb`, an engine's `egtb` key; core/endgame.hpp):
+//   egtb_build(options)       builds every table of up to options.pieces pieces in options.dir
+//   egtb_verify(dir, parallel_for, progress)
+//                             checks each stored value against its successors' values
+//   egtb_open(dir)            the tables of dir, open for probing (shared, thread-safe); throws
+//                             InputError for a folder that is none or a damaged table
+//   egtb_configurations(n)    the board configurations of n pieces as the literature counts them
+template <class G>
+concept EndgameGame =
+    HostGame<G> && requires(const EndgameBuildOptions& options, const std::string& dir,
+                            const ParallelFor& parallel_for,
+                            const std::function<void(const EndgameProgress&)>& progress) {
+      { GameHost<G>::egtb_build(options) } -> std::same_as<EndgameBuildResult>;
+      { GameHost<G>::egtb_verify(dir, parallel_for, progress) } ->
+          std::same_as<EndgameVerifyResult>;
+      { GameHost<G>::egtb_open(dir) } ->
+          std::same_as<std::shared_ptr<const EndgameProbe<typename G::State>>>;
+      { GameHost<G>::egtb_configurations(int{}) } -> std::same_as<uint64_t>;
     };
 // clang-format on
 

@@ -238,12 +238,26 @@ class Checker:
             raise Failure(f"no subcommands found in selfplay --help:\n{out}")
         return names
 
-    def options(self, sub: str) -> tuple[set[str], set[str]]:
-        """The options of a subcommand, and those of them that take a value."""
-        if sub not in self.helps:
-            self.helps[sub] = self.run_binary([sub, "--help"], REPO).stdout.decode()
+    def help_text(self, path: tuple[str, ...]) -> str:
+        key = " ".join(path)
+        if key not in self.helps:
+            self.helps[key] = self.run_binary([*path, "--help"], REPO).stdout.decode()
+        return self.helps[key]
+
+    def nested(self, sub: str) -> set[str]:
+        """The subcommands of a subcommand (`selfplay egtb build`), none for most."""
+        out = self.help_text((sub,))
+        if not re.search(r"(?im)^subcommands:\s*$", out):
+            return set()
+        section = re.split(r"(?im)^subcommands:\s*$", out)[-1]
+        return set(re.findall(r"(?m)^\s{2}([a-z]+)\s", section))
+
+    def options(self, sub: str | tuple[str, ...]) -> tuple[set[str], set[str]]:
+        """The options of a subcommand (or of a nested one, given as a path), and those of them
+        that take a value."""
+        path = (sub,) if isinstance(sub, str) else sub
         names, valued = set(), set()
-        for line in self.helps[sub].split("\n"):
+        for line in self.help_text(path).split("\n"):
             m = re.match(r"^\s+((?:-\w,\s*)?--[\w-]+)(\s\S+)?", line)
             if not m:
                 continue
@@ -409,15 +423,18 @@ class Checker:
         sub = args[0]
         if sub not in self.commands:
             raise Failure(f"selfplay has no command '{sub}' (it has {', '.join(sorted(self.commands))})")
-        names, valued = self.options(sub)
-        positionals: list[int] = []
+        path = (sub,)
         i = 1
+        if len(args) > 1 and args[1] in self.nested(sub):
+            path, i = (sub, args[1]), 2
+        names, valued = self.options(path)
+        positionals: list[int] = []
         while i < len(args):
             a = args[i]
             if a.startswith("-") and len(a) > 1 and not re.match(r"^-\d", a):
                 name = a.split("=", 1)[0]
                 if name not in names:
-                    raise Failure(f"selfplay {sub} has no option {name}")
+                    raise Failure(f"selfplay {' '.join(path)} has no option {name}")
                 if name in valued and "=" not in a:
                     i += 1
             else:
@@ -623,7 +640,7 @@ class Checker:
         print("FAIL " + message, flush=True)
 
 
-SELF_CHECK_CASES = 10
+SELF_CHECK_CASES = 11
 
 
 def self_check(binary: Path, scratch: Path) -> list[str]:
@@ -639,6 +656,7 @@ def self_check(binary: Path, scratch: Path) -> list[str]:
         "broken anchor": "[a heading](#no-such-heading)\n",
         "bad value": "```sh\nselfplay improve configs/ewn/improve.yaml --generations 0\n```\n",
         "unknown option of a parsed command": "```sh\nselfplay improve configs/ewn/improve.yaml --frob\n```\n",
+        "unknown option of a nested command": "```sh\nselfplay egtb verify --pieces 3\n```\n",
     }
     good = "# A page\n\n[here](#a-page)\n\n```sh\nselfplay demo --games 1   # two\nselfplay perft --position \"ABC2/DE3/F3f/3ed/2cba 0 1\" --depth 2\n```\n"
     assert len(cases) == SELF_CHECK_CASES

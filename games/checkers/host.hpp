@@ -113,8 +113,16 @@ struct GameHost<CheckersGame> {
   static std::string move_help();
   static std::string rules_help(const checkers::Rules& rules);
   static std::string win_reason(const checkers::State& before, checkers::Move move, bool human);
+
+  // Endgame databases (egtb/build.hpp, egtb/tables.hpp).
+  static EndgameBuildResult egtb_build(const EndgameBuildOptions& options);
+  static EndgameVerifyResult egtb_verify(
+      const std::string& dir, const ParallelFor& parallel_for,
+      const std::function<void(const EndgameProgress&)>& progress);
+  static std::shared_ptr<const EndgameProbe<checkers::State>> egtb_open(const std::string& dir);
+  static uint64_t egtb_configurations(int pieces);
 };
 
-static_assert(HostGame<CheckersGame>);
+static_assert(HostGame<CheckersGame> && EndgameGame<CheckersGame>);
 
 }  // namespace sp

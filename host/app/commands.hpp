@@ -52,6 +52,8 @@ Runner add_convert(CLI::App& app);
 // A standalone copy of a campaign or match file or of an index over the files of an MPI run
 // (`selfplay merge INPUT -o OUTPUT`).
 Runner add_merge(CLI::App& app);
+// Endgame databases: `selfplay egtb build|verify|probe` (checkers).
+Runner add_egtb(CLI::App& app);
 
 // --game NAME: the game a command plays (games/games.hpp lists them); with a config, the config's
 // `game:` must agree. The help lists the known games. Commands without a config (with_config

@@ -125,6 +125,10 @@ int run_command(int argc, char** argv) {
   add("merge",
       "Copy a campaign, match or index file (the main file of an MPI run) into one standalone file",
       &sp::app::add_merge);
+  add("egtb",
+      "Endgame databases: build them by retrograde analysis, verify them, probe a position "
+      "(checkers)",
+      &sp::app::add_egtb);
 
   // Called as pbrain-selfplay (the link the build puts next to the binary, for Gomocup managers,
   // which start an engine without arguments): `selfplay pbrain` with the same arguments.

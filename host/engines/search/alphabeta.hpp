@@ -19,6 +19,13 @@
 //   - every position at the horizon is searched (narrow) for a forced win of its side to move,
 //     which scores as a win at its length.
 //
+// Endgame databases (optional, set_endgame): every position below the root that they cover
+// scores at once, without search: a draw 0, a win kEndgameWin plus the evaluation (clamped to
+// +-kMaxEval / 4, so that among won positions the winner prefers progress: trades, advanced men)
+// and a loss the negation of the opponent's such win. These scores lie beyond every evaluation
+// and below every win the search proves by reaching the end (databases know the result, not its
+// distance).
+//
 // Repetition (games with the rule, core/repetition.hpp): a move that completes the rule's
 // count of a position, over the game's positions before the root (passed to search) and the
 // search path, scores as a draw. The table keys do not carry the path, so a stored value may hold
@@ -48,12 +55,14 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/deadline.hpp"
+#include "core/endgame.hpp"
 #include "core/game.hpp"
 #include "core/philox.hpp"
 #include "core/repetition.hpp"
@@ -93,8 +102,9 @@ struct AlphaBetaStats {
   uint64_t tt_hits = 0;  // nodes settled by the transposition table
   double seconds = 0;
   double nodes_per_second = 0;
-  int32_t value = 0;     // root value for the side to move
-  bool proven = false;   // the value is a game result (|value| >= kProven)
+  uint64_t endgame_hits = 0;  // positions scored by the endgame databases
+  int32_t value = 0;          // root value for the side to move
+  bool proven = false;        // the value is a game result (|value| >= kProven)
   bool stopped = false;  // the time limit cut an iteration short (its result is dropped; depth 0:
                          // the first one, and best is the best root move scored before)
   Move best{};
@@ -117,6 +127,7 @@ class AlphaBeta {
   static constexpr Score kWin = 1 << 24;
   static constexpr Score kProven = kWin - kMaxDepth - 1;
   static constexpr Score kMaxEval = kWin / 2;
+  static constexpr Score kEndgameWin = kMaxEval + kMaxEval / 2;
 
   // Throws std::invalid_argument for options out of range or a missing evaluation.
   AlphaBeta(Evaluator evaluate, const Rules& rules, const AlphaBetaOptions& options)
@@ -149,7 +160,7 @@ class AlphaBeta {
     if (opt_.use_tt && !table_.allocated()) table_.allocate(opt_.tt_size_mb);
     std::fill(history_.begin(), history_.end(), 0);
     for (auto& k : killers_) k[0].set = k[1].set = false;
-    nodes_ = leaves_ = tt_hits_ = 0;
+    nodes_ = leaves_ = tt_hits_ = endgame_hits_ = 0;
     next_poll_ = kPollNodes;
     stop_ = false;
 
@@ -213,6 +224,7 @@ class AlphaBeta {
     st.nodes = nodes_;
     st.leaves = leaves_;
     st.tt_hits = tt_hits_;
+    st.endgame_hits = endgame_hits_;
     st.seconds = deadline_.seconds();
     st.nodes_per_second = st.seconds > 0 ? static_cast<double>(st.nodes) / st.seconds : 0;
     return st;
@@ -234,6 +246,12 @@ class AlphaBeta {
     assert(ms > 0 || opt_.depth > 0);
     opt_.time_ms = ms;
   }
+
+  // Endgame databases that score the positions they cover (null: none).
+  void set_endgame(std::shared_ptr<const EndgameProbe<State>> tables) {
+    endgame_ = std::move(tables);
+  }
+  bool has_endgame() const { return endgame_ != nullptr; }
 
   // The clock the time limit reads (tests inject one; nullptr: steady_clock).
   void set_clock(Deadline::Now now) { deadline_.set_clock(std::move(now)); }
@@ -394,6 +412,21 @@ class AlphaBeta {
     return false;
   }
 
+  // The databases' score of s for its side to move; false when they do not cover it.
+  bool endgame_score(const State& s, Score* out) {
+    if (!endgame_ || endgame_->pieces(s) > endgame_->max_pieces()) return false;
+    const EndgameValue v = endgame_->probe(s);
+    if (v == EndgameValue::kUnknown) return false;
+    ++endgame_hits_;
+    if (v == EndgameValue::kDraw) {
+      *out = 0;
+      return true;
+    }
+    const Score progress = std::clamp<Score>(evaluate_(s), -kMaxEval / 4, kMaxEval / 4);
+    *out = v == EndgameValue::kWin ? kEndgameWin + progress : -kEndgameWin + progress;
+    return true;
+  }
+
   // Whether the horizon position s, ply plies from the root, is searched a ply further instead of
   // scored (quiescence).
   bool extends(const State& s, int ply) const {
@@ -452,6 +485,10 @@ class AlphaBeta {
         ++nodes_;
         v = 0;
         pv_len_[ply + 1] = 0;
+      } else if (Score known; endgame_score(child, &known)) {
+        ++nodes_;
+        v = -known;
+        pv_len_[ply + 1] = 0;
       } else if (depth == 1 && !extends(child, ply + 1)) {
         tick();  // a leaf costs an evaluation and a threat search: it polls too
         if (stop_) return 0;
@@ -502,6 +539,7 @@ class AlphaBeta {
   Evaluator evaluate_;
   Rules rules_;
   AlphaBetaOptions opt_;
+  std::shared_ptr<const EndgameProbe<State>> endgame_;  // null: no databases
   TranspositionTable<Move, Score> table_;
   std::vector<uint64_t> history_;  // [side * kMoveIndices + move_index]
   Killer killers_[kMaxDepth + 1][2] = {};
@@ -520,7 +558,7 @@ class AlphaBeta {
   int repetition_limit_ = 0;
 
   // Per search.
-  uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0, next_poll_ = 0;
+  uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0, endgame_hits_ = 0, next_poll_ = 0;
   int iteration_ = 0;
   bool stop_ = false;
   Move root_best_{};  // the best root move the first iteration has scored, if root_scored_
@@ -556,6 +594,7 @@ class AlphaBetaEngine final : public Engine<G> {
     if (o.use_killers) out += ", killers";
     if (o.use_history) out += ", history";
     if (o.threat_nodes > 0) out += ", threats " + std::to_string(o.threat_nodes) + " nodes";
+    if (search_.has_endgame()) out += ", endgame databases";
     if constexpr (hooks::HasQuiet<G>)
       if (o.quiescence) out += ", quiescence";
     return out + ")";
@@ -607,6 +646,10 @@ class AlphaBetaEngine final : public Engine<G> {
   void observe(Move, const State& after) override { positions_.push(after); }
   void set_time_limit(uint32_t ms) override { search_.set_time_ms(ms ? ms : configured_time_ms_); }
   void set_interrupt(const std::atomic<bool>* flag) override { search_.set_interrupt(flag); }
+  // Endgame databases scoring the positions they cover (AlphaBeta::set_endgame).
+  void set_endgame(std::shared_ptr<const EndgameProbe<State>> tables) {
+    search_.set_endgame(std::move(tables));
+  }
 
   // Statistics of the last decision (depth 0 for a forced move).
   const typename Search::Stats& last_stats() const { return stats_; }

@@ -43,6 +43,7 @@ class MctsEngine final : public Engine<Game> {
     if (params_.eval_blend > 0 || params_.progressive_bias > 0)
       out += ", eval " + evaluator_name_ + " blend=" + std::to_string(params_.eval_blend) +
              " bias=" + std::to_string(params_.progressive_bias);
+    if (endgame_named_) out += ", endgame databases";
     return out + ")";
   }
   void new_game() override { tree_.reset(); }
@@ -61,8 +62,14 @@ class MctsEngine final : public Engine<Game> {
   void observe(Move move, const State& next_root) override { tree_.advance(move, next_root); }
   void set_time_limit(uint32_t ms) override { tree_.set_time_limit(ms ? ms : params_.time_ms); }
   void set_interrupt(const std::atomic<bool>* flag) override { tree_.set_interrupt(flag); }
+  // Endgame databases solving the nodes they cover (Mcts::set_endgame); before the first move.
+  void set_endgame(std::shared_ptr<const EndgameProbe<State>> tables) {
+    endgame_named_ = tables != nullptr;
+    tree_.set_endgame(std::move(tables));
+  }
 
  private:
+  bool endgame_named_ = false;
   MctsParams params_;
   Mcts<Game> tree_;
   uint32_t policy_slot_;

@@ -32,6 +32,10 @@
 // progressive_bias * prior(mover) / (visits + 1) to a move's UCT score (Chaslot et al. 2008). With
 // both at 0 (the defaults) the search is exactly the plain UCT one and the evaluator is not called.
 //
+// Endgame databases (optional, set_endgame): a new decision node whose position the databases
+// cover is solved: a terminal node with the databases' exact value, never expanded, scored like
+// the end of a game (the root is never probed: it needs a move).
+//
 // Time (optional): with time_ms > 0 a search also stops handing out leaves once time_ms of wall
 // clock has passed since begin(), after at least one round (so a move always has some playouts);
 // rollouts_per_move stays the upper bound. With time_ms == 0 (the default) the clock is never read
@@ -46,12 +50,14 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/deadline.hpp"
+#include "core/endgame.hpp"
 #include "core/engine.hpp"
 #include "core/philox.hpp"
 #include "host/engines/rollout/backend.hpp"
@@ -139,7 +145,7 @@ class Mcts {
       nodes_.clear();
       root_ = root;
       make_room(1);
-      nodes_.push_back(make_node(root, Kind::kDecision, Move{}));
+      nodes_.push_back(make_node(root, Kind::kDecision, Move{}, false));
     }
     expand(0, root_);
     // A forced move needs no search.
@@ -152,6 +158,10 @@ class Mcts {
   }
   // The wall-clock limit of the following searches (MctsParams::time_ms), 0 = none.
   void set_time_limit(uint32_t ms) { p_.time_ms = ms; }
+  // Endgame databases that solve the nodes they cover (null: none). Before the first begin().
+  void set_endgame(std::shared_ptr<const EndgameProbe<State>> tables) {
+    endgame_ = std::move(tables);
+  }
   // A flag that ends the following searches when set (Deadline::set_interrupt).
   void set_interrupt(const std::atomic<bool>* flag) { deadline_.set_interrupt(flag); }
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
@@ -204,7 +214,7 @@ class Mcts {
         continue;
       }
       if (nodes_[node].kind == Kind::kTerminal) {
-        score_terminal(s);
+        score_terminal();
         continue;
       }
       add_leaf(s, out);
@@ -429,13 +439,16 @@ class Mcts {
     return spent_ + in_flight_rollouts_ < p_.rollouts_per_move && !out_of_time();
   }
 
-  // The descent of path_ ends in a terminal node whose state is s: its exact result, at once.
-  void score_terminal(const State& s) {
-    const int w = Game::winner(s);
+  // The descent of path_ ends in a terminal node (the end of a game or a position the endgame
+  // databases solved): its exact result, at once.
+  void score_terminal() {
+    const double v0 = nodes_[path_.back()].value0;  // 1, 0 or 1/2 (make_node)
     rollout::LeafStats exact;
     exact.rollouts = p_.rollouts_per_leaf;
-    if (w == 0 || w == 1)
-      exact.wins[w] = p_.rollouts_per_leaf;
+    if (v0 == 1.0)
+      exact.wins[0] = p_.rollouts_per_leaf;
+    else if (v0 == 0.0)
+      exact.wins[1] = p_.rollouts_per_leaf;
     else
       exact.draws = p_.rollouts_per_leaf;
     apply_result(path_, exact, false, 0);
@@ -485,7 +498,7 @@ class Mcts {
       State child = s;
       Game::apply(child, nodes_[c].move);
       if (nodes_[c].kind == Kind::kTerminal) {
-        score_terminal(child);
+        score_terminal();
         continue;
       }
       add_leaf(child, out);
@@ -503,13 +516,25 @@ class Mcts {
     return std::memcmp(&a, &b, sizeof(State)) == 0;
   }
 
-  Node make_node(const State& s, Kind kind, Move m) const {
+  // probe: a decision node the endgame databases cover is solved (never the root).
+  Node make_node(const State& s, Kind kind, Move m, bool probe = true) const {
     Node n;
     n.move = m;
     n.kind = Game::is_over(s) ? Kind::kTerminal : kind;
     if (n.kind == Kind::kTerminal) {
       const int w = Game::winner(s);
       n.value0 = w == 0 ? 1.0 : w == 1 ? 0.0 : 0.5;
+    } else if (probe && endgame_ && kind == Kind::kDecision &&
+               endgame_->pieces(s) <= endgame_->max_pieces()) {
+      const EndgameValue v = endgame_->probe(s);
+      if (v != EndgameValue::kUnknown) {
+        n.kind = Kind::kTerminal;
+        const bool mover_wins = v == EndgameValue::kWin;
+        n.value0 = v == EndgameValue::kDraw                     ? 0.5
+                   : mover_wins == (Game::side_to_move(s) == 0) ? 1.0
+                                                                : 0.0;
+        return n;
+      }
     }
     if (evaluator_ && n.kind != Kind::kTerminal) n.prior0 = static_cast<float>(evaluator_(s));
     return n;
@@ -678,6 +703,7 @@ class Mcts {
   MctsParams p_;
   Rules rules_;
   Evaluator evaluator_;  // null unless eval_blend or progressive_bias is used
+  std::shared_ptr<const EndgameProbe<State>> endgame_;  // null: no databases
   size_t node_limit_ = 1;
   State root_{};
   std::vector<Node> nodes_;

@@ -58,6 +58,11 @@ struct EngineConfig {
   uint32_t threat_nodes = 0;    // alphabeta (games with a threat search): per horizon position
   SearchKind search = SearchKind::kGeneric;  // alphabeta in games with their own search
   bool quiescence = true;                    // alphabeta (games with the is_quiet hook: checkers)
+  // mcts, alphabeta in games with endgame databases (EndgameGame: checkers): their folder
+  // (absolute path; "" = none) and the databases opened from it with the config, an
+  // EndgameProbe<G::State> (make_engine casts it back).
+  std::string egtb;
+  std::shared_ptr<const void> endgame;
   // pbrain: the program and its arguments (key `command`, split like a shell line; a program
   // path with '/' made absolute from the config file's directory), and its time controls.
   std::vector<std::string> command;

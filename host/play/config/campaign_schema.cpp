@@ -284,6 +284,21 @@ Section<EngineConfig> engine_quiescence_keys() {
   return s;
 }
 
+Section<EngineConfig> engine_egtb_keys(
+    std::function<void(EngineConfig&, const std::string&)> load) {
+  Section<EngineConfig> s;
+  s.only_if(
+      [](const EngineConfig& e) {
+        return e.type == EngineType::kMcts || e.type == EngineType::kAlphaBeta;
+      },
+      "for type mcts and alphabeta");
+  s.file("egtb", &EngineConfig::egtb,
+         "mcts, alphabeta: folder of endgame databases (`selfplay egtb build`); positions they "
+         "cover score exactly (alphabeta) or are solved nodes (mcts); empty = none",
+         std::move(load));
+  return s;
+}
+
 Section<EngineConfig> engine_pbrain_keys() {
   Section<EngineConfig> s;
   s.only_if([](const EngineConfig& e) { return is_external(e.type); },

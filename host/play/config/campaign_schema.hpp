@@ -32,6 +32,9 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
 Section<EngineConfig> engine_threat_keys();
 // The key of type alphabeta in games with quiet positions (the is_quiet hook): quiescence.
 Section<EngineConfig> engine_quiescence_keys();
+// egtb: the folder of an mcts or alphabeta engine's endgame databases, opened by `load` (games
+// with them, EndgameGame).
+Section<EngineConfig> engine_egtb_keys(std::function<void(EngineConfig&, const std::string&)> load);
 // The keys of type pbrain (an external Gomocup engine): command and its time controls. Games
 // without the protocol get no such engine (game_schema.hpp refuses the type).
 Section<EngineConfig> engine_pbrain_keys();

@@ -64,6 +64,16 @@ Section<Config<G>> engine_section(int p) {
       if (!why.empty()) doc.fail_key(path + ".search", why);
     });
   if constexpr (search::hooks::HasQuiet<G>) s.include(engine, engine_quiescence_keys());
+  if constexpr (EndgameGame<G>)
+    s.include(engine, engine_egtb_keys([](EngineConfig& e, const std::string& dir) {
+                e.endgame = nullptr;
+                if (dir.empty()) return;
+                auto tables = GameHost<G>::egtb_open(dir);
+                if (tables->max_pieces() == 0)
+                  throw InputError("no endgame database in " + excerpt(dir) +
+                                   " (build them with `selfplay egtb build`)");
+                e.endgame = std::move(tables);
+              }));
   s.include(engine, engine_pbrain_keys());
   if constexpr (!ProtocolGame<G>)
     s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {

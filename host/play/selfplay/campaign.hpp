@@ -138,6 +138,8 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     // quiescence (checkers' alpha-beta) came later too: files written before it searched without
     // it, so only `quiescence: false` resumes them.
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");
+    // egtb (checkers' endgame databases) too; without them the search is what it was.
+    if (cfg.engines[p].egtb.empty()) engine.remove("egtb");
     YAML::Node values;  // null: no weights
     if constexpr (FeatureGame<G>)
       if (const auto& weights = cfg.engines[p].evaluation)

@@ -42,6 +42,13 @@ typename search::Mcts<G>::Evaluator evaluation_prior(std::shared_ptr<const eval:
   }
 }
 
+// The endgame databases of an engine config (the `egtb` key), null when none.
+template <HostGame G>
+std::shared_ptr<const EndgameProbe<typename G::State>> endgame_of(const config::EngineConfig& cfg) {
+  // The config loader of G stored an EndgameProbe<G::State> (config/game_schema.hpp).
+  return std::static_pointer_cast<const EndgameProbe<typename G::State>>(cfg.endgame);
+}
+
 // Engine of one player built from its config; policy_slot is its index into the batch's policies.
 template <HostGame G>
 std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
@@ -50,11 +57,14 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
   switch (cfg.type) {
     case config::EngineType::kMcts: {
       const search::MctsParams params = mcts_params(cfg);
-      if (params.eval_blend == 0 && params.progressive_bias == 0)
-        return std::make_unique<search::MctsEngine<G>>(params, rules, policy_slot);
-      return std::make_unique<search::MctsEngine<G>>(
-          params, rules, policy_slot, evaluation_prior<G>(cfg.evaluation, rules, cfg.eval_scale),
-          cfg.evaluation ? cfg.evaluation->name : "");
+      auto engine = params.eval_blend == 0 && params.progressive_bias == 0
+                        ? std::make_unique<search::MctsEngine<G>>(params, rules, policy_slot)
+                        : std::make_unique<search::MctsEngine<G>>(
+                              params, rules, policy_slot,
+                              evaluation_prior<G>(cfg.evaluation, rules, cfg.eval_scale),
+                              cfg.evaluation ? cfg.evaluation->name : "");
+      if (cfg.endgame) engine->set_endgame(endgame_of<G>(cfg));
+      return engine;
     }
     case config::EngineType::kFlat:
       return std::make_unique<search::FlatEngine<G>>(cfg.rollouts_per_move, rules, policy_slot);
@@ -109,8 +119,10 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
             name = cfg.evaluation->name;
           }
         }
-        return std::make_unique<search::AlphaBetaEngine<G>>(std::move(evaluate), rules, options,
-                                                            name);
+        auto engine =
+            std::make_unique<search::AlphaBetaEngine<G>>(std::move(evaluate), rules, options, name);
+        if (cfg.endgame) engine->set_endgame(endgame_of<G>(cfg));
+        return engine;
       }
       throw InputError(std::string("alphabeta is for games without chance; ") + G::kName +
                        " has chance: use expectimax");
