@@ -68,6 +68,11 @@ class EndgameProbe {
   virtual int max_pieces() const = 0;
   // The pieces on the board of s, the number max_pieces compares with.
   virtual int pieces(const State& s) const = 0;
+  // For a move from `before` to `after`, both covered and won or lost: how far `after` is from
+  // its next conversion (the databases' levels: along the winner's best moves they fall, along
+  // any of the loser's too), 0 when the move itself converted (left the material); -1 when the
+  // databases hold no levels.
+  virtual int plies_after(const State& before, const State& after) const = 0;
 };
 
 }  // namespace sp

@@ -43,11 +43,12 @@ ParallelFor pool_for(WorkPool& pool) {
   return [&pool](size_t items, const std::function<void(size_t)>& fn) { pool.run(items, fn); };
 }
 
-uint64_t folder_bytes(const std::string& dir) {
+// Bytes of the folder's files with this extension (".egtb" values, ".plies" levels).
+uint64_t folder_bytes(const std::string& dir, const char* extension) {
   uint64_t n = 0;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".egtb") n += it->file_size(ec);
+    if (it->path().extension() == extension) n += it->file_size(ec);
   return n;
 }
 
@@ -91,11 +92,11 @@ int run_build(const Opts& o) {
   }
   std::printf(
       "%s endgame databases of 2 to %d pieces in %s: %d tables (%d built, %d kept), %" PRIu64
-      " positions stored (Black to move; White to move is the colour flip), %s, %.1f s on "
-      "%d threads\n",
+      " positions stored (Black to move; White to move is the colour flip), %s of values and "
+      "%s of levels, %.1f s on %d threads\n",
       GameHost<G>::kTitle, o.pieces, o.dir.c_str(), r.tables_built + r.tables_kept, r.tables_built,
-      r.tables_kept, r.positions, format_bytes(folder_bytes(o.dir)).c_str(), seconds,
-      pool.threads());
+      r.tables_kept, r.positions, format_bytes(folder_bytes(o.dir, ".egtb")).c_str(),
+      format_bytes(folder_bytes(o.dir, ".plies")).c_str(), seconds, pool.threads());
   std::printf("board configurations (side to move not counted, one side alone included):\n");
   for (int n = 1; n <= o.pieces; ++n)
     std::printf("  %d pieces: %" PRIu64 "\n", n, GameHost<G>::egtb_configurations(n));

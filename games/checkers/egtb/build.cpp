@@ -27,7 +27,9 @@ struct Half {
   Material m;
   SignatureIndex index;
   std::vector<uint8_t> bytes;
-  explicit Half(const Material& material) : m(material), index(material), bytes(index.size(), 0) {}
+  std::vector<uint8_t> plies;  // won and lost positions: plies to a conversion (table.hpp)
+  explicit Half(const Material& material)
+      : m(material), index(material), bytes(index.size(), 0), plies(index.size(), 0) {}
 };
 
 // A frontier entry: the half (bit 63) and the index.
@@ -47,10 +49,11 @@ Value exit_value(const Tables& tables, const State& child) {
 }
 
 // The init pass for one position: its exits' values and its moves inside the pair.
-uint8_t first_value(const Tables& tables, const Boards& b) {
+uint8_t first_value(const Tables& tables, const Boards& b, bool* has_move) {
   const State p = state_of(b);
   MoveList list;
   generate_moves(p, list);
+  *has_move = list.size > 0;
   if (list.size == 0) return resolved(kLoss);
   const bool capture = move_jumps(list.moves[0]) > 0;
   uint8_t inside = 0, draw_exit = 0;
@@ -96,16 +99,19 @@ void solve_pair(const Tables& tables, Half& a, Half* b_or_null, const ParallelFo
     run_parallel(parallel_for, chunks, [&](size_t c) {
       const uint64_t end = std::min<uint64_t>(half.index.size(), (c + 1) * kChunk);
       for (uint64_t i = c * kChunk; i < end; ++i) {
-        const uint8_t byte = first_value(tables, half.index.unrank(i));
+        bool has_move = true;
+        const uint8_t byte = first_value(tables, half.index.unrank(i), &has_move);
         half.bytes[i] = byte;
         const Value v = value_of(byte);
+        // Resolved here: the win or the loss is a conversion away (none left: the end).
+        half.plies[i] = has_move ? 1 : 0;
         if (v == kWin || v == kLoss) found[c].push_back(i | (h ? kOtherHalf : 0));
       }
     });
     std::vector<uint64_t> more = joined(found);
     frontier.insert(frontier.end(), more.begin(), more.end());
   }
-  while (!frontier.empty()) {
+  for (int level = 1; !frontier.empty(); ++level) {
     const uint64_t chunks = (frontier.size() + kChunk - 1) / kChunk;
     std::vector<std::vector<uint64_t>> next(chunks);
     run_parallel(parallel_for, chunks, [&](size_t c) {
@@ -147,7 +153,12 @@ void solve_pair(const Tables& tables, Half& a, Half* b_or_null, const ParallelFo
               }
               if (cell.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
                 const Value nv = value_of(now);
-                if (nv == kWin || nv == kLoss) next[c].push_back(i | (to_h ? kOtherHalf : 0));
+                if (nv == kWin || nv == kLoss) {
+                  // Its level (the thread that resolved it is its only writer): a win's best
+                  // move leads to a loss one level down, a loss's every move to a lower level.
+                  to.plies[i] = static_cast<uint8_t>(std::min(254, level + 1));
+                  next[c].push_back(i | (to_h ? kOtherHalf : 0));
+                }
                 break;
               }
             }
@@ -170,6 +181,23 @@ std::vector<uint8_t> final_values(const Half& half, uint64_t* wins, uint64_t* lo
     (v == kWin ? *wins : v == kLoss ? *losses : *draws) += 1;
   }
   return values;
+}
+
+// The plies file disagrees with a won or lost position: a win needs a lost successor at fewer
+// plies (a conversion counts 0), a loss every successor that does not convert at fewer plies.
+bool plies_wrong(const Tables& tables, const State& p, const MoveList& list, Value value) {
+  const int at = tables.plies(p);
+  if (at < 0 || value == kDraw) return false;
+  if (list.size == 0) return at != 0;
+  bool found = false;
+  for (int k = 0; k < list.size; ++k) {
+    State child = p;
+    apply(child, list.moves[k]);
+    const int after = tables.plies_after(p, child);
+    if (value == kWin && tables.probe(child) == kLoss && after < at) found = true;
+    if (value == kLoss && after >= at && at < 254) return true;
+  }
+  return value == kWin && !found;
 }
 
 }  // namespace
@@ -208,7 +236,7 @@ EndgameBuildResult build(const EndgameBuildOptions& options) {
   // A killed build leaves at most a temporary file of the table pair in hand.
   for (fs::directory_iterator it(options.dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.starts_with("checkers-") && name.ends_with(".egtb.tmp")) fs::remove(it->path(), ec);
+    if (name.starts_with("checkers-") && name.ends_with(".tmp")) fs::remove(it->path(), ec);
   }
   Tables tables(options.dir);
   struct Pair {
@@ -268,7 +296,9 @@ EndgameBuildResult build(const EndgameBuildOptions& options) {
       if (!half) continue;
       const std::vector<uint8_t> values = final_values(*half, &w, &l, &d);
       std::vector<uint8_t>().swap(half->bytes);
-      write_table(options.dir, half->m, values);
+      for (size_t i = 0; i < values.size(); ++i)
+        if (values[i] == kDraw) half->plies[i] = 0;
+      write_table(options.dir, half->m, values, half->plies);
       tables.add(options.dir, half->m);
       report(half->m, false, &values);
       result.tables_built += 1;
@@ -308,16 +338,19 @@ EndgameVerifyResult verify(const std::string& dir, const ParallelFor& parallel_f
           if (v == kDraw) expected = kDraw;
         }
         const Value stored = file->value(i);
-        if (missing.empty() && stored == expected) continue;
+        if (missing.empty() && stored == expected && !plies_wrong(tables, p, list, stored))
+          continue;
         errors.fetch_add(1, std::memory_order_relaxed);
         std::lock_guard lock(mutex);
         if (result.first_errors.size() >= 20) continue;
         static constexpr const char* kNames[] = {"unknown", "win", "loss", "draw"};
         result.first_errors.push_back(
             file->path() + " index " + std::to_string(i) + " (" + to_string(p) + "): " +
-            (missing.empty()
+            (!missing.empty() ? "a successor's table " + missing + " is missing"
+             : stored != expected
                  ? std::string("stored ") + kNames[stored] + ", its moves give " + kNames[expected]
-                 : "a successor's table " + missing + " is missing"));
+                 : "its plies (" + std::to_string(tables.plies(p)) +
+                       ") do not fall along its best moves"));
       }
     });
     result.errors += errors.load();

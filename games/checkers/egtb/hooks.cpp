@@ -14,6 +14,9 @@ class CheckersProbe final : public EndgameProbe<checkers::State> {
   }
   int max_pieces() const override { return tables_.max_pieces(); }
   int pieces(const checkers::State& s) const override { return count(checkers::occupied(s)); }
+  int plies_after(const checkers::State& before, const checkers::State& after) const override {
+    return tables_.plies_after(before, after);
+  }
 
  private:
   checkers::egtb::Tables tables_;

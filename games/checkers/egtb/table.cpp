@@ -17,6 +17,7 @@ namespace sp::checkers::egtb {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'P', 'E', 'G', 'T', 'B', 'C', 'K'};
+constexpr char kPliesMagic[8] = {'S', 'P', 'E', 'G', 'T', 'B', 'P', 'L'};
 constexpr uint32_t kVersion = 1;
 
 // 64 bytes, little-endian as written by the machines selfplay runs on.
@@ -58,26 +59,18 @@ std::string table_file_name(const Material& m) {
   return name;
 }
 
-void write_table(const std::string& dir, const Material& m, const std::vector<uint8_t>& values) {
-  const SignatureIndex index(m);
-  if (values.size() != index.size()) throw std::logic_error("write_table: wrong value count");
-  Header h{};
-  std::memcpy(h.magic, kMagic, 8);
-  h.version = kVersion;
-  h.material[0] = static_cast<uint8_t>(m.black_kings);
-  h.material[1] = static_cast<uint8_t>(m.black_men);
-  h.material[2] = static_cast<uint8_t>(m.white_kings);
-  h.material[3] = static_cast<uint8_t>(m.white_men);
-  h.positions = index.size();
-  h.data_bytes = (index.size() + 3) / 4;
-  std::vector<uint8_t> data(h.data_bytes, 0);
-  for (uint64_t i = 0; i < values.size(); ++i) {
-    if (values[i] == kUnknown || values[i] > kDraw)
-      throw std::logic_error("write_table: a position without a value");
-    data[i >> 2] |= static_cast<uint8_t>(values[i] << (2 * (i & 3)));
-  }
+std::string plies_file_name(const Material& m) {
+  std::string name = table_file_name(m);
+  return name.substr(0, name.size() - 5) + ".plies";
+}
+
+namespace {
+
+// Writes header and data to dir/name through a temporary file, flushed and renamed into place.
+void write_whole(const std::string& dir, const std::string& name, Header h,
+                 const std::vector<uint8_t>& data) {
   h.checksum = checksum(data.data(), data.size());
-  const std::string path = (std::filesystem::path(dir) / table_file_name(m)).string();
+  const std::string path = (std::filesystem::path(dir) / name).string();
   const std::string temp = path + ".tmp";
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw InputError(system_error("cannot create", temp));
@@ -106,7 +99,44 @@ void write_table(const std::string& dir, const Material& m, const std::vector<ui
   }
 }
 
-TableFile::TableFile(const std::string& path, const Material& m) : path_(path), index_(m) {
+}  // namespace
+
+void write_table(const std::string& dir, const Material& m, const std::vector<uint8_t>& values,
+                 const std::vector<uint8_t>& plies) {
+  const SignatureIndex index(m);
+  if (values.size() != index.size() || plies.size() != index.size())
+    throw std::logic_error("write_table: wrong value count");
+  Header h{};
+  std::memcpy(h.magic, kPliesMagic, 8);
+  h.version = kVersion;
+  h.material[0] = static_cast<uint8_t>(m.black_kings);
+  h.material[1] = static_cast<uint8_t>(m.black_men);
+  h.material[2] = static_cast<uint8_t>(m.white_kings);
+  h.material[3] = static_cast<uint8_t>(m.white_men);
+  h.positions = index.size();
+  h.data_bytes = index.size();
+  write_whole(dir, plies_file_name(m), h, plies);
+  std::memcpy(h.magic, kMagic, 8);
+  h.version = kVersion;
+  h.material[0] = static_cast<uint8_t>(m.black_kings);
+  h.material[1] = static_cast<uint8_t>(m.black_men);
+  h.material[2] = static_cast<uint8_t>(m.white_kings);
+  h.material[3] = static_cast<uint8_t>(m.white_men);
+  h.positions = index.size();
+  h.data_bytes = (index.size() + 3) / 4;
+  std::vector<uint8_t> data(h.data_bytes, 0);
+  for (uint64_t i = 0; i < values.size(); ++i) {
+    if (values[i] == kUnknown || values[i] > kDraw)
+      throw std::logic_error("write_table: a position without a value");
+    data[i >> 2] |= static_cast<uint8_t>(values[i] << (2 * (i & 3)));
+  }
+  write_whole(dir, table_file_name(m), h, data);
+}
+
+TableFile::TableFile(const std::string& path, const Material& m, Kind kind)
+    : path_(path), index_(m) {
+  const bool values = kind == Kind::kValues;
+  const uint64_t data_bytes = values ? (index_.size() + 3) / 4 : index_.size();
   const auto refuse = [&](const std::string& why) {
     throw InputError("endgame database " + excerpt(path) + ": " + why +
                      " (delete it and run `selfplay egtb build` again)");
@@ -132,14 +162,16 @@ TableFile::TableFile(const std::string& path, const Material& m) : path_(path), 
   try {
     Header h;
     std::memcpy(&h, map_, sizeof h);
-    if (std::memcmp(h.magic, kMagic, 8) != 0) refuse("not a selfplay checkers endgame database");
+    if (std::memcmp(h.magic, values ? kMagic : kPliesMagic, 8) != 0)
+      refuse(values ? "not a selfplay checkers endgame database"
+                    : "not a selfplay checkers endgame plies file");
     if (h.version != kVersion)
       refuse("format version " + std::to_string(h.version) + ", this program reads " +
              std::to_string(kVersion));
     const Material stored{h.material[0], h.material[1], h.material[2], h.material[3]};
     if (!(stored == m))
       refuse("its header names another material (" + table_file_name(stored) + ")");
-    if (h.positions != index_.size() || h.data_bytes != (index_.size() + 3) / 4)
+    if (h.positions != index_.size() || h.data_bytes != data_bytes)
       refuse("its header counts " + std::to_string(h.positions) + " positions, the material has " +
              std::to_string(index_.size()));
     if (map_bytes_ != sizeof(Header) + h.data_bytes)
@@ -147,8 +179,8 @@ TableFile::TableFile(const std::string& path, const Material& m) : path_(path), 
              std::to_string(sizeof(Header) + h.data_bytes) + " (cut short or extended)");
     data_ = static_cast<const uint8_t*>(map_) + sizeof(Header);
     if (checksum(data_, h.data_bytes) != h.checksum) refuse("its values fail their checksum");
-    // Unused value bits of the last byte must be zero; every used value must be one.
-    for (uint64_t i = 0; i < index_.size(); i += 1)
+    // Every position has a value.
+    for (uint64_t i = 0; values && i < index_.size(); i += 1)
       if (i + 4 <= index_.size() && (i & 3) == 0) {
         const uint8_t b = data_[i >> 2];
         if ((b & 3) == 0 || (b & 12) == 0 || (b & 48) == 0 || (b & 192) == 0)

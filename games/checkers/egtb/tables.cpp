@@ -54,6 +54,27 @@ void Tables::add(const std::string& dir, const Material& m) {
   slots_[at] = file.get();
   max_pieces_ = std::max(max_pieces_, m.pieces());
   files_.push_back(std::move(file));
+  if (plies_slots_[at]) {
+    std::erase_if(plies_files_, [&](const auto& f) { return f.get() == plies_slots_[at]; });
+    plies_slots_[at] = nullptr;
+  }
+  const std::string plies = (std::filesystem::path(dir) / plies_file_name(m)).string();
+  std::error_code ec;
+  if (!std::filesystem::exists(plies, ec)) return;
+  plies_files_.push_back(std::make_unique<TableFile>(plies, m, TableFile::Kind::kPlies));
+  plies_slots_[at] = plies_files_.back().get();
+}
+
+int Tables::plies(const State& s) const {
+  if (own_pieces(s) == 0 || opponent_pieces(s) == 0) return 0;
+  const Boards b = canonical(s);
+  const TableFile* f = find_plies(material_of(b));
+  return f ? f->plies(f->index().rank(b)) : -1;
+}
+
+int Tables::plies_after(const State& before, const State& after) const {
+  if (!(material_of(canonical(before)).flipped() == material_of(canonical(after)))) return 0;
+  return plies(after);
 }
 
 Value Tables::probe(const Boards& b) const {

@@ -22,7 +22,8 @@ class Tables {
   // InputError when dir is not a readable folder.
   explicit Tables(const std::string& dir);
 
-  // Opens dir/table_file_name(m) and adds it (replacing one of the same material).
+  // Opens dir/table_file_name(m) and, when it is there, dir/plies_file_name(m), and adds them
+  // (replacing those of the same material).
   void add(const std::string& dir, const Material& m);
   bool has(const Material& m) const { return find(m) != nullptr; }
 
@@ -31,6 +32,12 @@ class Tables {
   Value probe(const State& s) const;
   // The value of a Black-to-move position; kUnknown when not covered.
   Value probe(const Boards& b) const;
+  // The level of a covered won or lost position s (table.hpp); -1 when its table has no plies
+  // file or s is not covered.
+  int plies(const State& s) const;
+  // After the move from `before` to `after` (both covered): 0 when it converted (took a piece,
+  // crowned a man, or ended the game), else plies(after).
+  int plies_after(const State& before, const State& after) const;
 
   // The most pieces of any open file's material, 0 when none is open.
   int max_pieces() const { return max_pieces_; }
@@ -49,9 +56,16 @@ class Tables {
            m.white_men;
   }
 
-  std::vector<std::unique_ptr<TableFile>> files_;
+  const TableFile* find_plies(const Material& m) const {
+    if (m.pieces() > kMaxPieces) return nullptr;
+    return plies_slots_[slot(m)];
+  }
+
+  std::vector<std::unique_ptr<TableFile>> files_, plies_files_;
   std::vector<const TableFile*> slots_ = std::vector<const TableFile*>(
       (kMaxPieces + 1) * (kMaxPieces + 1) * (kMaxPieces + 1) * (kMaxPieces + 1), nullptr);
+  std::vector<const TableFile*> plies_slots_ =
+      std::vector<const TableFile*>(slots_.size(), nullptr);
   int max_pieces_ = 0;
 };
 

@@ -311,7 +311,12 @@ TEST_F(EgtbBuilt, AWrongValueWithAValidChecksumIsFoundByVerify) {
   }
   const uint64_t changed = index.size() / 3;
   values[changed] = values[changed] == kWin ? kLoss : kWin;
-  write_table(dir, m, values);
+  std::vector<uint8_t> plies(index.size());
+  {
+    const TableFile levels(dir + "/" + plies_file_name(m), m, TableFile::Kind::kPlies);
+    for (uint64_t i = 0; i < index.size(); ++i) plies[i] = static_cast<uint8_t>(levels.plies(i));
+  }
+  write_table(dir, m, values, plies);
   const EndgameVerifyResult r = verify(dir, threads_for(2), nullptr);
   EXPECT_GE(r.errors, 1u);
   ASSERT_FALSE(r.first_errors.empty());
@@ -320,6 +325,35 @@ TEST_F(EgtbBuilt, AWrongValueWithAValidChecksumIsFoundByVerify) {
     named |=
         e.find(table_file_name(m) + " index " + std::to_string(changed) + " ") != std::string::npos;
   EXPECT_TRUE(named) << r.first_errors[0];
+}
+
+TEST_F(EgtbBuilt, WrongPliesAreFoundByVerify) {
+  test::TempDir tmp;
+  const std::string dir = copy_of(*dir_, tmp, "db");
+  const Material m{2, 0, 1, 0};
+  const SignatureIndex index(m);
+  std::vector<uint8_t> values(index.size()), plies(index.size());
+  {
+    const TableFile file(dir + "/" + table_file_name(m), m);
+    const TableFile levels(dir + "/" + plies_file_name(m), m, TableFile::Kind::kPlies);
+    for (uint64_t i = 0; i < index.size(); ++i) {
+      values[i] = file.value(i);
+      plies[i] = static_cast<uint8_t>(levels.plies(i));
+    }
+  }
+  // A won position of a level above 1 claimed one level lower than its best move's successor.
+  uint64_t changed = 0;
+  while (!(values[changed] == kWin && plies[changed] > 2)) ++changed;
+  plies[changed] = 1;
+  write_table(dir, m, values, plies);
+  const EndgameVerifyResult r = verify(dir, threads_for(2), nullptr);
+  EXPECT_GE(r.errors, 1u);
+  bool named = false;
+  for (const std::string& e : r.first_errors)
+    named |= e.find(table_file_name(m) + " index " + std::to_string(changed) + " ") !=
+                 std::string::npos &&
+             e.find("plies") != std::string::npos;
+  EXPECT_TRUE(named) << (r.first_errors.empty() ? "" : r.first_errors[0]);
 }
 
 TEST_F(EgtbBuilt, DamagedFilesAreRefusedWithTheirName) {
@@ -491,13 +525,12 @@ Value value_after(const Tables& tables, const State& s, Move m) {
   return v == kWin ? kLoss : v == kLoss ? kWin : v;
 }
 
+// A covered root: the search keeps the moves that preserve the win and probes nothing below.
 TEST_F(EgtbBuilt, AlphaBetaWithTheDatabasesKeepsEveryWinAgainstRandomReplies) {
   const Tables tables(*dir_);
   std::mt19937_64 rng(7);
-  // Won positions of 3 and 4 pieces for the side to move (the tables say so).
   int games = 0;
-  uint64_t hits = 0;
-  for (const char* fen : {"B:WK32:BK14,K15", "W:WK10,K11:BK28", "B:W25,26:BK1,K5"}) {
+  for (const char* fen : {"B:WK23:BK14,K15", "W:WK10,K11:BK28", "B:W25,26:BK1,K5"}) {
     State s = parse_position(fen);
     ASSERT_EQ(tables.probe(s), kWin) << fen;
     ++games;
@@ -509,7 +542,7 @@ TEST_F(EgtbBuilt, AlphaBetaWithTheDatabasesKeepsEveryWinAgainstRandomReplies) {
     for (int ply = 0; ply < 60 && !is_over(s); ++ply) {
       if (s.side == winner) {
         const auto st = ab.search(s);
-        hits += st.endgame_hits;
+        EXPECT_EQ(st.endgame_hits, 0u);  // a covered root probes nothing below
         ASSERT_EQ(value_after(tables, s, st.best), kWin)
             << fen << " ply " << ply << ": " << to_string(s);
         apply(s, st.best);
@@ -520,39 +553,81 @@ TEST_F(EgtbBuilt, AlphaBetaWithTheDatabasesKeepsEveryWinAgainstRandomReplies) {
       }
       s.ply = 0;
     }
+    // The levels lead the winner to its conversions: the win comes, whatever the replies.
+    EXPECT_TRUE(is_over(s) && checkers::winner(s) == winner) << fen << ": " << to_string(s);
   }
   EXPECT_EQ(games, 3);
-  EXPECT_GT(hits, 100u);
 }
 
-TEST_F(EgtbBuilt, MctsSolvesTheNodesTheDatabasesCover) {
+// A root the databases do not cover: the positions below that they cover score from them.
+TEST_F(EgtbBuilt, AlphaBetaProbesBelowARootOfMorePieces) {
+  // Five pieces, Black must take 18 (14x23): every reply position has four.
+  const State root = parse_position("B:W18,K30,K31:BK14,K15");
+  search::AlphaBetaOptions o;
+  o.depth = 2;
+  search::AlphaBeta<CheckersGame> ab([](const State&) { return 0; }, Rules{}, o);
+  ab.set_endgame(probe_of(*dir_));
+  const auto st = ab.search(root);
+  EXPECT_GT(st.endgame_hits, 0u);
   const Tables tables(*dir_);
-  const State root = parse_position("B:WK32:BK14,K15");
+  State child = root;
+  apply(child, st.best);
+  const Value v = tables.probe(child);
+  EXPECT_NE(v, kUnknown);
+  // The score says what the databases say (from the root's side).
+  if (v == kLoss) EXPECT_GT(st.value, search::AlphaBeta<CheckersGame>::kMaxEval);
+  if (v == kDraw) EXPECT_EQ(st.value, 0);
+  if (v == kWin) EXPECT_LT(st.value, -search::AlphaBeta<CheckersGame>::kMaxEval);
+}
+
+// Drives one MCTS search to its end, every leaf answered with draws; returns the leaves sent.
+size_t run_mcts(search::Mcts<CheckersGame>& tree, const State& root) {
+  tree.begin(root, {});
+  std::vector<rollout::Leaf<CheckersGame>> leaves;
+  std::vector<rollout::LeafStats> stats;
+  size_t sent = 0;
+  for (int round = 0; round < 100000 && !tree.finished(); ++round) {
+    leaves.clear();
+    tree.select_leaves(leaves);
+    stats.assign(leaves.size(), rollout::LeafStats{});
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      stats[i].rollouts = leaves[i].rollouts;
+      stats[i].draws = leaves[i].rollouts;
+    }
+    sent += leaves.size();
+    tree.backup(stats);
+  }
+  EXPECT_TRUE(tree.finished());
+  return sent;
+}
+
+TEST_F(EgtbBuilt, MctsSolvesCoveredNodesBelowAnUncoveredRootAndKeepsWinsAtACoveredOne) {
+  const Tables tables(*dir_);
   search::MctsParams p;
   p.rollouts_per_move = 400;
   p.rollouts_per_leaf = 4;
-  search::Mcts<CheckersGame> tree(p, Rules{}, {});
-  tree.set_endgame(probe_of(*dir_));
-  tree.begin(root, {});
-  std::vector<rollout::Leaf<CheckersGame>> leaves;
-  for (int round = 0; round < 1000 && !tree.finished(); ++round) {
-    leaves.clear();
-    tree.select_leaves(leaves);
-    // Every child of the root is covered: solved, so no leaf goes to a backend.
-    ASSERT_TRUE(leaves.empty());
-    tree.backup({});
+  {
+    // Five pieces, every move a capture into four: all children solved, no leaf sent.
+    search::Mcts<CheckersGame> tree(p, Rules{}, {});
+    tree.set_endgame(probe_of(*dir_));
+    const State root = parse_position("B:W18,K30,K31:BK14,K15");
+    EXPECT_EQ(run_mcts(tree, root), 0u);
+    search::Mcts<CheckersGame> plain(p, Rules{}, {});
+    EXPECT_GT(run_mcts(plain, root), 0u);
   }
-  ASSERT_TRUE(tree.finished());
-  search::MoveStats stats;
-  const Move best = tree.best_move(&stats);
-  EXPECT_EQ(value_after(tables, root, best), kWin) << to_string(best);
-  EXPECT_GT(stats.value, 0.9);
-  // Without the databases the same tree sends leaves.
-  search::Mcts<CheckersGame> plain(p, Rules{}, {});
-  plain.begin(root, {});
-  leaves.clear();
-  plain.select_leaves(leaves);
-  EXPECT_FALSE(leaves.empty());
+  {
+    // A covered won root: the databases' move at once (the one nearest its conversion), no leaf.
+    const State root = parse_position("B:WK23:BK14,K15");  // 14-18 and 15-19 only draw
+    search::Mcts<CheckersGame> tree(p, Rules{}, {});
+    tree.set_endgame(probe_of(*dir_));
+    EXPECT_EQ(run_mcts(tree, root), 0u);
+    EXPECT_EQ(value_after(tables, root, tree.best_move()), kWin);
+    MoveList all;
+    generate_moves(root, all);
+    int winning = 0;
+    for (int i = 0; i < all.size; ++i) winning += value_after(tables, root, all.moves[i]) == kWin;
+    EXPECT_LT(winning, all.size);  // some moves throw the win away: the test can fail
+  }
 }
 
 TEST_F(EgtbBuilt, TheEngineKeyOpensTheDatabasesAndRefusesAFolderWithout) {

@@ -19,12 +19,13 @@
 //   - every position at the horizon is searched (narrow) for a forced win of its side to move,
 //     which scores as a win at its length.
 //
-// Endgame databases (optional, set_endgame): every position below the root that they cover
-// scores at once, without search: a draw 0, a win kEndgameWin plus the evaluation (clamped to
-// +-kMaxEval / 4, so that among won positions the winner prefers progress: trades, advanced men)
-// and a loss the negation of the opponent's such win. These scores lie beyond every evaluation
-// and below every win the search proves by reaching the end (databases know the result, not its
-// distance).
+// Endgame databases (optional, set_endgame). Below a root they do not cover, every position they
+// cover scores at once, without search: a draw 0, a win kEndgameWin plus the evaluation (clamped
+// to +-kMaxEval / 4, so that of two won positions the one the evaluation prefers is chosen) and a
+// loss the negation of the opponent's such win; these scores lie beyond every evaluation and below
+// every win the search proves by reaching the end. At a root they cover, the search keeps the root
+// moves that preserve its best result (endgame_root.hpp) and searches them as usual, probing
+// nothing: the databases know the result, not its distance, and the evaluation makes progress.
 //
 // Repetition (games with the rule, core/repetition.hpp): a move that completes the rule's
 // count of a position, over the game's positions before the root (passed to search) and the
@@ -67,6 +68,7 @@
 #include "core/philox.hpp"
 #include "core/repetition.hpp"
 #include "core/stop.hpp"
+#include "host/engines/search/endgame_root.hpp"
 #include "host/engines/search/engine.hpp"
 #include "host/engines/search/game_hooks.hpp"
 #include "host/engines/search/tt.hpp"
@@ -166,6 +168,20 @@ class AlphaBeta {
 
     Stats st;
     root_losses_.clear();
+    root_moves_.size = 0;
+    probe_below_ = endgame_ != nullptr;
+    if (endgame_) {
+      MoveList kept;
+      hooks::searched_moves<G>(root, rules_, kept);
+      if (keep_endgame_moves<G>(*endgame_, root, kept)) {
+        root_moves_ = kept;
+        probe_below_ = false;
+      }
+      // The table's values from searches that probed below hold the databases' scores, which
+      // would settle this search's nodes as equal wins: the first covered root starts afresh.
+      if (!probe_below_ && probed_last_ && opt_.use_tt) table_.clear();
+      probed_last_ = probe_below_;
+    }
     if constexpr (hooks::HasForcedWin<G>) {
       if (opt_.threat_nodes > 0) {
         Move first{};
@@ -302,7 +318,7 @@ class AlphaBeta {
   Move fallback(const State& root) const {
     if (root_scored_) return root_best_;
     MoveList moves;
-    hooks::searched_moves<G>(root, rules_, moves);
+    root_or_searched_moves(root, 0, moves);
     order(moves, root, nullptr, 0);
     for (int i = 0; i < moves.size; ++i)
       if (root_loss(moves.moves[i]) == 0) return moves.moves[i];
@@ -412,9 +428,19 @@ class AlphaBeta {
     return false;
   }
 
-  // The databases' score of s for its side to move; false when they do not cover it.
+  // The moves searched at s: at the root, those the endgame databases keep when they cover it.
+  void root_or_searched_moves(const State& s, int ply, MoveList& moves) const {
+    if (ply == 0 && root_moves_.size > 0) {
+      moves = root_moves_;
+      return;
+    }
+    hooks::searched_moves<G>(s, rules_, moves);
+  }
+
+  // The databases' score of s for its side to move; false when they do not cover it or the
+  // root is covered (probe_below_).
   bool endgame_score(const State& s, Score* out) {
-    if (!endgame_ || endgame_->pieces(s) > endgame_->max_pieces()) return false;
+    if (!probe_below_ || endgame_->pieces(s) > endgame_->max_pieces()) return false;
     const EndgameValue v = endgame_->probe(s);
     if (v == EndgameValue::kUnknown) return false;
     ++endgame_hits_;
@@ -459,7 +485,7 @@ class AlphaBeta {
       }
     }
     MoveList moves;
-    hooks::searched_moves<G>(s, rules_, moves);
+    root_or_searched_moves(s, ply, moves);
     order(moves, s, hit ? &tt_move : nullptr, ply);
 
     const int mover = G::side_to_move(s);
@@ -540,6 +566,9 @@ class AlphaBeta {
   Rules rules_;
   AlphaBetaOptions opt_;
   std::shared_ptr<const EndgameProbe<State>> endgame_;  // null: no databases
+  bool probe_below_ = false;  // per search: databases set and the root not covered
+  bool probed_last_ = false;  // the last search probed below its root
+  MoveList root_moves_;       // per search: the root moves the databases keep (size 0: all)
   TranspositionTable<Move, Score> table_;
   std::vector<uint64_t> history_;  // [side * kMoveIndices + move_index]
   Killer killers_[kMaxDepth + 1][2] = {};

@@ -32,9 +32,12 @@
 // progressive_bias * prior(mover) / (visits + 1) to a move's UCT score (Chaslot et al. 2008). With
 // both at 0 (the defaults) the search is exactly the plain UCT one and the evaluator is not called.
 //
-// Endgame databases (optional, set_endgame): a new decision node whose position the databases
-// cover is solved: a terminal node with the databases' exact value, never expanded, scored like
-// the end of a game (the root is never probed: it needs a move).
+// Endgame databases (optional, set_endgame): below a root they do not cover, a new decision node
+// whose position they cover is solved: a terminal node with the databases' exact value, never
+// expanded, scored like the end of a game. A root they cover keeps only the moves that preserve its
+// best result (endgame_root.hpp), searched by rollouts as usual without probing below (the
+// databases know results, not distances: a tree of equal solved wins would not make progress);
+// such a root starts a fresh tree.
 //
 // Time (optional): with time_ms > 0 a search also stops handing out leaves once time_ms of wall
 // clock has passed since begin(), after at least one round (so a move always has some playouts);
@@ -61,6 +64,7 @@
 #include "core/engine.hpp"
 #include "core/philox.hpp"
 #include "host/engines/rollout/backend.hpp"
+#include "host/engines/search/endgame_root.hpp"
 #include "host/engines/search/game_hooks.hpp"
 
 namespace sp::search {
@@ -141,7 +145,18 @@ class Mcts {
     played_ = 0;
     sampler_ = WordStream({ids.seed, ids.game, ids.ply, kLeafSearch, 0});
     if (p_.time_ms > 0 || deadline_.interruptible()) deadline_.start(p_.time_ms);
-    if (nodes_.empty() || !same_state(root_, root)) {
+    // A covered root: its kept moves and no probes below (see the header); the tree kept from the
+    // last move was grown with probes, so it starts again.
+    root_moves_.clear();
+    if constexpr (!kChance)
+      if (endgame_) {
+        typename Game::MoveList kept;
+        hooks::searched_moves<Game>(root, rules_, kept);
+        if (keep_endgame_moves<Game>(*endgame_, root, kept))
+          root_moves_.assign(kept.moves, kept.moves + kept.size);
+      }
+    probe_ = endgame_ && root_moves_.empty();
+    if (nodes_.empty() || !same_state(root_, root) || !root_moves_.empty()) {
       nodes_.clear();
       root_ = root;
       make_room(1);
@@ -524,7 +539,7 @@ class Mcts {
     if (n.kind == Kind::kTerminal) {
       const int w = Game::winner(s);
       n.value0 = w == 0 ? 1.0 : w == 1 ? 0.0 : 0.5;
-    } else if (probe && endgame_ && kind == Kind::kDecision &&
+    } else if (probe && probe_ && kind == Kind::kDecision &&
                endgame_->pieces(s) <= endgame_->max_pieces()) {
       const EndgameValue v = endgame_->probe(s);
       if (v != EndgameValue::kUnknown) {
@@ -574,7 +589,12 @@ class Mcts {
     }
     // The game's candidate moves where it offers them (game_hooks.hpp), else every legal move.
     typename Game::MoveList moves;
-    hooks::searched_moves<Game>(s, rules_, moves);
+    if (node == 0 && !root_moves_.empty()) {
+      moves.size = static_cast<int>(root_moves_.size());
+      std::copy(root_moves_.begin(), root_moves_.end(), moves.moves);
+    } else {
+      hooks::searched_moves<Game>(s, rules_, moves);
+    }
     if (nodes_.size() + moves.size > node_limit_ && node != 0) return false;
     make_room(static_cast<size_t>(moves.size));
     const uint32_t first = static_cast<uint32_t>(nodes_.size());
@@ -704,6 +724,8 @@ class Mcts {
   Rules rules_;
   Evaluator evaluator_;  // null unless eval_blend or progressive_bias is used
   std::shared_ptr<const EndgameProbe<State>> endgame_;  // null: no databases
+  bool probe_ = false;            // per search: endgame_ set and the root not covered
+  std::vector<Move> root_moves_;  // per search: a covered root's kept moves (empty: none)
   size_t node_limit_ = 1;
   State root_{};
   std::vector<Node> nodes_;
