@@ -1,4 +1,4 @@
-// Building and verifying the checkers endgame databases (`selfplay egtb build|verify`).
+// Building the checkers endgame databases (`selfplay egtb build`).
 //
 // build: every material of 2 .. pieces pieces (both sides with pieces), in an order where each
 // table's exits are built before it (fewer pieces first, then fewer men: a capture leaves fewer
@@ -11,9 +11,7 @@
 // left is a draw. Both passes run on the caller's threads. Each finished table is written whole
 // (table.hpp); a run finds the tables already there and builds only the rest, so a killed build
 // resumes, losing at most the table pair in hand.
-//
-// verify: each position of each table against its successors' stored values (a win has a lost
-// successor, a draw no lost and a drawn one, a loss only won successors or none).
+
 #pragma once
 
 #include <cstdint>
@@ -33,7 +31,5 @@ std::vector<Material> materials_of(int pieces);
 uint64_t configurations(int pieces);
 
 EndgameBuildResult build(const EndgameBuildOptions& options);
-EndgameVerifyResult verify(const std::string& dir, const ParallelFor& parallel_for,
-                           const std::function<void(const EndgameProgress&)>& progress);
 
 }  // namespace sp::checkers::egtb

@@ -1,6 +1,7 @@
 // GameHost<CheckersGame>'s endgame hooks (core/game_host.hpp EndgameGame) over egtb/.
 #include "games/checkers/egtb/build.hpp"
 #include "games/checkers/egtb/tables.hpp"
+#include "games/checkers/egtb/verify.hpp"
 #include "games/checkers/host.hpp"
 
 namespace sp {

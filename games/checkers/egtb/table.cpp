@@ -116,13 +116,7 @@ void write_table(const std::string& dir, const Material& m, const std::vector<ui
   h.positions = index.size();
   h.data_bytes = index.size();
   write_whole(dir, plies_file_name(m), h, plies);
-  std::memcpy(h.magic, kMagic, 8);
-  h.version = kVersion;
-  h.material[0] = static_cast<uint8_t>(m.black_kings);
-  h.material[1] = static_cast<uint8_t>(m.black_men);
-  h.material[2] = static_cast<uint8_t>(m.white_kings);
-  h.material[3] = static_cast<uint8_t>(m.white_men);
-  h.positions = index.size();
+  std::memcpy(h.magic, kMagic, 8);  // the rest of the header as the plies file's
   h.data_bytes = (index.size() + 3) / 4;
   std::vector<uint8_t> data(h.data_bytes, 0);
   for (uint64_t i = 0; i < values.size(); ++i) {

@@ -18,6 +18,7 @@
 #include "games/checkers/egtb/build.hpp"
 #include "games/checkers/egtb/index.hpp"
 #include "games/checkers/egtb/tables.hpp"
+#include "games/checkers/egtb/verify.hpp"
 #include "games/checkers/host.hpp"
 #include "games/checkers/notation.hpp"
 #include "host/engines/search/alphabeta.hpp"
@@ -575,9 +576,13 @@ TEST_F(EgtbBuilt, AlphaBetaProbesBelowARootOfMorePieces) {
   const Value v = tables.probe(child);
   EXPECT_NE(v, kUnknown);
   // The score says what the databases say (from the root's side).
-  if (v == kLoss) EXPECT_GT(st.value, search::AlphaBeta<CheckersGame>::kMaxEval);
-  if (v == kDraw) EXPECT_EQ(st.value, 0);
-  if (v == kWin) EXPECT_LT(st.value, -search::AlphaBeta<CheckersGame>::kMaxEval);
+  if (v == kLoss) {
+    EXPECT_GT(st.value, search::AlphaBeta<CheckersGame>::kMaxEval);
+  } else if (v == kDraw) {
+    EXPECT_EQ(st.value, 0);
+  } else {
+    EXPECT_LT(st.value, -search::AlphaBeta<CheckersGame>::kMaxEval);
+  }
 }
 
 // Drives one MCTS search to its end, every leaf answered with draws; returns the leaves sent.
