@@ -585,6 +585,45 @@ TEST_F(EgtbBuilt, AlphaBetaProbesBelowARootOfMorePieces) {
   }
 }
 
+// Databases that do not cover a position change nothing: a search of a position of more pieces
+// whose captures lead to no material of the folder is the search without databases.
+TEST_F(EgtbBuilt, DatabasesThatCoverNothingOfTheSearchChangeNothing) {
+  test::TempDir tmp;
+  const std::string dir = tmp.file("kings");
+  std::filesystem::create_directories(dir);
+  // Only kings against kings: a search among men never meets them within 4 plies.
+  for (const char* name : {"checkers-1010.egtb", "checkers-1010.plies"})
+    std::filesystem::copy_file(*dir_ + "/" + name, dir + "/" + name);
+  const State root = parse_position("B:W18,21,22,25,K30:B5,6,9,10,14");
+  search::AlphaBetaOptions o;
+  o.depth = 4;
+  const auto eval = [](const State& s) {
+    return 100 * (count(own_pieces(s)) - count(opponent_pieces(s)));
+  };
+  search::AlphaBeta<CheckersGame> with(eval, Rules{}, o), without(eval, Rules{}, o);
+  with.set_endgame(probe_of(dir));
+  const auto a = with.search(root), b = without.search(root);
+  EXPECT_EQ(a.best, b.best);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.endgame_hits, 0u);
+  // Two pieces, but a material the folder lacks (a man against a king; the man cannot crown
+  // within the search): searched as without.
+  const State absent = parse_position("B:WK30:B5");
+  search::AlphaBeta<CheckersGame> with2(eval, Rules{}, o), without2(eval, Rules{}, o);
+  with2.set_endgame(probe_of(dir));
+  const auto c = with2.search(absent), d = without2.search(absent);
+  EXPECT_EQ(c.best, d.best);
+  EXPECT_EQ(c.value, d.value);
+  EXPECT_EQ(c.nodes, d.nodes);
+  EXPECT_EQ(c.endgame_hits, 0u);
+  // With every table of up to 4 pieces the same search does probe (the test can fail).
+  search::AlphaBeta<CheckersGame> full(eval, Rules{}, o);
+  full.set_endgame(probe_of(*dir_));
+  const State few = parse_position("B:W18,K30,K31:BK14,K15");
+  EXPECT_GT(full.search(few).endgame_hits, 0u);
+}
+
 // Drives one MCTS search to its end, every leaf answered with draws; returns the leaves sent.
 size_t run_mcts(search::Mcts<CheckersGame>& tree, const State& root) {
   tree.begin(root, {});
