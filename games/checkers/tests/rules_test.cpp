@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +15,7 @@
 #include "core/philox.hpp"
 #include "games/checkers/checkers.hpp"
 #include "games/checkers/features.hpp"
+#include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
 #include "games/checkers/perft.hpp"
 #include "games/checkers/playout.hpp"
@@ -306,6 +308,30 @@ TEST(CheckersPlayout, TheKthMoveWithoutAListIsTheKthMoveOfTheList) {
   }
   EXPECT_GT(captures, 20);
   EXPECT_GT(multi, 0);
+}
+
+// Host code's table-driven effect (game.hpp) is the shifts' effect on every move.
+TEST(CheckersRules, TheTableEffectIsTheShiftEffectOfEveryMove) {
+  int moves = 0, jumps = 0;
+  for (uint32_t g = 0; g < 400; ++g) {
+    const State s = random_position(g, static_cast<int>(g % 120));
+    MoveList list;
+    generate_moves(s, list);
+    for (int k = 0; k < list.size; ++k) {
+      const MoveEffect a = effect_of(list.moves[k]), b = effect_by_table(list.moves[k]);
+      ASSERT_EQ(a.from, b.from) << to_string(s) << " " << to_string(list.moves[k]);
+      ASSERT_EQ(a.to, b.to) << to_string(s) << " " << to_string(list.moves[k]);
+      ASSERT_EQ(a.captured, b.captured) << to_string(s) << " " << to_string(list.moves[k]);
+      State x = s, y = s;
+      apply(x, list.moves[k]);
+      CheckersGame::apply(y, list.moves[k]);
+      ASSERT_EQ(std::memcmp(&x, &y, sizeof(State)), 0);
+      ++moves;
+      jumps += move_jumps(list.moves[k]) > 1;
+    }
+  }
+  EXPECT_GT(moves, 1000);
+  EXPECT_GT(jumps, 0);
 }
 
 // The weight of a move as the Policy comment defines it, from the move alone.
