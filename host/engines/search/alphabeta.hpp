@@ -93,6 +93,24 @@ struct AlphaBetaOptions {
   uint32_t threat_nodes = 0;
   static constexpr uint32_t kRootThreatFactor = 1024;
   static constexpr uint32_t kReplyThreatFactor = 32;
+  // Late-move reductions: at a node with at least kLmrDepth plies to go, a move searched after the
+  // first kLmrMoves (in order: the table's move, tactical moves, killers, history) that is not
+  // tactical, not a killer and leaves a quiet position (games with the is_quiet hook) is searched
+  // first with a null window kLmrReduction plies shallower (one more from move kLmrLateMoves on at
+  // kLmrDeepDepth plies to go); only when that beats alpha is it searched again at full depth.
+  bool lmr = false;
+  static constexpr int kLmrDepth = 3, kLmrMoves = 3, kLmrReduction = 1;
+  static constexpr int kLmrLateMoves = 8, kLmrDeepDepth = 6;
+  // Forced-move extension: a node with a single move searched (checkers: most often a forced
+  // capture) does not count a ply, while it lies less than twice the iteration's depth from the
+  // root.
+  bool forced_extension = false;
+  // Time management (with time_ms): a move found better in the iteration that time cut short is
+  // played (that iteration searches the last one's best move first, so it was beaten at the
+  // greater depth), and iterations go on past half the budget while the root is unstable (the
+  // best move changed in one of the last two iterations); without it, the last completed
+  // iteration's move is played and no iteration starts past half the budget.
+  bool time_management = false;
 };
 
 // Statistics of one search; the last completed iteration counts.
@@ -107,8 +125,11 @@ struct AlphaBetaStats {
   uint64_t endgame_hits = 0;  // positions scored by the endgame databases
   int32_t value = 0;          // root value for the side to move
   bool proven = false;        // the value is a game result (|value| >= kProven)
-  bool stopped = false;  // the time limit cut an iteration short (its result is dropped; depth 0:
-                         // the first one, and best is the best root move scored before)
+  bool stopped = false;       // the time limit cut an iteration short (its result is dropped unless
+                              // `partial`; depth 0: the first one, and best is the best root move
+                              // scored before)
+  bool partial = false;       // time management: best, value and line come from the iteration that
+                              // time cut short (depth + 1), which had found a better move
   Move best{};
   std::vector<Move> line;  // principal variation, starting with best; may end early at a table hit
 };
@@ -216,19 +237,37 @@ class AlphaBeta {
     }
     const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;
     root_scored_ = false;
+    int changed_at = 0;  // the last iteration whose best move differed from the one before
     for (int d = 1; d <= max_depth && !stop_; ++d) {
       iteration_ = d;
       depth_limited_ = false;
+      iteration_scored_ = false;
       const Score v = negamax(root, d, -kInf, kInf, 0);
-      if (stop_) break;
+      if (stop_) {
+        // The cut iteration searched the last best move first: a move that scored above it there
+        // is the better move at the greater depth.
+        if (opt_.time_management && iteration_scored_ && st.depth > 0 && pv_len_[0] >= 1 &&
+            iteration_first_ == st.best && !(pv_[0][0] == st.best)) {
+          st.partial = true;
+          st.value = iteration_value_;
+          st.proven = iteration_value_ >= kProven || iteration_value_ <= -kProven;
+          st.best = pv_[0][0];
+          st.line.assign(pv_[0], pv_[0] + pv_len_[0]);
+        }
+        break;
+      }
       assert(pv_len_[0] >= 1);
+      if (d > 1 && !(pv_[0][0] == st.best)) changed_at = d;
       st.depth = d;
       st.value = v;
       st.proven = v >= kProven || v <= -kProven;
       st.best = pv_[0][0];
       st.line.assign(pv_[0], pv_[0] + pv_len_[0]);
       if (st.proven || !depth_limited_) break;  // deeper iterations cannot change anything
-      if (deadline_.half_spent()) break;        // the next iteration could not finish
+      // The next iteration could not finish; with time management an unstable root goes on, as a
+      // better move found before the end is played.
+      const bool unstable = opt_.time_management && changed_at > 0 && d - changed_at < 2;
+      if (unstable ? deadline_.expired() : deadline_.half_spent()) break;
     }
     if (stop_) {
       st.stopped = true;
@@ -453,6 +492,21 @@ class AlphaBeta {
     return true;
   }
 
+  // The plies by which move m (the i-th in search order at s, depth plies to go), leading to child,
+  // is searched shallower first: late-move reductions (AlphaBetaOptions::lmr).
+  int reduction(const State& s, Move m, const State& child, int depth, int i, int ply) const {
+    using O = AlphaBetaOptions;
+    if (!opt_.lmr || depth < O::kLmrDepth || i < O::kLmrMoves || is_tactical(s, m)) return 0;
+    if (opt_.use_killers && ply <= kMaxDepth &&
+        ((killers_[ply][0].set && killers_[ply][0].move == m) ||
+         (killers_[ply][1].set && killers_[ply][1].move == m)))
+      return 0;
+    if constexpr (hooks::HasQuiet<G>)
+      if (!G::is_quiet(child)) return 0;  // the reply is forced (checkers: a capture)
+    (void)child;
+    return O::kLmrReduction + (i >= O::kLmrLateMoves && depth >= O::kLmrDeepDepth ? 1 : 0);
+  }
+
   // Whether the horizon position s, ply plies from the root, is searched a ply further instead of
   // scored (quiescence).
   bool extends(const State& s, int ply) const {
@@ -487,6 +541,10 @@ class AlphaBeta {
     MoveList moves;
     root_or_searched_moves(s, ply, moves);
     order(moves, s, hit ? &tt_move : nullptr, ply);
+    if (ply == 0) iteration_first_ = moves.moves[0];
+    // The forced-move extension: this node's single move does not count a ply.
+    if (opt_.forced_extension && moves.size == 1 && ply < 2 * iteration_ && ply + 1 < kMaxDepth)
+      ++depth;
 
     const int mover = G::side_to_move(s);
     const Score alpha0 = alpha;
@@ -528,7 +586,17 @@ class AlphaBeta {
       } else {
         assert(G::side_to_move(child) != mover);     // negamax: the turn passes with every move
         const int next = depth > 1 ? depth - 1 : 1;  // 1: a quiescence ply past the horizon
-        if (i == 0 || !opt_.use_pvs) {
+        // A late move is searched shallower first, with a null window; refuted there, it stays
+        // refuted, else it is searched as any other move.
+        const int reduce = reduction(s, m, child, depth, i, ply);
+        bool refuted = false;
+        if (reduce > 0) {
+          v = -negamax(child, next - reduce, -alpha - 1, -alpha, ply + 1);
+          refuted = v <= alpha || stop_;
+        }
+        if (refuted) {
+          // settled (or out of time: stop_ is checked below)
+        } else if (i == 0 || !opt_.use_pvs) {
           v = -negamax(child, next, -beta, -alpha, ply + 1);
         } else {
           v = -negamax(child, next, -alpha - 1, -alpha, ply + 1);
@@ -541,6 +609,7 @@ class AlphaBeta {
       best_move = m;
       if (ply == 0 && iteration_ == 1) root_best_ = m, root_scored_ = true;
       if (v > alpha) {
+        if (ply == 0) iteration_scored_ = true, iteration_value_ = v;
         alpha = v;
         pv_[ply][0] = m;
         std::copy(pv_[ply + 1], pv_[ply + 1] + pv_len_[ply + 1], pv_[ply] + 1);
@@ -592,6 +661,11 @@ class AlphaBeta {
   bool stop_ = false;
   Move root_best_{};  // the best root move the first iteration has scored, if root_scored_
   bool root_scored_ = false;
+  // The iteration has scored a root move (fully: a search cut by time returns before it scores),
+  // the best so far in pv_[0] with value iteration_value_.
+  bool iteration_scored_ = false;
+  Score iteration_value_ = 0;
+  Move iteration_first_{};      // the root move the iteration searched first
   bool depth_limited_ = false;  // the iteration met the horizon (or a table value): go deeper
 };
 
@@ -622,6 +696,9 @@ class AlphaBetaEngine final : public Engine<G> {
     if (o.use_pvs) out += ", pvs";
     if (o.use_killers) out += ", killers";
     if (o.use_history) out += ", history";
+    if (o.lmr) out += ", lmr";
+    if (o.forced_extension) out += ", forced extension";
+    if (o.time_management) out += ", time management";
     if (o.threat_nodes > 0) out += ", threats " + std::to_string(o.threat_nodes) + " nodes";
     if (search_.has_endgame()) out += ", endgame databases";
     if constexpr (hooks::HasQuiet<G>)

@@ -58,6 +58,12 @@ struct EngineConfig {
   uint32_t threat_nodes = 0;    // alphabeta (games with a threat search): per horizon position
   SearchKind search = SearchKind::kGeneric;  // alphabeta in games with their own search
   bool quiescence = true;                    // alphabeta (games with the is_quiet hook: checkers)
+  bool pvs = true;                           // alphabeta: principal variation search
+  bool killers = true;                       // alphabeta: killer moves
+  bool history = true;                       // alphabeta: history ordering
+  bool lmr = false;                          // alphabeta: late-move reductions
+  bool forced_extension = false;             // alphabeta: single moves do not count a ply
+  bool time_management = false;              // alphabeta: partial iterations, unstable roots
   // mcts, alphabeta in games with endgame databases (EndgameGame: checkers): their folder
   // (absolute path; "" = none) and the databases opened from it with the config, an
   // EndgameProbe<G::State> (make_engine casts it back).

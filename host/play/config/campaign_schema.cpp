@@ -177,6 +177,31 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
     s.only_if([](const EngineConfig& e) { return e.type == EngineType::kExpectimax; },
               "for type expectimax");
     s.boolean("star1", &EngineConfig::star1, true, "expectimax: Star1 pruning at chance nodes");
+  } else {
+    s.only_if(
+        [](const EngineConfig& e) {
+          return e.type == EngineType::kAlphaBeta && e.search == SearchKind::kGeneric;
+        },
+        "for type alphabeta with the generic search");
+    s.boolean("pvs", &EngineConfig::pvs, true,
+              "alphabeta: principal variation search (null windows after the first move); "
+              "false = full windows, for ablation");
+    s.boolean("killers", &EngineConfig::killers, true,
+              "alphabeta: two killer moves a ply ordered after tactical moves; false = none");
+    s.boolean("history", &EngineConfig::history, true,
+              "alphabeta: quiet moves ordered by the history of the cutoffs they caused; false = "
+              "generation order");
+    s.boolean("lmr", &EngineConfig::lmr, false,
+              "alphabeta: late-move reductions: a quiet move searched after the first three (not "
+              "a killer, leaving no forced reply) goes a ply shallower first (two from the eighth "
+              "on, 6+ plies to go), and to full depth only if it then beats the best so far");
+    s.boolean("forced_extension", &EngineConfig::forced_extension, false,
+              "alphabeta: a position with a single move (checkers: a forced capture) does not "
+              "count a ply, up to twice the iteration's depth from the root");
+    s.boolean("time_management", &EngineConfig::time_management, false,
+              "alphabeta with a time limit: play a better move found by the iteration time cut "
+              "short, and go on iterating past half the time while the best move keeps changing; "
+              "false = the last completed iteration's move, no iteration started past half");
   }
   s.only_if({}, "");
   s.check([chance_game, weights_example](const EngineConfig& e, const Document& doc,

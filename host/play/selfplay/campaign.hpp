@@ -140,6 +140,13 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");
     // egtb (checkers' endgame databases) too; without them the search is what it was.
     if (cfg.engines[p].egtb.empty()) engine.remove("egtb");
+    // And the search features that came later still, while they are off.
+    if (cfg.engines[p].pvs) engine.remove("pvs");
+    if (cfg.engines[p].killers) engine.remove("killers");
+    if (cfg.engines[p].history) engine.remove("history");
+    if (!cfg.engines[p].lmr) engine.remove("lmr");
+    if (!cfg.engines[p].forced_extension) engine.remove("forced_extension");
+    if (!cfg.engines[p].time_management) engine.remove("time_management");
     YAML::Node values;  // null: no weights
     if constexpr (FeatureGame<G>)
       if (const auto& weights = cfg.engines[p].evaluation)

@@ -105,6 +105,12 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
         options.tt_size_mb = cfg.tt_size_mb;
         options.threat_nodes = cfg.threat_nodes;
         options.quiescence = cfg.quiescence;
+        options.use_pvs = cfg.pvs;
+        options.use_killers = cfg.killers;
+        options.use_history = cfg.history;
+        options.lmr = cfg.lmr;
+        options.forced_extension = cfg.forced_extension;
+        options.time_management = cfg.time_management;
         using Search = search::AlphaBeta<G>;
         typename Search::Evaluator evaluate = [](const typename G::State&) { return 0; };
         std::string name = "no evaluation";
