@@ -151,6 +151,86 @@ TEST(MctsDeterministic, FanoutSendsTheExpandedNodesChildren) {
     EXPECT_EQ(ttt::to_string(same[i].state), ttt::to_string(leaves[i].state)) << i;
 }
 
+// fanout_backup: best. The fanned node and the nodes above it learn one result, its best child's
+// mean for the side to move there; each leaf counts for its own child. A terminal child is scored
+// exactly and can be that best.
+TEST(MctsDeterministic, FanoutBestBacksUpTheBestChildOnce) {
+  MctsParams p = mcts(1000);
+  p.leaves_per_round = 1;
+  p.fanout = 9;
+  const G::State root = ttt::initial_state();  // x (player 0) to move
+  std::vector<rollout::LeafStats> stats;
+  for (uint32_t i = 0; i < 9; ++i) stats.push_back(rollout::LeafStats{{i, 8 - i}, 0, 8, 40});
+  for (const bool best : {false, true}) {
+    p.fanout_best = best;
+    Mcts<G> tree(p, G::Rules{});
+    ASSERT_EQ(first_round(tree, root).size(), 9u);
+    tree.backup(std::vector<rollout::LeafStats>(stats.begin(), stats.begin() + 9));
+    for (int i = 0; i < 9; ++i) {
+      const auto child = tree.node_stats(std::vector<int>{i});
+      EXPECT_EQ(child.visits, 1u) << i;
+      EXPECT_EQ(child.results, 8.0) << i;
+    }
+    const auto r = tree.node_stats(std::vector<int>{});
+    uint32_t sum = 0;
+    double w = 0;
+    for (int i = 0; i < 9; ++i) w += tree.node_stats(std::vector<int>{i}).wins0;
+    for (int i = 0; i < 9; ++i) sum += tree.node_stats(std::vector<int>{i}).visits;
+    EXPECT_EQ(sum, 9u);
+    if (best) {
+      // The child of 8 wins in 8 is x's best: the root gets its mean, once.
+      EXPECT_EQ(r.visits, 1u);
+      EXPECT_EQ(r.results, 8.0);
+      EXPECT_DOUBLE_EQ(r.wins0, 8.0);
+    } else {
+      EXPECT_EQ(r.visits, 9u);
+      EXPECT_EQ(r.results, 72.0);
+      EXPECT_DOUBLE_EQ(r.wins0, w);
+    }
+  }
+
+  // The next descent goes below a root child into a fresh grandchild and fans out its seven
+  // children: with best, the grandchild, the child and the root each learn one more result.
+  p.fanout_best = true;
+  Mcts<G> tree(p, G::Rules{});
+  first_round(tree, root);
+  tree.backup(std::vector<rollout::LeafStats>(stats.begin(), stats.begin() + 9));
+  std::vector<rollout::Leaf<G>> leaves;
+  tree.select_leaves(leaves);
+  ASSERT_EQ(leaves.size(), 7u);
+  tree.backup(std::vector<rollout::LeafStats>(7, rollout::LeafStats{{2, 6}, 0, 8, 40}));
+  EXPECT_EQ(tree.node_stats(std::vector<int>{}).visits, 2u);
+  EXPECT_EQ(tree.node_stats(std::vector<int>{}).results, 16.0);
+  int grown = 0;
+  for (int i = 0; i < 9; ++i) {
+    const auto child = tree.node_stats(std::vector<int>{i});
+    if (child.children == 0) continue;
+    ++grown;
+    EXPECT_EQ(child.visits, 2u);
+    int fanned = 0;
+    for (int j = 0; j < child.children; ++j) {
+      const auto g = tree.node_stats(std::vector<int>{i, j});
+      if (g.children == 0) continue;
+      ++fanned;
+      EXPECT_EQ(g.visits, 1u);
+      EXPECT_DOUBLE_EQ(g.wins0, 2.0) << "each of its children's leaves scored 2 of 8 for x";
+    }
+    EXPECT_EQ(fanned, 1);
+  }
+  EXPECT_EQ(grown, 1);
+
+  // x to move with a win on c3: the terminal child is scored exactly and is the best, whatever
+  // the other children's leaves say.
+  Mcts<G> wins(p, G::Rules{});
+  const G::State threat = ttt::parse_position("xx./oo./... x");
+  const auto sent = first_round(wins, threat);
+  ASSERT_FALSE(sent.empty());
+  wins.backup(std::vector<rollout::LeafStats>(sent.size(), rollout::LeafStats{{0, 8}, 0, 8, 40}));
+  const auto top = wins.node_stats(std::vector<int>{});
+  EXPECT_EQ(top.visits, 1u);
+  EXPECT_DOUBLE_EQ(top.wins0, 8.0) << "the win, not the leaves' losses";
+}
+
 struct Puzzle {
   const char* position;
   std::set<std::string> good;  // the moves that neither lose nor miss a win
@@ -164,10 +244,11 @@ TEST(MctsDeterministic, TakesTheWinAndBlocksTheThreat) {
       {"o.x/.x./... o", {"a1"}},                    // O must block the diagonal at a1
       {".../.x./... o", {"a1", "c1", "a3", "c3"}},  // O must take a corner: an edge loses
   };
-  for (const uint32_t fanout : {1u, 4u, 9u})
+  for (const uint32_t fanout : {1u, 4u, 9u, 104u})  // 104: fanout 4, fanout_backup best
     for (const Puzzle& pz : puzzles) {
       MctsParams p = mcts(20000);
-      p.fanout = fanout;
+      p.fanout = fanout % 100;
+      p.fanout_best = fanout >= 100;
       Mcts<G> tree(p, G::Rules{});
       const G::Move m = search(tree, ttt::parse_position(pz.position), 7);
       EXPECT_TRUE(pz.good.count(ttt::to_string(m)))

@@ -374,7 +374,7 @@ import os, re, sys
 import nbformat
 scratch = sys.argv[1]
 expected = {("executed", "campaign_overview.ipynb"): (5, 2, "ewn"), ("executed", "throughput.ipynb"): (2, 0, None),
-            ("executed", "tuning.ipynb"): (3, 0, None), ("executed", "rollout_scaling.ipynb"): (3, 0, None),
+            ("executed", "tuning.ipynb"): (3, 0, None), ("executed", "rollout_scaling.ipynb"): (4, 0, None),
             ("executed", "improve.ipynb"): (4, 0, None), ("executed", "search.ipynb"): (2, 0, None),
             ("executed-checkers", "campaign_overview.ipynb"): (5, 2, "checkers"),
             ("executed-gomoku", "campaign_overview.ipynb"): (5, 2, "gomoku")}

@@ -23,7 +23,10 @@ variant_budget the variant's.
 
 Usage: fanout.py [--games checkers,gomoku] [--variants 1x64,8x8,64x1,1x8,8x1] [--pairs 100]
                  [--budget 3000] [--threads 2] [--out results/fanout.csv] [--bin PATH] [--quick]
-                 [--equal-descents]
+                 [--equal-descents] [--backup mean|best]
+
+--backup best sets the variant's fanout_backup: its fanned nodes learn their best child's mean
+once instead of every child's leaf (the CSV's backup column; "mean" before the key existed).
 A variant is FANOUTxPER_LEAF. --quick: 4 pairs, budget 300, variants 4x1 and 1x8 (a smoke test).
 """
 from __future__ import annotations
@@ -41,12 +44,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import CONFIGS, ROOT, HERE, appending_csv, elo, machine, match_counts, run_match  # noqa: E402
 
 COLUMNS = ["date", "machine", "game", "budget", "fanout", "per_leaf", "rollouts_per_descent",
-           "leaves_per_round", "variant_budget", "opponent", "pairs", "wins", "draws", "losses", "penta0", "penta1",
+           "leaves_per_round", "variant_budget", "backup", "opponent", "pairs", "wins", "draws", "losses", "penta0", "penta1",
            "penta2", "penta3", "penta4", "score", "elo", "elo_lo", "elo_hi", "seconds", "status"]
 
 
 def match_config(game: str, budget: int, fanout: int, per_leaf: int, pairs: int, threads: int,
-                 path: Path, variant_budget: int | None = None) -> dict:
+                 path: Path, variant_budget: int | None = None, backup: str = "mean") -> dict:
     cfg = yaml.safe_load(CONFIGS[game].read_text())
     base = CONFIGS[game].parent
     for engine in cfg["engines"].values():
@@ -60,6 +63,8 @@ def match_config(game: str, budget: int, fanout: int, per_leaf: int, pairs: int,
     a, b = dict(mcts), dict(mcts)
     if variant_budget:
         a.update(rollouts_per_move=variant_budget)
+    if backup != "mean":
+        a.update(fanout_backup=backup)
     a.update(rollouts_per_leaf=min(per_leaf, variant_budget or budget), fanout=fanout,
              label=f"fanout {fanout} x {per_leaf}")
     b.update(rollouts_per_leaf=1, fanout=1, label="1 a leaf")
@@ -83,6 +88,7 @@ def main() -> None:
     p.add_argument("--work", help="the matches' configs and files (default: work/ beside --out)")
     p.add_argument("--bin", default=str(ROOT / "build/release/host/app/selfplay"))
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--backup", choices=["mean", "best"], default="mean")
     p.add_argument("--equal-descents", action="store_true",
                    help="the variant plays F x r times the budget: equal host descents a move")
     args = p.parse_args()
@@ -105,21 +111,23 @@ def main() -> None:
                 if row["status"] == "ok":
                     done.add((row["game"], int(row["budget"]), int(row["fanout"]),
                               int(row["per_leaf"]), int(row["pairs"]),
-                              int(row.get("variant_budget") or row["budget"])))
+                              int(row.get("variant_budget") or row["budget"]),
+                              row.get("backup") or "mean"))
     with appending_csv(out, COLUMNS) as writer:
         for game in args.games.split(","):
             for fanout, per_leaf in variants:
                 vb = args.budget * fanout * per_leaf if args.equal_descents else args.budget
-                key = (game, args.budget, fanout, per_leaf, args.pairs, vb)
+                key = (game, args.budget, fanout, per_leaf, args.pairs, vb, args.backup)
                 name = f"{game}-fanout-{args.budget}-{fanout}x{per_leaf}" + (
-                    "-equal-descents" if args.equal_descents else "")
+                    "-equal-descents" if args.equal_descents else "") + (
+                    f"-{args.backup}" if args.backup != "mean" else "")
                 if key in done:
                     print(f"{name}: in {out} already", flush=True)
                     continue
                 h5 = work / (name + ".h5")
                 h5.unlink(missing_ok=True)
                 cfg = match_config(game, args.budget, fanout, per_leaf, args.pairs, args.threads, h5,
-                                   vb)
+                                   vb, args.backup)
                 config = work / (name + ".yaml")
                 config.write_text(yaml.safe_dump(cfg, sort_keys=False))
                 row = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -127,7 +135,7 @@ def main() -> None:
                        "fanout": fanout, "per_leaf": per_leaf,
                        "rollouts_per_descent": fanout * per_leaf,
                        "leaves_per_round": cfg["engines"]["player0"].get("leaves_per_round", 4),
-                       "variant_budget": vb,
+                       "variant_budget": vb, "backup": args.backup,
                        "opponent": "mcts 1 a leaf", "pairs": args.pairs}
                 stdout, seconds = run_match(args.bin, config, row, writer, name)
                 if stdout is None:

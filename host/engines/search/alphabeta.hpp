@@ -123,6 +123,7 @@ struct AlphaBetaStats {
   double seconds = 0;
   double nodes_per_second = 0;
   uint64_t endgame_hits = 0;  // positions scored by the endgame databases
+  int seldepth = 0;           // the deepest ply searched (extensions and quiescence included)
   int32_t value = 0;          // root value for the side to move
   bool proven = false;        // the value is a game result (|value| >= kProven)
   bool stopped = false;       // the time limit cut an iteration short (its result is dropped unless
@@ -184,6 +185,7 @@ class AlphaBeta {
     std::fill(history_.begin(), history_.end(), 0);
     for (auto& k : killers_) k[0].set = k[1].set = false;
     nodes_ = leaves_ = tt_hits_ = endgame_hits_ = 0;
+    seldepth_ = 0;
     next_poll_ = kPollNodes;
     stop_ = false;
 
@@ -280,6 +282,7 @@ class AlphaBeta {
     st.leaves = leaves_;
     st.tt_hits = tt_hits_;
     st.endgame_hits = endgame_hits_;
+    st.seldepth = seldepth_;
     st.seconds = deadline_.seconds();
     st.nodes_per_second = st.seconds > 0 ? static_cast<double>(st.nodes) / st.seconds : 0;
     return st;
@@ -517,8 +520,9 @@ class AlphaBeta {
   }
 
   Score negamax(const State& s, int depth, Score alpha, Score beta, int ply) {
-    assert(depth >= 1 && !G::is_over(s));
+    assert(depth >= 1 && !G::is_over(s) && ply + depth <= kMaxDepth);
     tick();
+    seldepth_ = std::max(seldepth_, ply);
     pv_len_[ply] = 0;
     if constexpr (RepetitionGame<G>) path_[ply] = s;
     if (stop_) return 0;
@@ -542,8 +546,9 @@ class AlphaBeta {
     root_or_searched_moves(s, ply, moves);
     order(moves, s, hit ? &tt_move : nullptr, ply);
     if (ply == 0) iteration_first_ = moves.moves[0];
-    // The forced-move extension: this node's single move does not count a ply.
-    if (opt_.forced_extension && moves.size == 1 && ply < 2 * iteration_ && ply + 1 < kMaxDepth)
+    // The forced-move extension: this node's single move does not count a ply. Every search keeps
+    // ply + depth <= kMaxDepth (the arrays by ply have kMaxDepth + 1 rows); an extension too.
+    if (opt_.forced_extension && moves.size == 1 && ply < 2 * iteration_ && ply + depth < kMaxDepth)
       ++depth;
 
     const int mover = G::side_to_move(s);
@@ -657,6 +662,7 @@ class AlphaBeta {
 
   // Per search.
   uint64_t nodes_ = 0, leaves_ = 0, tt_hits_ = 0, endgame_hits_ = 0, next_poll_ = 0;
+  int seldepth_ = 0;
   int iteration_ = 0;
   bool stop_ = false;
   Move root_best_{};  // the best root move the first iteration has scored, if root_scored_

@@ -78,6 +78,11 @@ struct MctsParams {
   uint32_t virtual_loss = 1;
   uint32_t leaves_per_round = 4;  // descents per round
   uint32_t fanout = 1;            // leaves a descent that expands a decision node sends (below)
+  // What a fanned node and the nodes above it learn from its children's leaves: every leaf, as
+  // any other (false), or one result, its best child's mean for the side to move there, each leaf
+  // counting for its child alone (true: a one-ply minimax of the sample, which the mean of replies
+  // sampled without regard to their strength is not).
+  bool fanout_best = false;
   ChanceSelection chance = ChanceSelection::kSample;
   double node_budget = 16;  // MiB of tree nodes per tree (fractions allowed: tests use tiny trees)
   bool reuse_tree = true;
@@ -192,6 +197,8 @@ class Mcts {
   // with the statistics of exactly these leaves, in order, before the next call.
   void select_leaves(std::vector<rollout::Leaf<Game>>& out) {
     if (!wants_leaves()) return;
+    fan_groups_.clear();
+    fan_paths_.clear();
     const bool fan = p_.fanout > 1;
     // Terminal nodes do not count as leaves of the round (they need no rollouts), so a round ends
     // with at least one leaf unless the budget runs out.
@@ -250,14 +257,25 @@ class Mcts {
       __builtin_prefetch(bytes + sizeof(Node) - 1, 1);
     }
     const bool blend = p_.eval_blend > 0;
+    size_t group = 0;  // fan_groups_[group] is the next group whose leaves come (fanout_best)
     for (size_t i = 0; i < stats.size(); ++i) {
       const std::span<const uint32_t> path(pending_paths_.data() + (i ? pending_[i - 1] : 0),
                                            pending_paths_.data() + pending_[i]);
-      apply_result(path, stats[i], blend, 1);
+      if (group < fan_groups_.size() && i >= fan_groups_[group].first_leaf) {
+        // A leaf of a fanned node's child counts for the child alone; its ancestors only lose
+        // the leaf's virtual loss, and learn the group's best child once its last leaf is in.
+        apply_result(path.last(1), stats[i], blend, 1);
+        for (size_t k = 0; k + 1 < path.size(); ++k) nodes_[path[k]].in_flight -= 1;
+        if (i + 1 == fan_groups_[group].end_leaf) finish_fan_group(fan_groups_[group++]);
+      } else {
+        apply_result(path, stats[i], blend, 1);
+      }
       spent_ += stats[i].rollouts;
       played_ += stats[i].rollouts;
       ++leaves_evaluated_;
     }
+    fan_groups_.clear();
+    fan_paths_.clear();
     in_flight_rollouts_ = 0;
     pending_.clear();
     pending_paths_.clear();
@@ -424,6 +442,8 @@ class Mcts {
     nodes_.clear();
     pending_.clear();
     pending_paths_.clear();
+    fan_groups_.clear();
+    fan_paths_.clear();
   }
 
  private:
@@ -457,7 +477,13 @@ class Mcts {
   // The descent of path_ ends in a terminal node (the end of a game or a position the endgame
   // databases solved): its exact result, at once.
   void score_terminal() {
-    const double v0 = nodes_[path_.back()].value0;  // 1, 0 or 1/2 (make_node)
+    apply_result(path_, exact_result(path_.back()), false, 0);
+    spent_ += p_.rollouts_per_leaf;
+  }
+
+  // A terminal node's exact value as rollouts_per_leaf rollouts.
+  rollout::LeafStats exact_result(uint32_t node) const {
+    const double v0 = nodes_[node].value0;  // 1, 0 or 1/2 (make_node)
     rollout::LeafStats exact;
     exact.rollouts = p_.rollouts_per_leaf;
     if (v0 == 1.0)
@@ -466,8 +492,7 @@ class Mcts {
       exact.wins[1] = p_.rollouts_per_leaf;
     else
       exact.draws = p_.rollouts_per_leaf;
-    apply_result(path_, exact, false, 0);
-    spent_ += p_.rollouts_per_leaf;
+    return exact;
   }
 
   // The descent of path_ ends in a leaf whose state is s: it goes to the batch.
@@ -506,6 +531,15 @@ class Mcts {
         std::swap(fan_pick_[i], fan_pick_[i + sampler_.below(children - i)]);
     }
     uint32_t leaves = 0;
+    FanGroup g;
+    if (p_.fanout_best) {
+      g.node = node;
+      g.mover = static_cast<uint8_t>(Game::side_to_move(s));
+      g.path_begin = static_cast<uint32_t>(fan_paths_.size());
+      fan_paths_.insert(fan_paths_.end(), path_.begin(), path_.end());
+      g.path_end = static_cast<uint32_t>(fan_paths_.size());
+      g.first_leaf = static_cast<uint32_t>(pending_.size());
+    }
     path_.push_back(first);
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t c = first + fan_pick_[i];
@@ -513,14 +547,60 @@ class Mcts {
       State child = s;
       Game::apply(child, nodes_[c].move);
       if (nodes_[c].kind == Kind::kTerminal) {
+        if (p_.fanout_best) {
+          score_terminal_child(c);
+          continue;
+        }
         score_terminal();
         continue;
       }
       add_leaf(child, out);
       ++leaves;
     }
+    if (p_.fanout_best) {
+      g.end_leaf = static_cast<uint32_t>(pending_.size());
+      if (leaves == 0)
+        finish_fan_group(g);  // every child picked was terminal: known now
+      else
+        fan_groups_.push_back(g);
+    }
     return leaves;
   }
+
+  // fanout_best: the children of a fanned node, and the path from the root to it, whose leaves
+  // are pending_[first_leaf, end_leaf).
+  struct FanGroup {
+    uint32_t node = 0, path_begin = 0, path_end = 0, first_leaf = 0, end_leaf = 0;
+    uint8_t mover = 0;  // the side to move at node
+  };
+
+  // A terminal child of a fanned node (fanout_best): scored exactly, for itself alone.
+  void score_terminal_child(uint32_t c) {
+    apply_result(std::span<const uint32_t>(&c, 1), exact_result(c), false, 0);
+    spent_ += p_.rollouts_per_leaf;
+  }
+
+  // The fanned node of g and the nodes above it learn one result: the mean of its child best for
+  // the side to move there, among the children with results, as one leaf of rollouts_per_leaf.
+  void finish_fan_group(const FanGroup& g) {
+    const Node& n = nodes_[g.node];
+    const int mover = g.mover;
+    uint32_t best = kNone;
+    for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+      if (nodes_[c].results > 0 && (best == kNone || value(c, mover) > value(best, mover)))
+        best = c;
+    if (best == kNone) return;
+    const double v0 = nodes_[best].value0;
+    const double r = p_.rollouts_per_leaf;
+    for (uint32_t k = g.path_begin; k < g.path_end; ++k) {
+      Node& a = nodes_[fan_paths_[k]];
+      a.visits += 1;
+      a.wins0 += v0 * r;
+      a.results += p_.rollouts_per_leaf;
+      refresh_value(fan_paths_[k]);
+    }
+  }
+
   // time_ms has passed since begin(), or the search was interrupted, and some rollouts came back
   // (never without a time limit or an interrupt flag).
   bool out_of_time() const {
@@ -731,6 +811,8 @@ class Mcts {
   std::vector<Node> nodes_;
   std::vector<uint32_t> pending_paths_;  // node paths of the leaves in flight, concatenated
   std::vector<uint32_t> pending_;        // end offset of each leaf's path in pending_paths_
+  std::vector<FanGroup> fan_groups_;     // fanout_best: the pending fan-outs, by first leaf
+  std::vector<uint32_t> fan_paths_;      // their paths from the root, concatenated
   std::vector<uint32_t> path_;
   SearchIds ids_;
   WordStream sampler_{StreamId{}};

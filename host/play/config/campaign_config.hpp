@@ -39,6 +39,7 @@ struct EngineConfig {
   uint32_t virtual_loss = 1;          // visits added on the path while a leaf is in flight
   uint32_t leaves_per_round = 4;      // descents one tree contributes to a batch
   uint32_t fanout = 1;                // leaves a descent that expands a node sends (its children)
+  bool fanout_best = false;           // key fanout_backup: best (true) or mean
   ChanceMode chance = ChanceMode::kSample;
   uint32_t node_budget =
       16;  // key node_budget_mb: MiB of nodes per tree; expansion stops when full

@@ -121,6 +121,11 @@ Section<EngineConfig> engine_search_keys(bool chance_game) {
             "leaves per descent: a descent that expands a node sends up to this many of its "
             "children to the batch (the ones UCT visits first), each with rollouts_per_leaf; "
             "1 = one leaf, the node itself");
+  s.choice("fanout_backup", &EngineConfig::fanout_best, false, {{"mean", false}, {"best", true}},
+           "with fanout > 1, what the expanded node and those above it learn from its "
+           "children's leaves: mean (every leaf, as any other) or best (one leaf's worth: the "
+           "mean of its child best for the side to move there; each leaf counts for its child "
+           "alone)");
   if (chance_game)
     s.choice("chance", &EngineConfig::chance, ChanceMode::kSample,
              {{"sample", ChanceMode::kSample}, {"round_robin", ChanceMode::kRoundRobin}},

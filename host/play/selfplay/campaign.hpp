@@ -135,6 +135,7 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if (cfg.engines[p].label.empty()) engine.remove("label");
     // fanout too; at 1 the search is what it was before.
     if (cfg.engines[p].fanout == 1) engine.remove("fanout");
+    if (!cfg.engines[p].fanout_best) engine.remove("fanout_backup");
     // quiescence (checkers' alpha-beta) came later too: files written before it searched without
     // it, so only `quiescence: false` resumes them.
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");

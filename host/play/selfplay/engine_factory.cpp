@@ -10,6 +10,7 @@ search::MctsParams mcts_params(const config::EngineConfig& cfg) {
   p.virtual_loss = cfg.virtual_loss;
   p.leaves_per_round = cfg.leaves_per_round;
   p.fanout = cfg.fanout;
+  p.fanout_best = cfg.fanout_best;
   p.chance = cfg.chance == config::ChanceMode::kSample ? search::ChanceSelection::kSample
                                                        : search::ChanceSelection::kRoundRobin;
   p.node_budget = cfg.node_budget;
