@@ -103,7 +103,7 @@ struct AlphaBetaOptions {
   static constexpr int kLmrLateMoves = 8, kLmrDeepDepth = 6;
   // Forced-move extension: a node with a single move searched (checkers: most often a forced
   // capture) does not count a ply, while it lies less than twice the iteration's depth from the
-  // root.
+  // root and the search stays within kMaxDepth plies.
   bool forced_extension = false;
   // Time management (with time_ms): a move found better in the iteration that time cut short is
   // played (that iteration searches the last one's best move first, so it was beaten at the
