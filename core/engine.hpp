@@ -38,12 +38,13 @@ enum class SearchKind : uint8_t {
   kExpectimax = 5,
   kNative = 6,    // a game's own search (GameHost<G>::native_engine)
   kExternal = 7,  // an external program (pbrain, a checkers engine)
+  kBook = 8,      // an opening book's move (an engine's `book` key): nothing was searched
 };
-inline constexpr int kSearchKinds = 8;
-// "none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external".
+inline constexpr int kSearchKinds = 9;
+// "none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external", "book".
 inline const char* search_kind_name(SearchKind k) {
   static constexpr const char* kNames[kSearchKinds] = {
-      "none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external"};
+      "none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external", "book"};
   const auto i = static_cast<size_t>(k);
   return i < kSearchKinds ? kNames[i] : "unknown";
 }

@@ -229,7 +229,8 @@ def ply_engines(campaign: Campaign) -> pd.Series:
 # The search columns of /plies (format 3) and the values files before it read as.
 SEARCH_COLUMNS = {"search": 0, "depth": -1, "score": 0.0, "nodes": 0, "played": 0, "think_ms": 0.0, "pv": ""}
 # /plies `search`: which search decided the move.
-SEARCH_KINDS = ("none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external")
+SEARCH_KINDS = ("none", "random", "flat", "mcts", "alphabeta", "expectimax", "native", "external",
+                "book")
 
 
 def _no_candidates() -> pd.DataFrame:

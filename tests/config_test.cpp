@@ -317,10 +317,10 @@ TEST(ConfigExplain, EveryKeyHasItsHelpAsAComment) {
     ++keys;
     EXPECT_NE(line.find("  # "), std::string::npos) << "no help comment: " << line;
   }
-  // game and 5 section headers; rules, campaign; 2 engine headers and the 19 keys of an mcts
-  // engine (label, fanout and fanout_backup included); backend, output (search_candidates and
-  // root_policy included)
-  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 19 + 5 + 5);
+  // game and 5 section headers; rules, campaign; 2 engine headers and the 20 keys of an mcts
+  // engine (label, fanout, fanout_backup and book included); backend, output (search_candidates
+  // and root_policy included)
+  EXPECT_EQ(keys, 6 + 6 + 4 + 2 + 2 * 20 + 5 + 5);
   // With every key (what identities compare): the 4 keys of expectimax engines and the 4 of
   // pbrain engines too.
   const std::string all = explain_campaign_config(Config<EwnGame>{}, true);

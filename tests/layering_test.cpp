@@ -187,13 +187,16 @@ const std::map<std::string, Room> kHostRooms = {
     {"host/engines/cuda", {1, {"host/engines/rollout"}}},
     {"host/engines/eval", {1, {}}},
     {"host/engines/search", {1, {"host/engines/eval", "host/engines/rollout"}}},
+    {"host/engines/book", {1, {"host/base/system"}}},
     // 2 play: running games
-    {"host/play/config", {2, {"host/base/system", "host/engines/eval", "host/engines/search"}}},
+    {"host/play/config",
+     {2, {"host/base/system", "host/engines/book", "host/engines/eval", "host/engines/search"}}},
     {"host/play/external", {2, {"host/base/system", "host/engines/search", "host/play/config"}}},
     {"host/play/selfplay",
      {2,
-      {"host/base/hdf5", "host/base/stats", "host/base/system", "host/engines/eval",
-       "host/engines/rollout", "host/engines/search", "host/play/config", "host/play/external"}}},
+      {"host/base/hdf5", "host/base/stats", "host/base/system", "host/engines/book",
+       "host/engines/eval", "host/engines/rollout", "host/engines/search", "host/play/config",
+       "host/play/external"}}},
     {"host/play/terminal",
      {2,
       {"host/engines/rollout", "host/engines/search", "host/play/config", "host/play/selfplay"}}},
@@ -202,8 +205,8 @@ const std::map<std::string, Room> kHostRooms = {
     // 3 records: reading stored games back
     {"host/records",
      {3,
-      {"host/base/hdf5", "host/base/stats", "host/base/system", "host/engines/search",
-       "host/play/config", "host/play/selfplay"}}},
+      {"host/base/hdf5", "host/base/stats", "host/base/system", "host/engines/book",
+       "host/engines/search", "host/play/config", "host/play/selfplay"}}},
     {"host/records/viewer", {3, {}}},
     // 4 research: tuning and the loop
     {"host/research/tune",
@@ -223,9 +226,10 @@ const std::map<std::string, Room> kHostRooms = {
     // 6 app: the command line
     {"host/app",
      {6,
-      {"host/base/hdf5", "host/base/mpi", "host/base/system", "host/engines/rollout",
-       "host/play/config", "host/play/ranks", "host/play/selfplay", "host/play/terminal",
-       "host/protocols", "host/records", "host/research/improve", "host/research/tune"}}},
+      {"host/base/hdf5", "host/base/mpi", "host/base/system", "host/engines/book",
+       "host/engines/rollout", "host/play/config", "host/play/ranks", "host/play/selfplay",
+       "host/play/terminal", "host/protocols", "host/records", "host/research/improve",
+       "host/research/tune"}}},
 };
 
 // The room of a path under host/: its deepest folder that is a room ("" when none is).

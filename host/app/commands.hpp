@@ -54,6 +54,8 @@ Runner add_convert(CLI::App& app);
 Runner add_merge(CLI::App& app);
 // Endgame databases: `selfplay egtb build|verify|probe` (checkers).
 Runner add_egtb(CLI::App& app);
+// Opening books from stored games: `selfplay book build` (an engine's `book` key plays them).
+Runner add_book(CLI::App& app);
 
 // --game NAME: the game a command plays (games/games.hpp lists them); with a config, the config's
 // `game:` must agree. The help lists the known games. Commands without a config (with_config

@@ -129,6 +129,10 @@ int run_command(int argc, char** argv) {
       "Endgame databases: build them by retrograde analysis, verify them, probe a position "
       "(checkers)",
       &sp::app::add_egtb);
+  add("book",
+      "Opening books: the best-scoring moves of the first plies of stored games, for an engine's "
+      "`book` key",
+      &sp::app::add_book);
 
   // Called as pbrain-selfplay (the link the build puts next to the binary, for Gomocup managers,
   // which start an engine without arguments): `selfplay pbrain` with the same arguments.

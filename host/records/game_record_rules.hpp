@@ -312,6 +312,15 @@ class GameRecordRules final : public RecordRules {
     return out;
   }
 
+  std::vector<std::string> take_positions(uint64_t game_id) override {
+    std::vector<std::string> out;
+    const auto it = games_.find(game_id);
+    if (it == games_.end()) return out;
+    for (const State& s : it->second.before) out.push_back(GameHost<G>::position_text(s));
+    games_.erase(it);
+    return out;
+  }
+
  private:
   using State = typename G::State;
   using Move = typename G::Move;

@@ -91,6 +91,11 @@ class RecordRules {
   // a game not replayed, one whose start could not be set up, or a game without pictures.
   virtual std::vector<BoardPicture> take_boards(uint64_t game_id) = 0;
 
+  // The positions of game `game_id` as replay() last replayed it, as the game's position_text
+  // writes them (chance drawn): before each ply it played; forgets the game. Empty for a game not
+  // replayed or one whose start could not be set up (`selfplay book build`).
+  virtual std::vector<std::string> take_positions(uint64_t game_id) = 0;
+
   // What could not be checked and why (a stored config this build cannot read), for stderr.
   const std::vector<std::string>& notes() const { return notes_; }
 

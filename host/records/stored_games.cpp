@@ -13,6 +13,17 @@ namespace {
 constexpr uint64_t kBlock = 16384;
 }  // namespace
 
+std::optional<StoredGame> stored_game_of(const ExportedGame& e) {
+  if (e.plies.size() != e.game.plies) return std::nullopt;
+  StoredGame stored;
+  stored.game = {e.row, e.game};
+  for (size_t k = 0; k < e.plies.size(); ++k) {
+    if (e.plies[k].ply != k) return std::nullopt;
+    stored.plies.push_back({e.ply_rows[k], e.plies[k]});
+  }
+  return stored;
+}
+
 std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader, bool candidates) {
   std::vector<ExportedGame> out;
   for (uint64_t first = 0; first < reader.games_count(); first += kBlock) {

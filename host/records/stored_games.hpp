@@ -4,11 +4,13 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "host/base/hdf5/campaign_file.hpp"
 #include "host/base/hdf5/records.hpp"
+#include "host/records/record_rules.hpp"
 
 namespace sp::selfplay {
 
@@ -26,6 +28,10 @@ struct ExportedGame {
 // (and with `candidates` its /candidates rows); rows of games without a /games row are left out.
 std::vector<ExportedGame> read_exported_games(const io::CampaignReader& reader,
                                               bool candidates = false);
+
+// The game as RecordRules::replay takes it, or nullopt when its /plies rows are not plies 0 to
+// n - 1, each once (replay expects that; `selfplay verify` says what is wrong).
+std::optional<StoredGame> stored_game_of(const ExportedGame& e);
 
 // The program that wrote the file, as `selfplay --version` names it: the root attribute
 // `program`, or for a file written before it existed "selfplay, commit C" from its git_commit

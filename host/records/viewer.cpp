@@ -102,20 +102,16 @@ class Replayer {
   const RecordRules& rules() const { return *rules_; }
 
   Viewed view(const ExportedGame& e) {
-    StoredGame stored;
-    stored.game = {e.row, e.game};
-    for (size_t k = 0; k < e.plies.size(); ++k) stored.plies.push_back({e.ply_rows[k], e.plies[k]});
     Problems problems(8);
     // replay() expects plies numbered 0..n-1, each once (verify checks that first).
-    bool numbered = e.plies.size() == e.game.plies;
-    for (size_t k = 0; numbered && k < e.plies.size(); ++k) numbered = e.plies[k].ply == k;
+    const std::optional<StoredGame> stored = stored_game_of(e);
     Viewed v;
-    if (!numbered) {
+    if (!stored) {
       v.problems.push_back("its /plies rows are not plies 0 to " + std::to_string(e.game.plies) +
                            " - 1, each once (selfplay verify says more)");
       return v;
     }
-    rules_->replay(stored, problems);
+    rules_->replay(*stored, problems);
     v.boards = rules_->take_boards(e.game.game_id);
     v.problems = problems.lines();
     if (problems.count() > problems.lines().size())

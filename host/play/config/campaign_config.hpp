@@ -13,6 +13,7 @@
 #include "core/game.hpp"
 #include "core/game_host.hpp"
 #include "core/native_engine.hpp"
+#include "host/engines/book/opening_book.hpp"
 #include "host/engines/eval/weights.hpp"
 
 namespace sp::config {
@@ -70,6 +71,10 @@ struct EngineConfig {
   // EndgameProbe<G::State> (make_engine casts it back).
   std::string egtb;
   std::shared_ptr<const void> endgame;
+  // our engines (not pbrain, external): an opening book file (absolute path; "" = none) and the
+  // book read from it with the config (checked against the game's rules by the config).
+  std::string book;
+  std::shared_ptr<const book::OpeningBook> opening_book;
   // pbrain: the program and its arguments (key `command`, split like a shell line; a program
   // path with '/' made absolute from the config file's directory), and its time controls.
   std::vector<std::string> command;

@@ -15,6 +15,7 @@
 
 #include "games/hosts.hpp"
 #include "host/base/system/child_process.hpp"
+#include "host/engines/book/opening_book.hpp"
 #include "host/engines/eval/weights.hpp"
 #include "host/play/config/campaign_schema.hpp"
 #include "host/play/config/load.hpp"
@@ -326,6 +327,21 @@ Section<EngineConfig> engine_egtb_keys(
          "mcts, alphabeta: folder of endgame databases (`selfplay egtb build`); positions they "
          "cover score exactly (alphabeta) or are solved nodes (mcts); empty = none",
          std::move(load));
+  return s;
+}
+
+Section<EngineConfig> engine_book_keys() {
+  Section<EngineConfig> s;
+  s.only_if([](const EngineConfig& e) { return !is_external(e.type); },
+            "for the engines of this program (not pbrain or external)");
+  s.file("book", &EngineConfig::book,
+         "opening book (`selfplay book build`): in a position it holds, within the plies it "
+         "covers, the engine plays the book's move without searching; empty = none",
+         [](EngineConfig& e, const std::string& path) {
+           e.opening_book = nullptr;
+           if (!path.empty())
+             e.opening_book = std::make_shared<book::OpeningBook>(book::read_book(path));
+         });
   return s;
 }
 

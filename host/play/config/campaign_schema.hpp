@@ -38,6 +38,8 @@ Section<EngineConfig> engine_egtb_keys(std::function<void(EngineConfig&, const s
 // The keys of type pbrain (an external Gomocup engine): command and its time controls. Games
 // without the protocol get no such engine (game_schema.hpp refuses the type).
 Section<EngineConfig> engine_pbrain_keys();
+// `book`: an opening book file (`selfplay book build`), read with the config.
+Section<EngineConfig> engine_book_keys();
 // The program of a pbrain command as it will be run: a path with '/' taken relative to the
 // directory of `document` (the config file), a bare name looked up on PATH. Throws InputError
 // when it is not an executable file.

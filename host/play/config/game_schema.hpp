@@ -10,6 +10,7 @@
 #include "core/config/schema.hpp"
 #include "games/games.hpp"
 #include "games/hosts.hpp"
+#include "host/engines/book/book_engine.hpp"
 #include "host/engines/eval/weights.hpp"
 #include "host/engines/search/game_hooks.hpp"
 #include "host/play/config/campaign_config.hpp"
@@ -74,6 +75,13 @@ Section<Config<G>> engine_section(int p) {
                                    " (build them with `selfplay egtb build`)");
                 e.endgame = std::move(tables);
               }));
+  s.include(engine, engine_book_keys());
+  s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {
+    if (const auto& book = c.engines[p].opening_book) {
+      const std::string why = book::check_book<G>(*book, GameHost<G>::rules_of(c.rules));
+      if (!why.empty()) doc.fail_key(path + ".book", why);
+    }
+  });
   s.include(engine, engine_pbrain_keys());
   if constexpr (!ProtocolGame<G>)
     s.check([p](const Config<G>& c, const Document& doc, const std::string& path) {

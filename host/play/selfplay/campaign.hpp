@@ -141,6 +141,11 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if (!cfg.engines[p].quiescence) engine.remove("quiescence");
     // egtb (checkers' endgame databases) too; without them the search is what it was.
     if (cfg.engines[p].egtb.empty()) engine.remove("egtb");
+    // book came later still; a book counts by its contents, not its path.
+    if (cfg.engines[p].opening_book)
+      engine["book"] = cfg.engines[p].opening_book->digest();
+    else
+      engine.remove("book");
     // And the search features that came later still, while they are off.
     if (cfg.engines[p].pvs) engine.remove("pvs");
     if (cfg.engines[p].killers) engine.remove("killers");

@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "core/game_host.hpp"
+#include "host/engines/book/book_engine.hpp"
 #include "host/engines/eval/weights.hpp"
 #include "host/engines/search/alphabeta.hpp"
 #include "host/engines/search/engine.hpp"
@@ -49,11 +50,11 @@ std::shared_ptr<const EndgameProbe<typename G::State>> endgame_of(const config::
   return std::static_pointer_cast<const EndgameProbe<typename G::State>>(cfg.endgame);
 }
 
-// Engine of one player built from its config; policy_slot is its index into the batch's policies.
+// The search of an engine config, without its opening book (make_engine adds that).
 template <HostGame G>
-std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
-                                               const typename G::Rules& rules,
-                                               uint32_t policy_slot) {
+std::unique_ptr<search::Engine<G>> make_search_engine(const config::EngineConfig& cfg,
+                                                      const typename G::Rules& rules,
+                                                      uint32_t policy_slot) {
   switch (cfg.type) {
     case config::EngineType::kMcts: {
       const search::MctsParams params = mcts_params(cfg);
@@ -134,6 +135,18 @@ std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
                        " has chance: use expectimax");
   }
   throw std::logic_error("unknown engine type");
+}
+
+// Engine of one player built from its config; policy_slot is its index into the batch's policies.
+// With a `book`, the book's moves come first (book::BookEngine), the search everywhere else.
+template <HostGame G>
+std::unique_ptr<search::Engine<G>> make_engine(const config::EngineConfig& cfg,
+                                               const typename G::Rules& rules,
+                                               uint32_t policy_slot) {
+  auto engine = make_search_engine<G>(cfg, rules, policy_slot);
+  if (cfg.opening_book)
+    return std::make_unique<book::BookEngine<G>>(cfg.opening_book, std::move(engine), rules);
+  return engine;
 }
 
 }  // namespace sp::selfplay
