@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make pkg-config git clang-format
+  cmake g++ make ninja-build pkg-config git clang-format
   libyaml-cpp-dev libhdf5-dev hdf5-tools libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
