@@ -99,6 +99,14 @@ TEST(BookFile, DamagedFilesAreRefusedWithTheirLine) {
   }
   EXPECT_NO_THROW((void)parse_book(head + columns + row + "P\t1\t2-6\t1\t0\r\n", "b.book"));
   EXPECT_THROW((void)read_book("/nonexistent/b.book"), InputError);
+  // A device would never end: refused before it is read.
+  try {
+    (void)read_book("/dev/zero");
+    ADD_FAILURE() << "read /dev/zero";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/zero: not a regular file"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(BookTally, ChoosesTheMovesByTheRule) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -167,6 +168,10 @@ OpeningBook parse_book(const std::string& text, const std::string& name) {
 }
 
 OpeningBook read_book(const std::string& path) {
+  // A device or a FIFO named by mistake (/dev/zero) would never end: only regular files are read.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw InputError("cannot read " + excerpt(path) + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read " + excerpt(path) + ": " + std::strerror(errno));
   std::ostringstream text;
