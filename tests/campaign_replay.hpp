@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -26,10 +27,11 @@ namespace sp::test {
 // Replays every game of the campaign file at path (written with cfg, a game without chance whose
 // namespace has state_ok(State)), with the repetition rule where the game has one. Returns the
 // number of plies replayed; *repetitions, when given, gets the number of games the repetition
-// rule drew.
+// rule drew; on_position, when given, sees the position of each /positions row.
 template <HostGame G>
-int replay_stored_games(const std::string& path, const config::Config<G>& cfg,
-                        int* repetitions = nullptr) {
+int replay_stored_games(
+    const std::string& path, const config::Config<G>& cfg, int* repetitions = nullptr,
+    const std::function<void(const typename G::State&)>& on_position = nullptr) {
   using Host = GameHost<G>;
   const auto& rules = Host::rules_of(cfg.rules);
   io::CampaignReader reader(path);
@@ -86,6 +88,7 @@ int replay_stored_games(const std::string& path, const config::Config<G>& cfg,
       EXPECT_LT(row.ply, before.size());
       if (row.ply >= before.size()) continue;
       const typename G::State& at = before[row.ply];
+      if (on_position) on_position(at);
       const int side = G::side_to_move(at);
       EXPECT_EQ(row.side_to_move, side);
       EXPECT_EQ(row.result, g.winner < 0 ? 0.5f : (g.winner == side ? 1.f : 0.f));

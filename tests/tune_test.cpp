@@ -356,6 +356,16 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
                  "ewn: own_cubes, opp_cubes, ",
                  0),
       0u);
+  // Patterns: * any characters, ? one; one that selects nothing is refused at its line.
+  EXPECT_EQ(error_of(in + "weights: {tune: [own_*, \"opp_c?bes\"]}\n" + ewn), "(no error)");
+  EXPECT_EQ(error_of(in + "weights: {tune: [own_*], bounds: {own_cubes: [0, 1]}}\n" + ewn),
+            "(no error)");
+  EXPECT_EQ(error_of(in + "weights: {tune: [own_*], bounds: {opp_cubes: [0, 1]}}\n" + ewn),
+            "t.yaml:2:35: key 'weights.bounds.opp_cubes': bounds for 'opp_cubes', which "
+            "weights.tune does not select");
+  EXPECT_EQ(error_of(in + "weights: {tune: [own_cubes, man_*]}\n" + ewn),
+            "t.yaml:2:29: key 'weights.tune': the pattern \"man_*\" selects none of the features "
+            "of ewn");
   EXPECT_EQ(error_of(in + "game: ewm\n"),
             "t.yaml:2:7: key 'game': unknown game 'ewm' (did you mean 'ewn'?); known games: " +
                 game_names_text());
@@ -555,6 +565,46 @@ TEST(Dataset, ErrorsNameTheFileAndWhatIsWrong) {
   H5Fclose(file);
   EXPECT_EQ(input_error([&] { load_positions({dir.file("plain.h5")}, names, 0, 1); }),
             "'" + dir.file("plain.h5") + "' is not a selfplay campaign file (no format_version)");
+}
+
+TEST(FeaturePatterns, StarsAndQuestionMarks) {
+  EXPECT_TRUE(feature_selected("man_open_01", "man_open_01"));
+  EXPECT_FALSE(feature_selected("man_open_01", "man_open_011"));
+  EXPECT_FALSE(feature_selected("man_open_0", "man_open_01"));
+  EXPECT_TRUE(feature_selected("man_*", "man_open_01"));
+  EXPECT_TRUE(feature_selected("man_*", "man_"));
+  EXPECT_FALSE(feature_selected("man_*", "king_open_01"));
+  EXPECT_TRUE(feature_selected("*_end_*", "king_end_32"));
+  EXPECT_TRUE(feature_selected("*", "anything"));
+  EXPECT_TRUE(feature_selected("king_???_01", "king_end_01"));
+  EXPECT_FALSE(feature_selected("king_???_01", "king_open_01"));
+  EXPECT_TRUE(feature_selected("a*b*c", "axxbyybzzc"));
+  EXPECT_FALSE(feature_selected("a*b*c", "axxbyyczzb"));
+  EXPECT_TRUE(is_feature_pattern("man_*"));
+  EXPECT_FALSE(is_feature_pattern("man_open_01"));
+}
+
+// A file written before features were appended lacks their columns: it reads with them 0 where
+// the caller allows it (those features weigh nothing and are not fitted), and is refused
+// otherwise.
+TEST(Dataset, AFileMayLackAppendedFeaturesThatWeighNothing) {
+  TempDir dir;
+  write_campaign(dir.file("old.h5"), meta_with({"a", "b"}),
+                 {SyntheticGame{1, {{0, 0, 0, 1.0f}, {0, 1, 1, 0.0f}}, {1, 2, 3, 4}}});
+  const std::vector<std::string> names = {"a", "b", "c"};
+  const LoadedPositions p = load_positions({dir.file("old.h5")}, names, 0, 1, {false, false, true});
+  ASSERT_EQ(p.positions.size(), 2u);
+  EXPECT_EQ(p.positions.features, (std::vector<float>{1, 2, 0, 3, 4, 0}));
+  EXPECT_EQ(input_error([&] { load_positions({dir.file("old.h5")}, names, 0, 1); }),
+            dir.file("old.h5") +
+                ": the features in /positions/features do not match the weights'; only in the "
+                "weights: c");
+  EXPECT_EQ(input_error([&] {
+              load_positions({dir.file("old.h5")}, names, 0, 1, {false, true, false});
+            }),
+            dir.file("old.h5") +
+                ": the features in /positions/features do not match the weights'; only in the "
+                "weights: c");
 }
 
 TEST(Dataset, GlobsExpandInOrderOnceEachAndMustMatch) {

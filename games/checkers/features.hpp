@@ -1,7 +1,8 @@
 // Checkers evaluation features, from the side to move's view ("own" = side to move): the terms of
 // a classic hand-tuned evaluation (material, centre, back-row guard, mobility), then those checkers
 // programs add (tempo, runaway men, king mobility, trapped kings) and two for the endgame, which
-// reward the side ahead for trading down and for bringing its kings to the opponent's pieces. The
+// reward the side ahead for trading down and for bringing its kings to the opponent's pieces;
+// after them the entries of the evaluation tables the research loop tunes (feature_tables.hpp). The
 // same vector is written to /positions for tuning and scored by the linear evaluations of the
 // engines, so names and order are part of the HDF5 format: append new features at the end. Host
 // only.
@@ -11,13 +12,17 @@
 #include <string_view>
 
 #include "games/checkers/checkers.hpp"
+#include "games/checkers/feature_tables.hpp"
 
 namespace sp::checkers {
 
-inline constexpr int kNumFeatures = 22;
+// The hand-picked features, which every weights file weighs; the table entries after them default
+// to 0 (eval::required_features).
+inline constexpr int kRequiredFeatures = 22;
+inline constexpr int kNumFeatures = kRequiredFeatures + tables::kCount;
 
 // Names in vector order.
-inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
+inline constexpr std::array<std::string_view, kRequiredFeatures> kHandFeatureNames = {
     "own_men",  // men on the board
     "opp_men",
     "own_kings",  // kings on the board
@@ -42,10 +47,16 @@ inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
                        // piece
     "opp_king_chase",
 };
+inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = [] {
+  std::array<std::string_view, kNumFeatures> names{};
+  for (int i = 0; i < kRequiredFeatures; ++i) names[i] = kHandFeatureNames[i];
+  for (int i = 0; i < tables::kCount; ++i) names[kRequiredFeatures + i] = tables::kNames.text[i];
+  return names;
+}();
 
-// The largest value of each feature (every feature is non-negative).
+// The largest |value| of each feature (the hand-picked ones are never negative).
 // clang-format off
-inline constexpr std::array<double, kNumFeatures> kFeatureMax = {
+inline constexpr std::array<double, kRequiredFeatures> kHandFeatureMax = {
     kPiecesPerSide, kPiecesPerSide,  // men
     kPiecesPerSide, kPiecesPerSide,  // kings
     8, 8,                            // centre
@@ -59,6 +70,12 @@ inline constexpr std::array<double, kNumFeatures> kFeatureMax = {
     84, 84,                          // king chase: 12 kings, 7
 };
 // clang-format on
+inline constexpr std::array<double, kNumFeatures> kFeatureMax = [] {
+  std::array<double, kNumFeatures> max{};
+  for (int i = 0; i < kRequiredFeatures; ++i) max[i] = kHandFeatureMax[i];
+  for (int i = 0; i < tables::kCount; ++i) max[kRequiredFeatures + i] = tables::max_of(i);
+  return max;
+}();
 
 // PDN squares 10, 11, 14, 15, 18, 19, 22, 23: the dark squares of files c-f on rows 2-5.
 inline constexpr uint32_t kCentre = 0x00666600u;
@@ -91,8 +108,11 @@ constexpr int square_distance(int a, int b) {
   return dr > df ? dr : df;
 }
 
-// Fills out[0..kNumFeatures). The draw counters do not enter.
-inline void extract_features(const State& s, float* out) {
+// Fills out[0..kNumFeatures), or out[0..kRequiredFeatures) without the tables. The draw counters
+// do not enter.
+inline void extract_features(const State& s, float* out, bool with_tables = true) {
+  uint32_t runaway_men[2] = {0, 0};
+  int tempo_of[2] = {0, 0};
   State other = s;
   other.side = static_cast<uint8_t>(s.side ^ 1);
   for (int view = 0; view < 2; ++view) {
@@ -114,8 +134,11 @@ inline void extract_features(const State& s, float* out) {
     for (uint32_t m = men; m;) {
       const int sq = pop_lsb(m);
       tempo += side == 0 ? row_of(sq) : 7 - row_of(sq);
-      runaways += (kForwardCones.of[side][sq] & occupied_squares) == 0;
+      const bool runaway = (kForwardCones.of[side][sq] & occupied_squares) == 0;
+      runaways += runaway;
+      if (runaway) runaway_men[side] |= 1u << sq;
     }
+    tempo_of[side] = tempo;
     int king_steps = 0, trapped = 0, chase = 0;
     const int lead = count(pieces) - count(theirs);
     for (uint32_t k = kings; k;) {
@@ -146,6 +169,10 @@ inline void extract_features(const State& s, float* out) {
     out[18 + view] = static_cast<float>(lead > 0 ? lead * (2 * kPiecesPerSide - total) : 0);
     out[20 + view] = static_cast<float>(chase);
   }
+  if (!with_tables) return;
+  float* table = out + kRequiredFeatures;
+  for (int i = 0; i < tables::kCount; ++i) table[i] = 0;
+  tables::add_table_features(s, runaway_men, tempo_of, table);
 }
 
 }  // namespace sp::checkers

@@ -88,12 +88,17 @@ struct CheckersGame {
 
   // Host-side hooks (evaluation, search); device code never calls them.
   static constexpr int kNumFeatures = checkers::kNumFeatures;
+  static constexpr int kRequiredFeatures = checkers::kRequiredFeatures;  // then the tables
   static constexpr std::span<const std::string_view> feature_names() {
     return checkers::kFeatureNames;
   }
   static constexpr std::span<const double> feature_max() { return checkers::kFeatureMax; }
   static void extract_features(const State& s, const Rules&, float* out) {
     checkers::extract_features(s, out);
+  }
+  // The first kRequiredFeatures only, for evaluations that weigh no table entry.
+  static void extract_required_features(const State& s, const Rules&, float* out) {
+    checkers::extract_features(s, out, false);
   }
   static uint64_t hash(const State& s) { return checkers::zobrist_key(s); }
   // Threefold repetition (core/repetition.hpp): positions repeat only through king moves

@@ -55,6 +55,44 @@ TEST(CheckersCampaign, RecordsDoNotDependOnThreadsAndReplayUnderShortDrawLimits)
   for (const auto& g : reader.games()) EXPECT_LE(g.plies, 120) << "game " << g.game_id;
 }
 
+// output.quiet_positions: every stored position is quiet (no capture to make), and only those
+// are left out that were not; off, the sample is drawn among every ply as before.
+TEST(CheckersCampaign, QuietPositionsStoreOnlyPositionsWithoutACapture) {
+  test::TempDir tmp;
+  std::string text = kSmall;
+  text.replace(text.find("positions_per_game: 3"), 21, "positions_per_game: 0");
+  const auto all = small_config(text);
+  play(all, tmp.file("all.h5"));
+  text.replace(text.find("positions_per_game: 0"), 21,
+               "positions_per_game: 0, quiet_positions: true");
+  const auto quiet = small_config(text);
+  EXPECT_TRUE(quiet.output.quiet_positions);
+  play(quiet, tmp.file("quiet.h5"));
+  int quiet_count = 0, loud_count = 0;
+  const auto count = [&](const CheckersGame::State& s) {
+    (CheckersGame::is_quiet(s) ? quiet_count : loud_count) += 1;
+  };
+  const int plies =
+      test::replay_stored_games<CheckersGame>(tmp.file("all.h5"), all, nullptr, count);
+  EXPECT_EQ(quiet_count + loud_count, plies);  // every ply
+  EXPECT_GT(loud_count, 10);                   // the games had captures to make
+  const int all_quiet = quiet_count;
+  quiet_count = loud_count = 0;
+  // The same games (positions decide none), their quiet positions only.
+  EXPECT_EQ(test::replay_stored_games<CheckersGame>(tmp.file("quiet.h5"), quiet, nullptr, count),
+            plies);
+  EXPECT_EQ(loud_count, 0);
+  EXPECT_EQ(quiet_count, all_quiet);
+  // A sample of 3 a game comes from the quiet ones too.
+  text.replace(text.find("positions_per_game: 0"), 21, "positions_per_game: 3");
+  const auto sampled = small_config(text);
+  play(sampled, tmp.file("sampled.h5"));
+  quiet_count = loud_count = 0;
+  test::replay_stored_games<CheckersGame>(tmp.file("sampled.h5"), sampled, nullptr, count);
+  EXPECT_EQ(loud_count, 0);
+  EXPECT_EQ(quiet_count, 3 * 6);
+}
+
 TEST(CheckersCampaign, AFenStartReachesEveryGameAndItsOpening) {
   test::TempDir tmp;
   std::string text = kSmall;

@@ -383,29 +383,29 @@ TEST(CheckersFeatures, TheStartPositionAndACapture) {
   extract_features(initial_state(), f);
   // Men, kings, centre (10, 11 for Black; 22, 23 for White), back row, mobility, tempo (rows 1
   // and 2 ahead: 4 + 8), nothing else.
-  const float want[kNumFeatures] = {12, 12, 0, 0, 2, 2, 4, 4, 7, 7, 12, 12};
-  for (int i = 0; i < kNumFeatures; ++i) EXPECT_EQ(f[i], want[i]) << kFeatureNames[i];
+  const float want[kRequiredFeatures] = {12, 12, 0, 0, 2, 2, 4, 4, 7, 7, 12, 12};
+  for (int i = 0; i < kRequiredFeatures; ++i) EXPECT_EQ(f[i], want[i]) << kFeatureNames[i];
   // White to move (king 18, man 32 on its back row) against Black's men 14 (centre) and 1 (back
   // row): each side has one move, a capture (18x9 for White, 14x23 for Black).
   extract_features(parse_position("W:WK18,32:B14,1"), f);
   // Tempo: White's man on its back row 0, Black's 3 + 0; the king on 18 has three empty
   // neighbours (22, 23, 15); no man has an empty forward cone.
-  const float want2[kNumFeatures] = {1, 2, 1, 0, 1, 1, 1, 1, 1, 1, 0, 3, 0, 0, 3};
-  for (int i = 0; i < kNumFeatures; ++i) EXPECT_EQ(f[i], want2[i]) << kFeatureNames[i];
+  const float want2[kRequiredFeatures] = {1, 2, 1, 0, 1, 1, 1, 1, 1, 1, 0, 3, 0, 0, 3};
+  for (int i = 0; i < kRequiredFeatures; ++i) EXPECT_EQ(f[i], want2[i]) << kFeatureNames[i];
   // Black to move with its king on 29 behind White's men 25 and 22: the king has no step and no
   // capture (trapped); White's man 22 has nothing in its forward cone (a runaway), and White, a
   // piece ahead with 21 pieces off the board, scores its lead trades (1 x 21).
   extract_features(parse_position("B:W25,22:BK29"), f);
-  const float want3[kNumFeatures] = {0, 2, 1, 0, 0, 1, 0, 0, 0,  3, 0,
-                                     3, 0, 1, 0, 0, 1, 0, 0, 21, 0, 0};
-  for (int i = 0; i < kNumFeatures; ++i) EXPECT_EQ(f[i], want3[i]) << kFeatureNames[i];
+  const float want3[kRequiredFeatures] = {0, 2, 1, 0, 0, 1, 0, 0, 0,  3, 0,
+                                          3, 0, 1, 0, 0, 1, 0, 0, 21, 0, 0};
+  for (int i = 0; i < kRequiredFeatures; ++i) EXPECT_EQ(f[i], want3[i]) << kFeatureNames[i];
   // White to move, its man on 5 one step from crowning with an empty cone (runaway, tempo 6),
   // against Black's kings 28 and 32, a piece ahead: one step each (24, 27), and the king on 32 is
   // 6 steps from the man, the one on 28 7 (king chase 1).
   extract_features(parse_position("W:W5:BK28,K32"), f);
-  const float want4[kNumFeatures] = {1, 0, 0, 2, 0, 0, 0, 0, 1,  2, 6,
-                                     0, 1, 0, 0, 2, 0, 0, 0, 21, 0, 1};
-  for (int i = 0; i < kNumFeatures; ++i) EXPECT_EQ(f[i], want4[i]) << kFeatureNames[i];
+  const float want4[kRequiredFeatures] = {1, 0, 0, 2, 0, 0, 0, 0, 1,  2, 6,
+                                          0, 1, 0, 0, 2, 0, 0, 0, 21, 0, 1};
+  for (int i = 0; i < kRequiredFeatures; ++i) EXPECT_EQ(f[i], want4[i]) << kFeatureNames[i];
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "host/engines/eval/weights.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string_view>
@@ -22,7 +23,7 @@ struct WeightsFile {
   WeightMap w;
 };
 
-Section<WeightMap> features_schema(std::span<const std::string_view> names) {
+Section<WeightMap> features_schema(std::span<const std::string_view> names, size_t required) {
   Section<WeightMap> s;
   for (const std::string_view n : names) {
     const std::string name(n);
@@ -30,9 +31,10 @@ Section<WeightMap> features_schema(std::span<const std::string_view> names) {
         name, [name](WeightMap& w) -> double& { return w[name]; }, 0.0,
         Range{-kMaxWeight, kMaxWeight}, "weight of " + name);
   }
-  // A weight left out is more likely forgotten than meant to be 0, so every one is required.
-  s.check([names](const WeightMap&, const Document& doc, const std::string& path) {
-    for (const std::string_view n : names) {
+  // A weight left out is more likely forgotten than meant to be 0, so every one is required, but
+  // for the entries of evaluation tables (hundreds, mostly 0 until a fit moves them).
+  s.check([names, required](const WeightMap&, const Document& doc, const std::string& path) {
+    for (const std::string_view n : names.first(std::min(required, names.size()))) {
       const std::string key = config::detail::join(path, std::string(n));
       if (!doc.was_set(key))
         doc.fail_key(key, "missing: every feature needs a weight (write 0 to ignore one)");
@@ -41,11 +43,11 @@ Section<WeightMap> features_schema(std::span<const std::string_view> names) {
   return s;
 }
 
-Section<WeightsFile> schema(std::span<const std::string_view> feature_names) {
+Section<WeightsFile> schema(std::span<const std::string_view> feature_names, size_t required) {
   Section<WeightsFile> top;
   top.string("name", &WeightsFile::name, "unnamed", false, "short name shown in logs");
   top.string("description", &WeightsFile::description, "", true, "what the weights express");
-  top.section("weights", &WeightsFile::w, features_schema(feature_names),
+  top.section("weights", &WeightsFile::w, features_schema(feature_names, required),
               "one weight per feature, from the side to move's view");
   top.check([](const WeightsFile&, const Document& doc, const std::string&) {
     for (const char* key : {"name", "weights"})
@@ -85,9 +87,9 @@ void refuse_other_files(const std::string& text, const std::string& name) {
 }  // namespace
 
 Weights load_weights_text(const std::string& text, const std::string& name,
-                          std::span<const std::string_view> feature_names) {
+                          std::span<const std::string_view> feature_names, size_t required) {
   refuse_other_files(text, name);
-  WeightsFile f = schema(feature_names).load(text, name);
+  WeightsFile f = schema(feature_names, required).load(text, name);
   Weights out;
   for (const std::string_view n : feature_names) out.w.push_back(f.w.find(n)->second);
   out.name = std::move(f.name);
@@ -95,8 +97,9 @@ Weights load_weights_text(const std::string& text, const std::string& name,
   return out;
 }
 
-Weights load_weights(const std::string& path, std::span<const std::string_view> feature_names) {
-  return load_weights_text(config::read_config_file(path), path, feature_names);
+Weights load_weights(const std::string& path, std::span<const std::string_view> feature_names,
+                     size_t required) {
+  return load_weights_text(config::read_config_file(path), path, feature_names, required);
 }
 
 }  // namespace sp::eval

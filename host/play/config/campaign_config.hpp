@@ -110,6 +110,7 @@ struct BackendConfig {
 struct OutputConfig {
   std::string path = "out/campaign.h5";  // Config<G>: out/<game>-campaign.h5
   uint32_t positions_per_game = 4;  // positions sampled per game for /positions (0 = every ply)
+  bool quiet_positions = false;     // sample only quiet positions (games with is_quiet)
   double flush_seconds = 2.0;
   uint32_t search_candidates = 8;  // root moves per ply in /candidates, best first (0 = none)
   bool root_policy = false;        // /candidates holds every root move the search visited

@@ -406,13 +406,17 @@ Section<BackendConfig> backend_keys() {
   return s;
 }
 
-Section<OutputConfig> output_keys(const std::string& default_path) {
+Section<OutputConfig> output_keys(const std::string& default_path, bool quiet_key) {
   Section<OutputConfig> s;
   if (!default_path.empty())
     s.string("path", &OutputConfig::path, default_path, false,
              "HDF5 file the game records are written to");
   s.integer("positions_per_game", &OutputConfig::positions_per_game, 4, 0, 4096,
             "positions sampled per game for /positions; 0 = every ply");
+  if (quiet_key)
+    s.boolean("quiet_positions", &OutputConfig::quiet_positions, false,
+              "sample /positions among the quiet positions only (checkers: no capture to make), "
+              "those a static evaluation scores at the horizon, as Texel tuning wants them");
   // Each flush writes the HDF5 metadata again: flushing after every batch (1e-300 s) made files
   // up to 48 times their data; at 0.05 s a 3000-game file was 17% larger than at 2 s.
   s.real("flush_seconds", &OutputConfig::flush_seconds, 2.0, Range{0.05, 3600},

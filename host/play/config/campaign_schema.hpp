@@ -50,8 +50,9 @@ std::string command_text(const std::vector<std::string>& words);
 bool applies_to_rollout_engines(const EngineConfig& e);
 
 Section<BackendConfig> backend_keys();
-// An empty default_path: without `path:` (improve configs, whose loop names every file).
-Section<OutputConfig> output_keys(const std::string& default_path);
+// An empty default_path: without `path:` (improve configs, whose loop names every file);
+// quiet_key: with `quiet_positions` (games whose positions can be quiet, search::hooks::HasQuiet).
+Section<OutputConfig> output_keys(const std::string& default_path, bool quiet_key = false);
 Section<MatchSettings> match_keys();
 
 }  // namespace sp::config

@@ -114,7 +114,8 @@ Section<Config<G>> build_schema(bool match) {
             match ? "engine A (player0) and engine B (player1)" : "one engine per player");
   s.section("backend", &Config<G>::backend, backend_keys(), "where playouts run");
   s.section("output", &Config<G>::output,
-            output_keys(std::string("out/") + G::kName + (match ? "-match.h5" : "-campaign.h5")),
+            output_keys(std::string("out/") + G::kName + (match ? "-match.h5" : "-campaign.h5"),
+                        search::hooks::HasQuiet<G>),
             "where game records go");
   if (match) s.section("match", &Config<G>::match, match_keys(), "game pairs and the SPRT");
   return s;

@@ -23,7 +23,9 @@
 #include "host/base/hdf5/records.hpp"
 #include "host/base/system/log.hpp"
 #include "host/base/system/system.hpp"
+#include "host/engines/eval/weights.hpp"
 #include "host/engines/rollout/backend.hpp"
+#include "host/engines/search/game_hooks.hpp"
 #include "host/play/config/campaign_config.hpp"
 #include "host/play/config/load.hpp"
 #include "host/play/selfplay/driver.hpp"
@@ -119,6 +121,8 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
   tree.remove("backend");
   for (const char* key : {"path", "flush_seconds", "search_candidates", "root_policy"})
     if (tree["output"]) tree["output"].remove(key);
+  // quiet_positions came later; off, the positions are what they were.
+  if (tree["output"] && !cfg.output.quiet_positions) tree["output"].remove("quiet_positions");
   if (match && tree["match"]) tree["match"].remove("pairs");
   for (int p = 0; p < 2; ++p) {
     YAML::Node engine = tree["engines"]["player" + std::to_string(p)];
@@ -157,7 +161,10 @@ std::string run_identity(const config::Config<G>& cfg, bool match) {
     if constexpr (FeatureGame<G>)
       if (const auto& weights = cfg.engines[p].evaluation)
         for (size_t i = 0; i < weights->w.size() && i < G::feature_names().size(); ++i)
-          values[std::string(G::feature_names()[i])] = fmt::format("{}", weights->w[i]);
+          // Table entries came later (eval::required_features): at 0 they are what files
+          // written before them had.
+          if (i < eval::required_features<G>() || weights->w[i] != 0)
+            values[std::string(G::feature_names()[i])] = fmt::format("{}", weights->w[i]);
     engine["weights"] = values;
   }
   // What the rules' text does not show, such as the contents of an openings file.
@@ -256,16 +263,23 @@ GameRows to_rows(const config::Config<G>& cfg, const FinishedGame<G>& game) {
     }
   }
 
-  // Positions for tuning: every ply, or a sample of distinct plies drawn from (seed, game id).
+  // Positions for tuning: every ply, or a sample of distinct plies drawn from (seed, game id);
+  // with output.quiet_positions, among the quiet plies only.
+  std::vector<size_t> eligible;
+  for (size_t i = 0; i < game.plies.size(); ++i) {
+    if constexpr (search::hooks::HasQuiet<G>)
+      if (cfg.output.quiet_positions && !G::is_quiet(game.plies[i].before)) continue;
+    eligible.push_back(i);
+  }
   std::vector<size_t> chosen;
-  const size_t n = game.plies.size(), k = cfg.output.positions_per_game;
+  const size_t n = eligible.size(), k = cfg.output.positions_per_game;
   if (k == 0 || k >= n) {
-    for (size_t i = 0; i < n; ++i) chosen.push_back(i);
+    chosen = eligible;
   } else {
     WordStream rng({cfg.seed, game.game_id, 0, kLeafSetup, 1});
     std::set<size_t> picked;
     while (picked.size() < k) picked.insert(rng.below(static_cast<uint32_t>(n)));
-    chosen.assign(picked.begin(), picked.end());
+    for (const size_t j : picked) chosen.push_back(eligible[j]);
   }
   for (size_t i : chosen) {
     const typename G::State& s = game.plies[i].before;

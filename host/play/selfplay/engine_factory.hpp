@@ -33,11 +33,12 @@ typename search::Mcts<G>::Evaluator evaluation_prior(std::shared_ptr<const eval:
                                                      const typename G::Rules& rules, double scale) {
   if (!weights) throw InputError("an evaluation needs weights");
   if constexpr (FeatureGame<G>) {
-    return [weights = std::move(weights), rules, scale](const typename G::State& s) {
-      const double e = eval::evaluate<G>(*weights, s, rules);  // for the side to move
-      const double e0 = G::side_to_move(s) == 0 ? e : -e;
-      return 1 / (1 + std::exp(-scale * e0));
-    };
+    return
+        [evaluate = eval::LinearEvaluation<G>(*weights), rules, scale](const typename G::State& s) {
+          const double e = evaluate(s, rules);  // for the side to move
+          const double e0 = G::side_to_move(s) == 0 ? e : -e;
+          return 1 / (1 + std::exp(-scale * e0));
+        };
   } else {
     throw InputError(std::string(G::kName) + " has no evaluation features");
   }
@@ -118,8 +119,9 @@ std::unique_ptr<search::Engine<G>> make_search_engine(const config::EngineConfig
         if constexpr (FeatureGame<G>) {
           if (cfg.evaluation) {
             // Evaluation units scaled to the search's integer scores (1/1000 of a unit).
-            evaluate = [weights = cfg.evaluation, rules](const typename G::State& s) {
-              const double v = std::round(1000 * eval::evaluate<G>(*weights, s, rules));
+            evaluate = [linear = eval::LinearEvaluation<G>(*cfg.evaluation),
+                        rules](const typename G::State& s) {
+              const double v = std::round(1000 * linear(s, rules));
               return static_cast<typename Search::Score>(
                   std::clamp<double>(v, -Search::kMaxEval, Search::kMaxEval));
             };

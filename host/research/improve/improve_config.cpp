@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "host/research/tune/game_features.hpp"
+
 namespace sp::improve::detail {
 
 std::vector<std::string> read_feature_list(const YAML::Node& v, config::Mark at,
@@ -15,7 +17,11 @@ std::vector<std::string> read_feature_list(const YAML::Node& v, config::Mark at,
   for (const YAML::Node& item : v) {
     const config::Mark item_at = config::detail::mark_of(item);
     const std::string name = config::detail::read_string(item, item_at, doc, path, false);
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
+    if (tune::is_feature_pattern(name)) {
+      if (std::none_of(known.begin(), known.end(),
+                       [&](const std::string& k) { return tune::feature_selected(name, k); }))
+        doc.fail(item_at, path, "the pattern '" + name + "' selects none of the game's features");
+    } else if (std::find(known.begin(), known.end(), name) == known.end()) {
       const std::string hint = config::closest_match(name, known);
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;

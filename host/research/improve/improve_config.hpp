@@ -105,7 +105,8 @@ inline const std::vector<std::pair<std::string, tune::Loss>>& loss_names() {
   return v;
 }
 
-// tune.features: `all` or a list of the game's feature names, each once.
+// tune.features: `all` or a list of the game's feature names and patterns (tune::feature_selected),
+// each once; a pattern must select at least one feature.
 std::vector<std::string> read_feature_list(const YAML::Node& v, config::Mark at,
                                            config::Document& doc, const std::string& path,
                                            const std::vector<std::string>& known);
@@ -164,7 +165,8 @@ config::Section<ImproveConfig<G>> improve_schema() {
                  "one engine per player; weights equal to champion.weights follow the champion");
     play.section("backend", &config::Config<G>::backend, config::backend_keys(),
                  "where playouts run (self-play, gate and anchor matches)");
-    play.section("output", &config::Config<G>::output, config::output_keys(""),
+    play.section("output", &config::Config<G>::output,
+                 config::output_keys("", search::hooks::HasQuiet<G>),
                  "positions stored per game, flush interval (the path is the loop's)");
   }
   s.section("selfplay", selfplay, std::move(play), "the campaign each generation plays");
@@ -184,7 +186,8 @@ config::Section<ImproveConfig<G>> improve_schema() {
   if constexpr (FeatureGame<G>)
     for (const std::string_view f : G::feature_names()) known.emplace_back(f);
   fit.node(
-      "features", &TuneSettings::features, {}, "all, or a list of the game's features",
+      "features", &TuneSettings::features, {},
+      "all, or a list of the game's features and patterns such as man_*",
       [known](const YAML::Node& v, config::Mark at, config::Document& doc,
               const std::string& path) {
         return detail::read_feature_list(v, at, doc, path, known);

@@ -124,6 +124,11 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       if (lineage.game != G::kName)
         throw InputError(lineage_path + " is a loop of " + lineage.game + ", this config plays " +
                          G::kName);
+      if (lineage.features != names)
+        throw InputError(fmt::format(
+            "cannot resume {}: its lineage weighs {} features, this build's {} has {} (features "
+            "were added since it started); start a new loop from its champion's weights",
+            dir, lineage.features.size(), G::kName, names.size()));
       ImproveConfig<G> defaults{};
       improve_config_schema<G>().apply_defaults(defaults);
       const std::string default_identity =

@@ -57,25 +57,35 @@ io::CampaignReader open_campaign(const std::string& path) {
 }
 
 // For each wanted feature, its column in the file; an InputError names the differences.
+// The file's column of each wanted feature; kAbsent for one the file lacks and may lack.
+constexpr size_t kAbsent = SIZE_MAX;
 std::vector<size_t> column_map(const std::string& path, const std::vector<std::string>& in_file,
-                               const std::vector<std::string>& wanted) {
+                               const std::vector<std::string>& wanted,
+                               const std::vector<bool>& may_lack) {
   std::vector<std::string> only_file, only_wanted;
+  size_t lacking = 0;
   for (const auto& n : in_file)
     if (std::find(wanted.begin(), wanted.end(), n) == wanted.end()) only_file.push_back(n);
-  for (const auto& n : wanted)
-    if (std::find(in_file.begin(), in_file.end(), n) == in_file.end()) only_wanted.push_back(n);
+  for (size_t j = 0; j < wanted.size(); ++j)
+    if (std::find(in_file.begin(), in_file.end(), wanted[j]) == in_file.end()) {
+      if (j < may_lack.size() && may_lack[j])
+        ++lacking;
+      else
+        only_wanted.push_back(wanted[j]);
+    }
   if (!only_file.empty() || !only_wanted.empty()) {
     std::string what = path + ": the features in /positions/features do not match the weights'";
     if (!only_file.empty()) what += "; only in the file: " + list(only_file);
     if (!only_wanted.empty()) what += "; only in the weights: " + list(only_wanted);
     throw InputError(what);
   }
-  if (in_file.size() != wanted.size())
+  if (in_file.size() + lacking != wanted.size())
     throw InputError(path + ": a feature name appears twice in /positions/features");
   std::vector<size_t> column(wanted.size());
-  for (size_t j = 0; j < wanted.size(); ++j)
-    column[j] =
-        static_cast<size_t>(std::find(in_file.begin(), in_file.end(), wanted[j]) - in_file.begin());
+  for (size_t j = 0; j < wanted.size(); ++j) {
+    const auto at = std::find(in_file.begin(), in_file.end(), wanted[j]);
+    column[j] = at == in_file.end() ? kAbsent : static_cast<size_t>(at - in_file.begin());
+  }
   return column;
 }
 
@@ -180,14 +190,16 @@ uint64_t game_key(uint64_t campaign_seed, uint64_t game_id) {
 
 LoadedPositions load_positions(const std::vector<std::string>& files,
                                const std::vector<std::string>& feature_names,
-                               uint32_t positions_per_game, uint64_t seed) {
+                               uint32_t positions_per_game, uint64_t seed,
+                               const std::vector<bool>& may_lack) {
   LoadedPositions out;
   const size_t f = feature_names.size();
   out.positions.num_features = f;
   for (const std::string& path : files) {
     const io::CampaignReader reader = open_campaign(path);
     const io::FileMeta& meta = reader.meta();
-    const std::vector<size_t> column = column_map(path, meta.feature_names, feature_names);
+    const std::vector<size_t> column =
+        column_map(path, meta.feature_names, feature_names, may_lack);
     const size_t width = meta.feature_names.size();
     std::unordered_set<uint64_t> finished;
     std::vector<io::PositionRow> rows;
@@ -237,7 +249,7 @@ LoadedPositions load_positions(const std::vector<std::string>& files,
         throw InputError(where() + ": result " + std::to_string(r.result) +
                          " is not in [0, 1] (1 win, 0 loss, 0.5 draw)");
       for (size_t j = 0; j < f; ++j) {
-        const float v = x[i * width + column[j]];
+        const float v = column[j] == kAbsent ? 0.0f : x[i * width + column[j]];
         if (!std::isfinite(v))
           throw InputError(where() + ": feature " + feature_names[j] + " is " + std::to_string(v) +
                            ", not a finite number");

@@ -63,11 +63,14 @@ struct LoadedPositions {
 
 // Reads every file's /positions. feature_names gives the columns wanted, in order; a file must have
 // exactly these names (in any order), or the InputError lists the names only in the file and only
-// in feature_names. Rows of games without a /games row are skipped (a live or crashed campaign);
-// the rest must have a result in [0, 1] and finite features. positions_per_game > 0 keeps that
-// many positions of each game, chosen by a hash of (seed, game, ply); 0 keeps all.
+// in feature_names; but a file written before features were appended may lack those with
+// may_lack[j] set (no weight on them, nothing fitted: their column reads 0). Rows of games without
+// a /games row are skipped (a live or crashed campaign); the rest must have a result in [0, 1] and
+// finite features. positions_per_game > 0 keeps that many positions of each game, chosen by a hash
+// of (seed, game, ply); 0 keeps all.
 LoadedPositions load_positions(const std::vector<std::string>& files,
                                const std::vector<std::string>& feature_names,
-                               uint32_t positions_per_game, uint64_t seed);
+                               uint32_t positions_per_game, uint64_t seed,
+                               const std::vector<bool>& may_lack = {});
 
 }  // namespace sp::tune

@@ -223,8 +223,9 @@ Section<TuneConfig::WeightsKeys> weights_schema() {
            "weights file to write (method texel: required, or --out; replaced atomically); "
            "loadable like any weights file");
   s.string("name", &W::name, "tuned", false, "the name: written into the output file");
-  s.node("tune", &W::tune, {}, "all | list of feature names", &read_tune, &format_tune,
-         "the weights to fit; the others keep their initial values");
+  s.node("tune", &W::tune, {},
+         "all | list of feature names and patterns such as man_* (* any characters, ? one)",
+         &read_tune, &format_tune, "the weights to fit; the others keep their initial values");
   s.node("bounds", &W::bounds, {}, "map of feature: [lo, hi]", &read_bounds, &format_bounds,
          "per-weight limits in the weights' own units; tuned values are clipped into them");
   return s;
@@ -331,8 +332,8 @@ const Section<TuneConfig>& schema() {
         doc.fail_key("data.inputs", "missing: list at least one campaign HDF5 file or glob");
       if (c.weights.tune.empty()) return;
       for (const auto& [name, b] : c.weights.bounds)
-        if (std::find(c.weights.tune.begin(), c.weights.tune.end(), FeatureName{name, {}}) ==
-            c.weights.tune.end())
+        if (std::none_of(c.weights.tune.begin(), c.weights.tune.end(),
+                         [&](const FeatureName& f) { return feature_selected(f.name, name); }))
           doc.fail_key("weights.bounds." + name,
                        "bounds for '" + name + "', which weights.tune does not select");
     });
@@ -362,6 +363,13 @@ void check_features(const TuneConfig& config, const std::string& game,
   const std::vector<std::string> known(names.begin(), names.end());
   const auto check = [&](const std::string& name, Mark at, const std::string& path) {
     if (std::find(known.begin(), known.end(), name) != known.end()) return;
+    if (is_feature_pattern(name)) {
+      if (std::any_of(known.begin(), known.end(),
+                      [&](const std::string& k) { return feature_selected(name, k); }))
+        return;
+      fail_at(config, at, path,
+              "the pattern " + quote(name) + " selects none of the features of " + game);
+    }
     const std::string hint = config::closest_match(name, known);
     fail_at(config, at, path,
             "unknown feature " + quote(name) +

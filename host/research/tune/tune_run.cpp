@@ -178,7 +178,7 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
 
   const eval::Weights initial = [&] {
     try {
-      return eval::load_weights(config.weights.initial, features.names);
+      return eval::load_weights(config.weights.initial, features.names, features.required);
     } catch (const InputError& e) {
       throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
     }
@@ -186,8 +186,17 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
   report.initial_path = config.weights.initial;
   report.initial_name = initial.name;
 
+  const auto selected = [&](size_t j) {
+    const auto& tune = config.weights.tune;
+    return tune.empty() || std::any_of(tune.begin(), tune.end(), [&](const FeatureName& t) {
+             return feature_selected(t.name, names[j]);
+           });
+  };
+  // A file from before features were appended may lack those that weigh nothing and stay so.
+  std::vector<bool> may_lack(names.size());
+  for (size_t j = 0; j < names.size(); ++j) may_lack[j] = !selected(j) && initial.w[j] == 0;
   LoadedPositions loaded =
-      load_positions(files, names, config.data.positions_per_game, config.seed);
+      load_positions(files, names, config.data.positions_per_game, config.seed, may_lack);
   report.files = loaded.files;
   for (const FileSummary& f : loaded.files)
     fmt::print(out, "input       {} ({} positions of {} games{})\n", f.path, f.positions, f.games,
@@ -224,13 +233,11 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
   options.epochs = config.texel.epochs;
   options.l2 = config.texel.l2;
   options.report_every = config.texel.report_every;
-  options.tuned.assign(f, config.weights.tune.empty());
+  options.tuned.assign(f, false);
   options.lower.assign(f, -eval::kMaxWeight);
   options.upper.assign(f, eval::kMaxWeight);
   for (size_t j = 0; j < f; ++j) {
-    const auto& tune = config.weights.tune;
-    if (std::find(tune.begin(), tune.end(), FeatureName{names[j], {}}) != tune.end())
-      options.tuned[j] = true;
+    options.tuned[j] = selected(j);
     if (const auto b = config.weights.bounds.find(names[j]); b != config.weights.bounds.end()) {
       options.lower[j] = b->second.lo;
       options.upper[j] = b->second.hi;
@@ -323,7 +330,8 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
   report.date_utc = utc_now();
   const std::string text = weights_yaml(config, initial, report);
   // The file must read back as the weights just fitted; anything else is a bug here.
-  const eval::Weights check = eval::load_weights_text(text, config.weights.output, features.names);
+  const eval::Weights check =
+      eval::load_weights_text(text, config.weights.output, features.names, features.required);
   if (check.w != report.result.weights)
     throw std::runtime_error("internal error: the weights file text does not read back exactly");
   write_file_atomically(config.weights.output, text);
