@@ -15,6 +15,7 @@
 #include "games/checkers/features.hpp"
 #include "games/checkers/game.hpp"
 #include "games/checkers/notation.hpp"
+#include "games/checkers/tests/random_position.hpp"
 #include "host/engines/eval/weights.hpp"
 #include "tests/test_util.hpp"
 
@@ -28,20 +29,7 @@ int index_of(std::string_view name) {
   return 0;
 }
 
-State random_position(uint32_t seed, int plies) {
-  WordStream rng({78, seed, 0, kLeafSetup, 0});
-  State s = initial_state(Rules{2000, 0});
-  for (int p = 0; p < plies; ++p) {
-    MoveList list;
-    generate_moves(s, list);
-    if (list.size == 0) break;
-    State t = s;
-    apply(t, list.moves[rng.below(static_cast<uint32_t>(list.size))]);
-    if (!has_move(t)) break;
-    s = t;
-  }
-  return s;
-}
+State random_position(uint32_t seed, int plies) { return random_play(78, seed, plies); }
 
 uint32_t rotate(uint32_t b) {
   uint32_t out = 0;

@@ -19,6 +19,7 @@
 #include "games/checkers/notation.hpp"
 #include "games/checkers/perft.hpp"
 #include "games/checkers/playout.hpp"
+#include "games/checkers/tests/random_position.hpp"
 
 namespace sp::checkers {
 namespace {
@@ -36,22 +37,7 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
   return v;
 }
 
-// A position after `plies` random legal moves from the start (fewer if the game ends), with
-// draw limits that do not end it.
-State random_position(uint32_t seed, int plies) {
-  WordStream rng({77, seed, 0, kLeafSetup, 0});
-  State s = initial_state(Rules{2000, 0});
-  for (int p = 0; p < plies; ++p) {
-    MoveList list;
-    generate_moves(s, list);
-    if (list.size == 0) break;
-    State t = s;
-    apply(t, list.moves[rng.below(static_cast<uint32_t>(list.size))]);
-    if (!has_move(t)) break;
-    s = t;
-  }
-  return s;
-}
+State random_position(uint32_t seed, int plies) { return random_play(77, seed, plies); }
 
 TEST(CheckersGeometry, PdnSquaresLieWhereTheReferenceSaysTheyDo) {
   // Square 1 = b8, 4 = h8, 29 = a1, 32 = g1 (file a = 0, rank 8 = row 0).
