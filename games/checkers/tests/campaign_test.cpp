@@ -93,6 +93,24 @@ TEST(CheckersCampaign, QuietPositionsStoreOnlyPositionsWithoutACapture) {
   EXPECT_EQ(quiet_count, 3 * 6);
 }
 
+// The run identity names the table entries a file weighs and no other, so that campaigns of
+// files that weigh none resume with the identity they had before the tables existed.
+TEST(CheckersCampaign, TheIdentityNamesOnlyTheTableEntriesThatWeigh) {
+  const auto hand = small_config();
+  const std::string a = selfplay::run_identity(hand, false);
+  EXPECT_NE(a.find("own_men"), std::string::npos);
+  EXPECT_EQ(a.find("man_open_"), std::string::npos);
+  EXPECT_EQ(a.find("quiet_positions"), std::string::npos);
+  const auto tables =
+      test::config_with_weights<CheckersGame>(kSmall, "configs/checkers/weights/tables.yaml");
+  const std::string b = selfplay::run_identity(tables, false);
+  EXPECT_NE(b.find("man_open_"), std::string::npos);
+  EXPECT_NE(selfplay::identity_difference(a, b), "");
+  auto quiet = hand;
+  quiet.output.quiet_positions = true;
+  EXPECT_NE(selfplay::run_identity(quiet, false).find("quiet_positions: true"), std::string::npos);
+}
+
 TEST(CheckersCampaign, AFenStartReachesEveryGameAndItsOpening) {
   test::TempDir tmp;
   std::string text = kSmall;

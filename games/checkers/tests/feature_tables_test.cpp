@@ -155,6 +155,20 @@ TEST(CheckersTables, WeightsFilesMayLeaveTableEntriesOutButNoHandFeature) {
       << load_error(without);
 }
 
+// tables.yaml, the loop's champion: strong.yaml's hand weights and tuned table entries.
+TEST(CheckersTables, TheShippedTablesWeighStrongsFeaturesAndTheirOwnEntries) {
+  const eval::Weights strong =
+      eval::load_weights<CheckersGame>(test::source_path("configs/checkers/weights/strong.yaml"));
+  const eval::Weights tables =
+      eval::load_weights<CheckersGame>(test::source_path("configs/checkers/weights/tables.yaml"));
+  EXPECT_EQ(tables.name, "tables");
+  for (int i = 0; i < kRequiredFeatures; ++i)
+    EXPECT_EQ(tables.w[i], strong.w[i]) << kFeatureNames[i];
+  int weighed = 0;
+  for (int i = kRequiredFeatures; i < kNumFeatures; ++i) weighed += tables.w[i] != 0;
+  EXPECT_GT(weighed, 150);
+}
+
 TEST(CheckersTables, TheEnginesEvaluationEqualsTheFullDotProductBitForBit) {
   WordStream rng({79, 0, 0, kLeafSetup, 0});
   for (int trial = 0; trial < 20; ++trial) {
