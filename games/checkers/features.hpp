@@ -8,6 +8,7 @@
 // only.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -173,6 +174,61 @@ inline void extract_features(const State& s, float* out, bool with_tables = true
   float* table = out + kRequiredFeatures;
   for (int i = 0; i < tables::kCount; ++i) table[i] = 0;
   tables::add_table_features(s, runaway_men, tempo_of, table);
+}
+
+// The table entries' part of a linear evaluation, sum of w[j] times table entry j (w:
+// tables::kCount weights), computed from the pieces rather than from the entries: what the dense
+// sum over extract_features gives up to rounding, at a fraction of its cost (the engines'
+// evaluation).
+inline double table_score(const State& s, const double* w) {
+  using namespace tables;
+  const int own = s.side;
+  const int pieces[2] = {count(s.pieces[0]), count(s.pieces[1])};
+  const int total = pieces[0] + pieces[1];
+  const float open = static_cast<float>(total) / (2 * kPiecesPerSide), end = 1 - open;
+  const uint32_t occupied = s.pieces[0] | s.pieces[1];
+  double open_sum = 0, end_sum = 0, plain = 0;
+  int men_total = 0, kings[2] = {0, 0}, tempo[2] = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    const double sign = side == own ? 1 : -1;
+    const uint32_t men = s.pieces[side] & ~s.kings, kings_of = s.pieces[side] & s.kings;
+    men_total += count(men);
+    kings[side] = count(kings_of);
+    double side_open = 0, side_end = 0, side_plain = 0;
+    for (uint32_t m = men; m;) {
+      const int sq = pop_lsb(m), r = relative(side, sq), to_go = rows_to_crown(side, sq);
+      side_open += w[kManOpen + r];
+      side_end += w[kManEnd + r];
+      tempo[side] += 7 - to_go;
+      if ((kForwardCones.of[side][sq] & occupied) == 0) side_plain += w[kRunaway + to_go - 1];
+    }
+    for (uint32_t k = kings_of; k;) {
+      const int r = relative(side, pop_lsb(k));
+      side_open += w[kKingOpen + r];
+      side_end += w[kKingEnd + r];
+    }
+    const uint32_t back = men & back_row(side);
+    const int pattern = side == 0 ? static_cast<int>(back & 0xF)
+                                  : static_cast<int>(((back >> 31) & 1) | ((back >> 29) & 2) |
+                                                     ((back >> 27) & 4) | ((back >> 25) & 8));
+    side_open += w[kBackOpen + pattern];
+    side_end += w[kBackEnd + pattern];
+    open_sum += sign * side_open;
+    end_sum += sign * side_end;
+    plain += sign * side_plain;
+  }
+  plain += w[kTempo + bucket(men_total)] * (tempo[own] - tempo[own ^ 1]);
+  const int lead = pieces[own] - pieces[own ^ 1];
+  if (lead != 0) {
+    const int l = std::min(lead > 0 ? lead : -lead, kLeads);
+    plain += (lead > 0 ? 1 : -1) * w[kLead + (l - 1) * kBuckets + bucket(total)];
+  }
+  const int king_lead = kings[own] - kings[own ^ 1];
+  if (king_lead != 0) {
+    const int k = std::min(king_lead > 0 ? king_lead : -king_lead, kKingLeads);
+    end_sum += (king_lead > 0 ? 1 : -1) * w[kKingsEnd + k - 1];
+  }
+  return static_cast<double>(open) * open_sum + static_cast<double>(end) * end_sum + plain;
 }
 
 }  // namespace sp::checkers

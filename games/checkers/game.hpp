@@ -100,6 +100,11 @@ struct CheckersGame {
   static void extract_required_features(const State& s, const Rules&, float* out) {
     checkers::extract_features(s, out, false);
   }
+  // The weighed sum of the table entries (the features after kRequiredFeatures), straight from
+  // the pieces.
+  static double table_score(const State& s, const Rules&, const double* table_weights) {
+    return checkers::table_score(s, table_weights);
+  }
   static uint64_t hash(const State& s) { return checkers::zobrist_key(s); }
   // Threefold repetition (core/repetition.hpp): positions repeat only through king moves
   // without capture, the moves the quiet counter counts.

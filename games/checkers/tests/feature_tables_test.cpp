@@ -169,23 +169,48 @@ TEST(CheckersTables, TheShippedTablesWeighStrongsFeaturesAndTheirOwnEntries) {
   EXPECT_GT(weighed, 150);
 }
 
-TEST(CheckersTables, TheEnginesEvaluationEqualsTheFullDotProductBitForBit) {
+// The engines' evaluation (eval::LinearEvaluation): the dense dot product over every feature bit
+// for bit when no table entry weighs (the tables are not even computed), and up to rounding when
+// entries weigh (table_score sums them from the pieces).
+TEST(CheckersTables, TheEnginesEvaluationEqualsTheFullDotProduct) {
   WordStream rng({79, 0, 0, kLeafSetup, 0});
-  for (int trial = 0; trial < 20; ++trial) {
+  const auto random_weight = [&] {
+    return (static_cast<double>(rng.below(200001)) - 100000) / 997;
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    const bool tables = trial % 2 == 1;
     eval::Weights w;
     for (int i = 0; i < kNumFeatures; ++i) {
-      // Most entries 0 (a file that weighs a few), the others any sign and size.
-      const bool weighed = rng.below(4) == 0 || i < kRequiredFeatures;
-      w.w.push_back(weighed ? (static_cast<double>(rng.below(200001)) - 100000) / 997 : 0);
+      // Hand weights any; table entries (odd trials) mostly 0, the others any sign and size.
+      const bool weighed = i < kRequiredFeatures ? rng.below(5) != 0 : tables && rng.below(4) != 0;
+      w.w.push_back(weighed ? random_weight() : 0);
     }
     const eval::LinearEvaluation<CheckersGame> linear(w);
     const Rules rules{};
     for (uint32_t g = 0; g < 40; ++g) {
       const State s = random_position(1000 * trial + g, static_cast<int>(g * 3 % 100));
       const double dense = eval::evaluate<CheckersGame>(w, s, rules), fast = linear(s, rules);
-      ASSERT_EQ(std::memcmp(&dense, &fast, sizeof dense), 0) << dense << " vs " << fast;
+      if (tables)
+        ASSERT_NEAR(fast, dense, 1e-9 * (1 + std::abs(dense))) << fen(s);
+      else
+        ASSERT_EQ(std::memcmp(&dense, &fast, sizeof dense), 0) << dense << " vs " << fast;
     }
   }
+  // A mutation the comparison catches: one table entry's weight changed by 1 moves the score in
+  // the positions where that entry is not 0.
+  eval::Weights w;
+  w.w.assign(kNumFeatures, 0);
+  w.w[0] = 100;
+  w.w[index_of("man_open_12")] = 7;
+  eval::Weights other = w;
+  other.w[index_of("man_open_12")] = 8;
+  // Neither side has a man on its square 12 (White's 21), then Black has one.
+  const State s = parse_position("B:W22-32:B1-11,13");
+  const State t = parse_position("B:W22-32:B1-12");
+  EXPECT_EQ(eval::LinearEvaluation<CheckersGame>(w)(s, Rules{}),
+            eval::LinearEvaluation<CheckersGame>(other)(s, Rules{}));
+  EXPECT_NE(eval::LinearEvaluation<CheckersGame>(w)(t, Rules{}),
+            eval::LinearEvaluation<CheckersGame>(other)(t, Rules{}));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -75,36 +76,52 @@ double evaluate(const Weights& weights, const typename G::State& s,
   return v;
 }
 
-// evaluate<G> for one set of weights, as the engines call it at every leaf: the same score bit for
-// bit (the terms are added in feature order; a term of weight 0 adds nothing), without the
-// multiplications by the weights that are 0, such as the table entries a file leaves out, and
-// without computing the tables at all when none is weighed (G::extract_required_features).
+// A game whose table entries (the features after G::kRequiredFeatures) a linear evaluation can
+// weigh straight from the position: G::table_score(s, rules, w) = sum over the entries j of w[j]
+// times entry j, up to rounding.
+template <class G>
+concept TableScoreGame = FeatureGame<G> &&
+    requires(const typename G::State& s, const typename G::Rules& r, float* out, const double* w) {
+  G::extract_required_features(s, r, out);
+  { G::table_score(s, r, w) } -> std::convertible_to<double>;
+};
+
+// evaluate<G> for one set of weights, as the engines call it at every leaf, without the terms
+// that weigh 0. The same score bit for bit (the terms added in feature order) when no table entry
+// is weighed, and then without computing the tables at all; with table entries weighed, a game
+// that has G::table_score sums them from the pieces (the same score up to rounding, for a fraction
+// of the cost of extracting every entry).
 template <FeatureGame G>
 class LinearEvaluation {
  public:
   explicit LinearEvaluation(const Weights& weights) {
     assert(weights.w.size() == static_cast<size_t>(G::kNumFeatures));
+    const int required = static_cast<int>(required_features<G>());
+    bool tables = false;
     for (int i = 0; i < G::kNumFeatures; ++i)
-      if (weights.w[i] != 0) terms_.push_back({i, weights.w[i]});
-    if constexpr (requires(const typename G::State& s, const typename G::Rules& r, float* out) {
-                    G::extract_required_features(s, r, out);
-                  })
-      required_only_ =
-          terms_.empty() || terms_.back().feature < static_cast<int>(required_features<G>());
+      if (weights.w[i] != 0) {
+        if (!TableScoreGame<G> || i < required) terms_.push_back({i, weights.w[i]});
+        tables = tables || i >= required;
+      }
+    if constexpr (TableScoreGame<G>) {
+      mode_ = tables ? Mode::kTableScore : Mode::kRequired;
+      if (tables) table_weights_.assign(weights.w.begin() + required, weights.w.end());
+    }
   }
   double operator()(const typename G::State& s, const typename G::Rules& rules) const {
     float f[G::kNumFeatures];
-    if constexpr (requires { G::extract_required_features(s, rules, f); }) {
-      if (required_only_)
-        G::extract_required_features(s, rules, f);
-      else
-        G::extract_features(s, rules, f);
+    if constexpr (TableScoreGame<G>) {
+      G::extract_required_features(s, rules, f);
+      double v = 0;
+      for (const Term& t : terms_) v += t.weight * static_cast<double>(f[t.feature]);
+      if (mode_ == Mode::kTableScore) v += G::table_score(s, rules, table_weights_.data());
+      return v;
     } else {
       G::extract_features(s, rules, f);
+      double v = 0;
+      for (const Term& t : terms_) v += t.weight * static_cast<double>(f[t.feature]);
+      return v;
     }
-    double v = 0;
-    for (const Term& t : terms_) v += t.weight * static_cast<double>(f[t.feature]);
-    return v;
   }
 
  private:
@@ -112,8 +129,10 @@ class LinearEvaluation {
     int feature;
     double weight;
   };
+  enum class Mode { kAll, kRequired, kTableScore };
   std::vector<Term> terms_;
-  bool required_only_ = false;
+  std::vector<double> table_weights_;  // kTableScore: the table entries' weights
+  Mode mode_ = Mode::kAll;
 };
 
 // V >= |evaluate<G>(weights, s, rules)| for every position: sum of |w_i| times the largest value
