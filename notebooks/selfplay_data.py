@@ -714,6 +714,10 @@ class Lineage:
     # With tune.spsa: per generation the candidate's values of the champion engine's tuned keys
     # (generation 0: the champion engine's); no columns without it.
     engine: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # With gate.references: per generation the champion's pairs, elo, elo_lo, elo_hi against each
+    # reference, columns "NAME.elo" and so on (NaN where not measured); no columns without them.
+    references: pd.DataFrame = field(default_factory=pd.DataFrame)
+    reference_names: list = field(default_factory=list)
 
 
 def load_lineage(path: str | os.PathLike) -> Lineage:
@@ -743,5 +747,13 @@ def load_lineage(path: str | os.PathLike) -> Lineage:
             keys = [_decode(v) for v in f["engine"].attrs["keys"]]
             engine = pd.DataFrame(f["engine"][()], columns=keys)
             engine.index.name = "generation"
+        references = pd.DataFrame(index=weights.index)
+        names = []
+        if "references" in f:
+            names = [_decode(v) for v in f["references"].attrs["names"]]
+            columns = [f"{n}.{c}" for n in names for c in ("pairs", "elo", "elo_lo", "elo_hi")]
+            references = pd.DataFrame(f["references"][()], columns=columns)
+            references.index.name = "generation"
         return Lineage(game=_decode(f.attrs["game"]), rows=frame, weights=weights,
-                       config=_decode(f.attrs["config"]), engine=engine)
+                       config=_decode(f.attrs["config"]), engine=engine, references=references,
+                       reference_names=names)

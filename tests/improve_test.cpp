@@ -16,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -499,35 +501,56 @@ TEST_F(ImproveDir, SpsaTunesTheChampionEnginesKeysAfterEachFit) {
   }
 }
 
-// The anchor guard's rule: kept at or above the parent's anchor Elo less the margin, else the
-// parent stays champion; the row's anchor columns are then the champion's.
-TEST(AnchorGuard, KeepsACandidateOnlyAtItsParentsLevelAgainstGenerationZero) {
+// The anchor guard's rule over the gauntlet: kept when the candidate's Elo against every member
+// (generation 0 and each reference) is at least its parent's less the margin, else the parent
+// stays champion and the reason names the member it fell furthest short against.
+TEST(AnchorGuard, KeepsACandidateOnlyAtItsParentsLevelAgainstEveryMemberOfTheGauntlet) {
   LineageRow row;
   row.parent = 3;
   row.champion = 5;
   row.verdict = static_cast<uint8_t>(Verdict::kAccept);
-  LineageRow candidate, parent;
-  candidate.anchor_pairs = parent.anchor_pairs = 200;
-  candidate.anchor_elo = 120;
-  parent.anchor_elo = 150;
-  LineageRow r = row;
-  EXPECT_FALSE(loop_detail::apply_anchor_guard(r, candidate, parent, 0, "SPRT accepted H1"));
-  EXPECT_EQ(r.champion, 3u);
-  EXPECT_EQ(static_cast<Verdict>(r.verdict), Verdict::kReject);
-  EXPECT_EQ(r.anchor_elo, 150);
-  EXPECT_NE(reason_of(r).find("anchor guard: against generation 0 +120.0"), std::string::npos)
-      << reason_of(r);
-  r = row;
-  EXPECT_FALSE(loop_detail::apply_anchor_guard(r, candidate, parent, 29.9, "SPRT accepted H1"));
-  r = row;
-  EXPECT_TRUE(loop_detail::apply_anchor_guard(r, candidate, parent, 30, "SPRT accepted H1"));
-  EXPECT_EQ(r.champion, 5u);
-  EXPECT_EQ(static_cast<Verdict>(r.verdict), Verdict::kAccept);
-  EXPECT_EQ(r.anchor_elo, 120);
-  EXPECT_EQ(reason_of(r).rfind("SPRT accepted H1; against generation 0", 0), 0u) << reason_of(r);
-  candidate.anchor_elo = 150;  // equal holds
-  r = row;
-  EXPECT_TRUE(loop_detail::apply_anchor_guard(r, candidate, parent, 0, "x"));
+  std::vector<GuardEntry> gauntlet{{"generation 0", 120, 100, 140, 150},
+                                   {"pentazen", -50, -80, -20, -40}};
+  const auto guard = [&](double margin) {
+    LineageRow r = row;
+    const bool kept = loop_detail::apply_guard(r, gauntlet, margin, "SPRT accepted H1");
+    EXPECT_EQ(r.champion, kept ? 5u : 3u);
+    EXPECT_EQ(static_cast<Verdict>(r.verdict), kept ? Verdict::kAccept : Verdict::kReject);
+    return std::pair{kept, reason_of(r)};
+  };
+  // Short by 30 against generation 0 and by 10 against the reference: generation 0 is named.
+  auto [kept, reason] = guard(0);
+  EXPECT_FALSE(kept);
+  EXPECT_EQ(loop_detail::guard_failure(gauntlet, 0), 0);
+  EXPECT_EQ(reason.rfind("anchor guard: generation 0 +120.0 [+100, +140] vs parent +150.0 (the "
+                         "SPRT had accepted); pentazen -50.0",
+                         0),
+            0u)
+      << reason;
+  EXPECT_FALSE(guard(29.9).first);
+  EXPECT_TRUE(guard(30).first);  // exactly at the margin holds
+  std::tie(kept, reason) = guard(30);
+  EXPECT_EQ(reason.rfind("SPRT accepted H1; gauntlet held: generation 0 +120.0 [+100, +140] vs "
+                         "parent +150.0, pentazen -50.0",
+                         0),
+            0u)
+      << reason;
+  // Generation 0 held, the reference not: the reference is named.
+  gauntlet[0].elo = 150;
+  EXPECT_EQ(loop_detail::guard_failure(gauntlet, 9.9), 1);
+  std::tie(kept, reason) = guard(9.9);
+  EXPECT_FALSE(kept);
+  EXPECT_EQ(reason.rfind("anchor guard: pentazen -50.0", 0), 0u) << reason;
+  EXPECT_TRUE(guard(10).first);
+  // Better than the parent everywhere holds at margin 0; one member alone decides too.
+  gauntlet[1].elo = 0;
+  EXPECT_TRUE(guard(0).first);
+  EXPECT_EQ(loop_detail::guard_failure({{"generation 0", -1, -2, 0, 0}}, 0), 0);
+  // Both short: the one furthest short is named, whatever its place.
+  EXPECT_EQ(
+      loop_detail::guard_failure({{"generation 0", 140, 120, 160, 150}, {"x", -80, -9, 9, -40}}, 0),
+      1);
+  EXPECT_EQ(loop_detail::guard_failure({{"generation 0", 0, -2, 2, 0}}, 0), -1);
 }
 
 // With gate.anchor_guard, an accepted candidate plays generation 0 on the anchor's games before
@@ -549,7 +572,8 @@ TEST_F(ImproveDir, TheAnchorGuardMeasuresAnAcceptedCandidateAgainstGenerationZer
   ASSERT_EQ(l.rows.size(), 2u);
   const LineageRow& row = l.rows[1];
   ASSERT_EQ(static_cast<Verdict>(row.verdict), Verdict::kAccept) << reason_of(row);
-  EXPECT_NE(reason_of(row).find("; against generation 0 +"), std::string::npos) << reason_of(row);
+  EXPECT_NE(reason_of(row).find("; gauntlet held: generation 0 +"), std::string::npos)
+      << reason_of(row);
   const fs::path gdir = generation_dir(o.out, 1);
   ASSERT_TRUE(fs::exists(gdir / "guard.h5"));
   EXPECT_FALSE(
@@ -562,6 +586,131 @@ TEST_F(ImproveDir, TheAnchorGuardMeasuresAnAcceptedCandidateAgainstGenerationZer
   EXPECT_EQ(row.anchor_pairs, 8u);
   EXPECT_DOUBLE_EQ(row.anchor_elo, e.elo);
   EXPECT_GT(row.anchor_elo, 0);
+}
+
+// An EWN engine config file: the engine of the gauntlet's references.
+std::string reference_engine(const std::string& engine) {
+  return "game: ewn\nengines:\n  player0: " + engine + "\n";
+}
+
+// gate.references: engine files relative to the config, each read as a campaign config; a bad one
+// is refused at its item with the file's own error, as are two with one name.
+TEST_F(ImproveDir, ReferencesAreEngineFilesNamedByTheirStems) {
+  write("random.yaml", reference_engine("{type: random}"));
+  write("deep.yaml", reference_engine("{type: expectimax, depth: 3, weights: \"" +
+                                      weights_path("ewn", "survival-distance.yaml") + "\"}"));
+  fs::create_directories(dir_ / "other");
+  write("other/random.yaml", reference_engine("{type: random}"));
+  write("bad.yaml", reference_engine("{type: expectimax, depht: 3}"));
+  const std::string config_path = (dir_ / "loop.yaml").string();
+  const auto with_refs = [&](const std::string& refs) {
+    std::string text = tiny_config<EwnGame>(1);
+    text.replace(text.find("stop:"), 5, "  references: " + refs + "\nstop:");
+    return text;
+  };
+  const auto c =
+      load_improve_config_text<EwnGame>(with_refs("[random.yaml, deep.yaml]"), config_path);
+  ASSERT_EQ(c.references.size(), 2u);
+  EXPECT_EQ(c.references[0].name, "random");
+  EXPECT_EQ(c.references[0].engine.type, config::EngineType::kRandom);
+  EXPECT_EQ(c.references[1].name, "deep");
+  EXPECT_EQ(c.references[1].engine.depth, 3u);
+  EXPECT_EQ(c.references[1].path, (dir_ / "deep.yaml").string());
+  // The effective config names the files and reads back the same.
+  const std::string explained = explain_improve_config(c);
+  EXPECT_NE(explained.find("references: [\"" + (dir_ / "random.yaml").string()), std::string::npos)
+      << explained;
+  EXPECT_EQ(load_improve_config_text<EwnGame>(explained, config_path).references.size(), 2u);
+  EXPECT_TRUE(
+      load_improve_config_text<EwnGame>(tiny_config<EwnGame>(1), config_path).references.empty());
+  const auto refused = [&](const std::string& refs, const std::vector<std::string>& parts) {
+    try {
+      load_improve_config_text<EwnGame>(with_refs(refs), config_path);
+      ADD_FAILURE() << refs << " was accepted";
+    } catch (const config::ConfigError& e) {
+      for (const std::string& part : parts)
+        EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  refused("[missing.yaml]", {"loop.yaml:", "gate.references", "missing.yaml"});
+  refused("[bad.yaml]", {"loop.yaml:", "gate.references", "bad.yaml", "depht"});
+  refused("[random.yaml, other/random.yaml]", {"two references named 'random'"});
+  refused("random.yaml", {"gate.references", "list of engine config files"});
+  // `config --check` estimates the memory of the matches against each reference too.
+  write("loop.yaml", with_refs("[random.yaml, deep.yaml]"));
+  const auto r = test::run_command("'" + std::string(SELFPLAY_BINARY) +
+                                   "' config --improve --check '" + config_path + "' 2>&1");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("memory: each match against reference random:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("memory: each match against reference deep:"), std::string::npos) << r.out;
+}
+
+// The gauntlet: with references, the champion plays each at every anchor and an accepted
+// candidate plays each (and its parent does) before the guard keeps it; the champion's results
+// are the lineage's /references columns, the summary names them, and a reference whose file
+// changed stops a resume.
+TEST_F(ImproveDir, TheGauntletMeasuresTheChampionAgainstEveryReference) {
+  const std::string good = weights_path("ewn", "survival-distance.yaml");
+  const std::string bad = write("negated.yaml", negated_weights<EwnGame>(good));
+  const std::string ref = write("random.yaml", reference_engine("{type: random}"));
+  std::string text = tiny_config<EwnGame>(2);
+  for (size_t at = text.find(good); at != std::string::npos; at = text.find(good))
+    text.replace(at, good.size(), bad);
+  text.replace(text.find("  anchor_pairs: 8\n"), 17,
+               "  anchor_pairs: 8\n  anchor_guard: true\n  anchor_guard_margin: 1000\n"
+               "  references: [random.yaml]\n");
+  const std::string config_path = (dir_ / "loop.yaml").string();
+  const auto c = load_improve_config_text<EwnGame>(text, config_path);
+  ImproveOptions o;
+  o.out = (dir_ / "loop").string();
+  o.generations = 1;
+  const std::atomic<bool> stop{false};
+  const ImproveResult result = run_improve<EwnGame>(with_overrides(c, o), o, stop);
+  const Lineage l = read_lineage(o.out + "/lineage.h5");
+  ASSERT_EQ(l.rows.size(), 2u);
+  ASSERT_EQ(l.references, std::vector<std::string>{"random"});
+  ASSERT_EQ(l.reference_values.size(), 2u);
+  EXPECT_TRUE(std::isnan(l.reference_values[0][1]));  // generation 0's row: nothing played yet
+  const LineageRow& row = l.rows[1];
+  ASSERT_EQ(static_cast<Verdict>(row.verdict), Verdict::kAccept) << reason_of(row);
+  EXPECT_NE(reason_of(row).find(", random "), std::string::npos) << reason_of(row);
+  const fs::path gdir = generation_dir(o.out, 1);
+  ASSERT_TRUE(fs::exists(gdir / "guard-parent-random.h5"));  // generation 0 plays it too
+  ASSERT_TRUE(fs::exists(gdir / "guard-random.h5"));
+  EXPECT_FALSE(fs::exists(gdir / "anchor-random.h5"));  // the guard measured the champion
+  stats::Penta penta;
+  for (const io::MatchPairRow& p :
+       io::CampaignReader((gdir / "guard-random.h5").string()).match_pairs())
+    ++penta.counts[static_cast<size_t>(std::lround(2 * (p.result_1 + p.result_2)))];
+  const stats::Estimate e = stats::estimate(penta);
+  EXPECT_EQ(l.reference_values[1][0], 8);
+  EXPECT_DOUBLE_EQ(l.reference_values[1][1], e.elo);
+  EXPECT_DOUBLE_EQ(l.reference_values[1][2], e.elo_lo);
+  EXPECT_NE(result.summary.find("Elo vs random"), std::string::npos) << result.summary;
+  // The match against the reference: the champion's engine in A, the reference's in B.
+  const auto match = config::load_match_config<EwnGame>((gdir / "guard-random.yaml").string());
+  EXPECT_EQ(match.engines[1].type, config::EngineType::kRandom);
+  EXPECT_EQ(match.engines[0].type, config::EngineType::kExpectimax);
+  // The reference's file changed: the loop refuses to resume, naming the key.
+  write("random.yaml", reference_engine("{type: expectimax, depth: 1, weights: \"" + good + "\"}"));
+  o.resume = true;
+  o.generations = 2;
+  try {
+    run_improve<EwnGame>(with_overrides(load_improve_config_text<EwnGame>(text, config_path), o), o,
+                         stop);
+    ADD_FAILURE() << "a resume with another reference engine was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gate.references.random"), std::string::npos) << e.what();
+  }
+  // Restored, it resumes; generation 2's anchor reuses or plays the reference for its champion.
+  write("random.yaml", reference_engine("{type: random}"));
+  run_improve<EwnGame>(with_overrides(load_improve_config_text<EwnGame>(text, config_path), o), o,
+                       stop);
+  const Lineage l2 = read_lineage(o.out + "/lineage.h5");
+  ASSERT_EQ(l2.rows.size(), 3u);
+  EXPECT_EQ(l2.reference_values[1], l.reference_values[1]);
+  EXPECT_EQ(l2.reference_values[2][0], 8);  // every anchor measures every reference
+  EXPECT_FALSE(std::isnan(l2.reference_values[2][1]));
 }
 
 // A loop started by a version without some keys resumes when they hold their defaults, and is

@@ -305,7 +305,12 @@ EOF
   --out "$scratch/scaling/scaling.csv" >"$scratch/scaling.log"
 
 # improve.ipynb: a two-generation loop of the tiny campaign's size with an MCTS champion whose
-# exploration SPSA tunes, and the loader's refusals.
+# exploration SPSA tunes and a reference (expectimax at depth 1), and the loader's refusals.
+cat >"$scratch/shallow.yaml" <<EOF
+game: ewn
+engines:
+  player0: {type: expectimax, depth: 1, weights: $root/configs/ewn/weights/survival-distance.yaml}
+EOF
 mcts="{type: mcts, weights: $root/configs/ewn/weights/survival-distance.yaml, eval_blend: 0.5, rollouts_per_move: 40, rollouts_per_leaf: 4, leaves_per_round: 1}"
 cat >"$scratch/improve.yaml" <<EOF
 game: ewn
@@ -319,7 +324,7 @@ tune:
   epochs: 50
   require_validation_gain: false
   spsa: {iterations: 3, pairs: 2, parameters: [{name: exploration, min: 0.1, max: 2, c_end: 0.2, r_end: 0.05}]}
-gate: {pairs: 30, anchor_every: 1, anchor_pairs: 10}
+gate: {pairs: 30, anchor_every: 1, anchor_pairs: 10, references: [shallow.yaml]}
 stop: {generations: 2, rejections: 0}
 EOF
 "$bin" improve "$scratch/improve.yaml" --out "$scratch/improve" --quiet >"$scratch/improve.log"
@@ -333,6 +338,9 @@ assert l.rows["verdict"].iloc[0] == "initial" and set(l.rows["verdict"].iloc[1:]
 assert len(l.weights) == 3 and "own_cubes" in l.weights.columns, l.weights
 assert list(l.engine.columns) == ["exploration"] and len(l.engine) == 3, l.engine
 assert l.engine["exploration"].iloc[0] == 0.7, l.engine
+assert l.reference_names == ["shallow"] and len(l.references) == 3, l.references
+assert l.references["shallow.pairs"].iloc[1:].tolist() == [10, 10], l.references
+assert l.references["shallow.elo"].iloc[1:].notna().all(), l.references
 try:
     sd.load_lineage(sys.argv[2])
     sys.exit("a campaign file was read as a lineage")

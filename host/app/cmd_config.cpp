@@ -77,6 +77,15 @@ Runner add_config(CLI::App& app) {
         const selfplay::MemoryEstimate g = selfplay::estimate_run_memory(c.gate);
         std::printf("ok\nmemory: each campaign's engines need %s, each gate's %s\n",
                     m.summary().c_str(), g.summary().c_str());
+        // The matches against gate.references: the champion's engine against each reference's.
+        for (const improve::Reference<G>& r : c.references) {
+          config::Config<G> versus = c.gate;
+          versus.engines[1] = r.engine;
+          versus.policies[1] = r.policy;
+          selfplay::check_run_memory(versus);
+          std::printf("memory: each match against reference %s: %s\n", r.name.c_str(),
+                      selfplay::estimate_run_memory(versus).summary().c_str());
+        }
         return 0;
       }
       config::Config<G> c =

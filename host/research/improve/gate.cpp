@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -44,23 +45,70 @@ void copy_anchor_columns(const LineageRow& from, LineageRow& to) {
   to.anchor_elo_hi = from.anchor_elo_hi;
 }
 
-bool apply_anchor_guard(LineageRow& row, const LineageRow& candidate_anchor,
-                        const LineageRow& parent_anchor, double margin,
-                        const std::string& gate_reason) {
-  const std::string versus =
-      fmt::format("against generation 0 {:+.1f} Elo [{:+.1f}, {:+.1f}], its parent {:+.1f}",
-                  candidate_anchor.anchor_elo, candidate_anchor.anchor_elo_lo,
-                  candidate_anchor.anchor_elo_hi, parent_anchor.anchor_elo);
-  const bool holds = candidate_anchor.anchor_elo >= parent_anchor.anchor_elo - margin;
-  copy_anchor_columns(holds ? candidate_anchor : parent_anchor, row);
-  if (holds) {
-    set_reason(row, gate_reason + "; " + versus);
-  } else {
-    row.verdict = static_cast<uint8_t>(Verdict::kReject);
-    row.champion = row.parent;
-    set_reason(row, "anchor guard: " + versus + " (the SPRT had accepted)");
+int guard_failure(const std::vector<GuardEntry>& entries, double margin) {
+  int worst = -1;
+  double worst_short = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const double shortfall = entries[i].parent_elo - margin - entries[i].elo;
+    if (shortfall > worst_short) {
+      worst = static_cast<int>(i);
+      worst_short = shortfall;
+    }
   }
-  return holds;
+  return worst;
+}
+
+std::string guard_text(const GuardEntry& e) {
+  return fmt::format("{} {:+.1f} [{:+.0f}, {:+.0f}] vs parent {:+.1f}", e.name, e.elo, e.elo_lo,
+                     e.elo_hi, e.parent_elo);
+}
+
+bool apply_guard(LineageRow& row, const std::vector<GuardEntry>& entries, double margin,
+                 const std::string& gate_reason) {
+  const int failed = guard_failure(entries, margin);
+  std::string others;
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (static_cast<int>(i) != failed)
+      others += (others.empty() ? "" : ", ") + guard_text(entries[i]);
+  if (failed < 0) {
+    set_reason(row, gate_reason + "; gauntlet held: " + others);
+    return true;
+  }
+  row.verdict = static_cast<uint8_t>(Verdict::kReject);
+  row.champion = row.parent;
+  set_reason(row, "anchor guard: " + guard_text(entries[static_cast<size_t>(failed)]) +
+                      " (the SPRT had accepted)" + (others.empty() ? "" : "; " + others));
+  return false;
+}
+
+void set_reference_columns(std::vector<double>& values, size_t k,
+                           const selfplay::MatchResult& match) {
+  const stats::Estimate e = stats::estimate(match.counter.penta());
+  double* v = values.data() + k * kReferenceColumns;
+  v[0] = static_cast<double>(match.counter.penta().pairs());
+  v[1] = e.elo;
+  v[2] = e.elo_lo;
+  v[3] = e.elo_hi;
+}
+
+void copy_reference_columns(const std::vector<double>& from, std::vector<double>& to, size_t k) {
+  for (size_t i = k * kReferenceColumns; i < (k + 1) * kReferenceColumns; ++i) to[i] = from[i];
+}
+
+bool reference_measured(const std::vector<double>& values, size_t k, uint32_t pairs) {
+  const double* v = values.data() + k * kReferenceColumns;
+  return v[0] == static_cast<double>(pairs) && !std::isnan(v[1]);
+}
+
+bool reuse_reference(const Lineage& lineage, uint32_t champion, size_t k, uint32_t pairs,
+                     std::vector<double>& values) {
+  for (size_t i = lineage.rows.size(); i-- > 0;)
+    if (lineage.rows[i].champion == champion &&
+        reference_measured(lineage.reference_values.at(i), k, pairs)) {
+      copy_reference_columns(lineage.reference_values[i], values, k);
+      return true;
+    }
+  return false;
 }
 
 bool reuse_anchor(const Lineage& lineage, uint32_t champion, uint32_t pairs, LineageRow& row) {

@@ -1,6 +1,8 @@
 #include "host/research/improve/improve_config.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <set>
 
 #include "host/research/tune/game_features.hpp"
@@ -35,6 +37,14 @@ std::vector<std::string> read_feature_list(const YAML::Node& v, config::Mark at,
   }
   if (out.empty()) doc.fail(at, path, "an empty list tunes nothing: write all or name features");
   return out;
+}
+
+std::string reference_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).stem().string();
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-')
+      ch = '-';
+  return name.empty() ? "reference" : name;
 }
 
 std::string format_feature_list(const std::vector<std::string>& features) {
@@ -84,17 +94,20 @@ config::Section<SpsaStepSettings> spsa_step_keys() {
 config::Section<AnchorSettings> anchor_keys() {
   config::Section<AnchorSettings> s;
   s.integer("anchor_every", &AnchorSettings::every, 5, 0, 1'000'000,
-            "the champion plays generation 0 every this many generations and at the end; 0 = "
-            "only at the end");
+            "the champion plays generation 0 and each of references every this many generations "
+            "and at the end; 0 = only at the end");
   s.integer("anchor_pairs", &AnchorSettings::pairs, 200, 1, 500'000'000,
-            "game pairs of each anchor match (fixed length, the same openings every time)");
-  s.boolean("anchor_guard", &AnchorSettings::guard, false,
-            "keep a candidate the SPRT accepted only if its anchor match against generation 0 "
-            "scores at least its parent's (less anchor_guard_margin): the gate is head-to-head, "
-            "and a candidate can beat its parent yet play worse against the rest");
+            "game pairs of each anchor and reference match (fixed length, the same openings every "
+            "time)");
+  s.boolean(
+      "anchor_guard", &AnchorSettings::guard, false,
+      "keep a candidate the SPRT accepted only if its anchor matches against generation 0 and "
+      "each of references score at least its parent's (less anchor_guard_margin): the gate "
+      "is head-to-head, and a candidate can beat its parent yet play worse against the rest");
   s.only_if([](const AnchorSettings& a) { return a.guard; }, "with anchor_guard: true");
   s.real("anchor_guard_margin", &AnchorSettings::guard_margin, 0, config::Range{0, 1000},
-         "Elo the candidate's anchor result may fall below its parent's and still be kept");
+         "Elo the candidate's result against generation 0 or a reference may fall below its "
+         "parent's and still be kept");
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config/schema.hpp"
+#include "core/errors.hpp"
 #include "games/games.hpp"
 #include "games/hosts.hpp"
 #include "host/play/config/campaign_config.hpp"
@@ -65,6 +66,18 @@ struct AnchorSettings {
   double guard_margin = 0;
 };
 
+// gate.references: an engine of its own config file (engines.player0 of a campaign or engine
+// config, of any type a match plays: alpha-beta, MCTS, an external or pbrain program) that the
+// champion plays on the anchor's games at each anchor match, and that every candidate the SPRT
+// accepted plays before it is kept when gate.anchor_guard is on: the gauntlet.
+template <HostGame G>
+struct Reference {
+  std::string name;  // the file's stem: the lineage's and the match files' name for it
+  std::string path;  // absolute
+  config::EngineConfig engine;
+  typename G::Policy policy{};
+};
+
 // stop: when the loop ends (whichever comes first).
 struct StopSettings {
   uint32_t generations = 10;  // generations played in all, resumed runs included
@@ -86,6 +99,7 @@ struct ImproveConfig {
   // sprt come from `gate:`, the backend from selfplay.backend.
   config::Config<G> gate;
   AnchorSettings anchor;
+  std::vector<Reference<G>> references;
   DataSettings data;
   TuneSettings tune;
   StopSettings stop;
@@ -126,6 +140,60 @@ void refuse_seeds(const YAML::Node& root, config::Document& doc);
 // paths), a gate that cannot decide. Throws ConfigError at the key.
 void check_loop_keys(const config::Document& doc, const config::CampaignConfig& selfplay,
                      const config::CampaignConfig& gate);
+
+// The name of a reference from its file: the stem, kept to letters, digits, '.', '_' and '-'
+// (the others become '-') so that it names its match files.
+std::string reference_name(const std::string& path);
+
+// gate.references: a list of engine config files, each read as a campaign config of game G (its
+// engines.player0 is the reference), each once, their names distinct. An error in a file is
+// reported at its item with the file's own message.
+template <HostGame G>
+std::vector<Reference<G>> read_references(const YAML::Node& v, config::Mark at,
+                                          config::Document& doc, const std::string& path) {
+  if (v.IsNull()) return {};
+  if (!v.IsSequence()) doc.fail(at, path, "must be a list of engine config files");
+  std::vector<Reference<G>> out;
+  for (const YAML::Node& item : v) {
+    const config::Mark item_at = config::detail::mark_of(item);
+    const std::string text = config::detail::read_string(item, item_at, doc, path, false);
+    Reference<G> r;
+    r.path = config::detail::resolve_path(doc.name(), text);
+    r.name = reference_name(r.path);
+    for (const Reference<G>& other : out)
+      if (other.name == r.name)
+        doc.fail(item_at, path,
+                 "two references named '" + r.name + "' (" + other.path + ", " + r.path +
+                     "): the file names (stems) name them and must differ");
+    try {
+      const config::Config<G> cfg = config::load_campaign_config<G>(r.path);
+      r.engine = cfg.engines[0];
+      r.policy = cfg.policies[0];
+    } catch (const InputError& e) {  // ConfigError too: its message names the file's line
+      doc.fail(item_at, path, std::string("reference ") + text + ": " + e.what());
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+template <HostGame G>
+std::string format_references(const std::vector<Reference<G>>& refs) {
+  std::string out = "[";
+  for (size_t i = 0; i < refs.size(); ++i)
+    out += (i ? ", " : "") + config::detail::quote(refs[i].path);
+  return out + "]";
+}
+
+// A reference's engine as the YAML an engine section writes (every key): what the loop's identity
+// compares, so that a reference whose file changed is not taken for the one a loop started with.
+template <HostGame G>
+std::string explain_reference(const Reference<G>& r) {
+  config::Config<G> scratch{};
+  scratch.engines[0] = r.engine;
+  scratch.policies[0] = r.policy;
+  return config::engine_section<G>(0).explain(scratch, true);
+}
 
 }  // namespace detail
 
@@ -210,6 +278,15 @@ config::Section<ImproveConfig<G>> improve_schema() {
             config::campaign_keys(true, false));
   g.include([](C& c) -> config::MatchSettings& { return c.gate.match; }, config::match_keys());
   g.include(&C::anchor, detail::anchor_keys());
+  g.node(
+      "references", &C::references, {}, "list of engine config files, relative to this file",
+      [](const YAML::Node& v, config::Mark at, config::Document& doc, const std::string& path) {
+        return detail::read_references<G>(v, at, doc, path);
+      },
+      detail::format_references<G>,
+      "engines (engines.player0 of each file, any type a match plays) the champion plays at each "
+      "anchor match; with anchor_guard an accepted candidate must hold its parent's level "
+      "against each (the gauntlet)");
   s.section(
       "gate", [](C& c) -> C& { return c; }, std::move(g),
       "candidate (A) against champion (B), the champion's engine settings on both sides");

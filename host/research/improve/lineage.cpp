@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "host/base/hdf5/campaign_file.hpp"
@@ -116,6 +117,17 @@ std::vector<std::string> lineage_columns() {
   return out;
 }
 
+std::vector<std::string> reference_columns(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& n : names)
+    for (const char* c : {"pairs", "elo", "elo_lo", "elo_hi"}) out.push_back(n + "." + c);
+  return out;
+}
+
+std::vector<double> unmeasured_references(size_t count) {
+  return std::vector<double>(count * kReferenceColumns, kNotMeasured);
+}
+
 void set_reason(LineageRow& row, const std::string& reason) {
   copy_text(row.reason, sizeof row.reason, reason);
 }
@@ -156,6 +168,19 @@ void write_lineage(const std::string& path, const Lineage& lineage) {
       append_rows(engine.get(), H5T_NATIVE_DOUBLE, values.data(), lineage.engine_values.size());
       engine.close("engine");
     }
+    if (!lineage.references.empty()) {
+      const size_t columns = lineage.references.size() * kReferenceColumns;
+      Dataset refs = create_matrix(file.get(), "references", columns, layout, true);
+      write_attribute(refs.get(), "names", lineage.references);
+      write_attribute(refs.get(), "columns", reference_columns(lineage.references));
+      std::vector<double> values;
+      for (const std::vector<double>& v : lineage.reference_values) {
+        if (v.size() != columns) throw std::logic_error("a /references row of another width");
+        values.insert(values.end(), v.begin(), v.end());
+      }
+      append_rows(refs.get(), H5T_NATIVE_DOUBLE, values.data(), lineage.reference_values.size());
+      refs.close("references");
+    }
     file.close(temp);
     io::install_file(temp, path);
   } catch (...) {
@@ -189,6 +214,13 @@ Lineage read_lineage(const std::string& path) {
       out.engine_values =
           read_matrix<double>(engine.get(), H5T_NATIVE_DOUBLE, out.engine_keys.size(),
                               out.rows.size(), path + ": /engine");
+    }
+    if (has_link(file.get(), "references")) {
+      const Dataset refs = open_dataset(file.get(), "references");
+      out.references = read_string_list_attribute(refs.get(), "names");
+      out.reference_values = read_matrix<double>(refs.get(), H5T_NATIVE_DOUBLE,
+                                                 out.references.size() * kReferenceColumns,
+                                                 out.rows.size(), path + ": /references");
     }
   } catch (const io::H5Error& e) {
     throw InputError(path + ": not a readable lineage file (" + e.what() + ")");

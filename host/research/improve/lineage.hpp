@@ -1,7 +1,10 @@
 // DIR/lineage.h5 of `selfplay improve`: one row per generation in /lineage, the candidate's
 // weights row for row in /weights (float32, one column per feature, the names in the
 // `features` attribute), with tune.spsa the candidate's engine keys row for row in /engine
-// (float64, one column per key, the names in its `keys` attribute), the loop's effective config
+// (float64, one column per key, the names in its `keys` attribute), with gate.references the
+// champion's results against each reference row for row in /references (float64, columns pairs,
+// elo, elo_lo, elo_hi per reference, NaN where not measured, the names in its `names` attribute),
+// the loop's effective config
 // and game as root attributes. The file is
 // rewritten whole after each generation (a temporary file installed by rename), so it always holds
 // every finished generation and nothing else; the loop resumes from it.
@@ -59,7 +62,17 @@ struct Lineage {
   // the champion engine's as configured). Empty without tune.spsa.
   std::vector<std::string> engine_keys;
   std::vector<std::vector<double>> engine_values;
+  // gate.references: their names, and per row the champion's results against each (after that
+  // generation): kReferenceColumns values per reference, NaN where not measured. Empty without.
+  std::vector<std::string> references;
+  std::vector<std::vector<double>> reference_values;
 };
+
+// pairs, elo, elo_lo, elo_hi: the columns of /references per reference.
+inline constexpr size_t kReferenceColumns = 4;
+std::vector<std::string> reference_columns(const std::vector<std::string>& names);
+// A row of /references with nothing measured.
+std::vector<double> unmeasured_references(size_t count);
 
 // Writes the whole lineage to path through `path.tmp` and io::install_file. Throws H5Error or
 // std::runtime_error when the disk refuses (the old file stays).

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -15,7 +16,8 @@
 namespace sp::improve {
 
 std::string loop_identity(const std::string& explain_all, const std::vector<std::string>& names,
-                          const std::vector<double>& initial_weights) {
+                          const std::vector<double>& initial_weights,
+                          const std::vector<std::pair<std::string, std::string>>& references) {
   YAML::Node tree = YAML::Load(explain_all);
   tree.remove("stop");
   if (tree["selfplay"]) tree["selfplay"].remove("backend");
@@ -30,6 +32,11 @@ std::string loop_identity(const std::string& explain_all, const std::vector<std:
       e["weights"] = "champion";
   }
   tree["champion"]["weights"] = values;
+  if (!references.empty()) {
+    YAML::Node engines;
+    for (const auto& [name, engine] : references) engines[name] = YAML::Load(engine);
+    tree["gate"]["references"] = engines;
+  }
   return selfplay::emit_identity(tree);
 }
 

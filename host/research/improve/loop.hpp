@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -61,9 +62,11 @@ struct ImproveResult {
 
 // What a resume must match: the effective config (every key) without backend and stop, whose
 // values change how fast the loop runs or how long, not what it computes; the champion's weights
-// given by their values. selfplay::identity_difference names the first key that differs.
+// given by their values; gate.references by their engines (name, explain_reference's YAML), not
+// their files' paths. selfplay::identity_difference names the first key that differs.
 std::string loop_identity(const std::string& explain_all, const std::vector<std::string>& names,
-                          const std::vector<double>& initial_weights);
+                          const std::vector<double>& initial_weights,
+                          const std::vector<std::pair<std::string, std::string>>& references = {});
 
 // selfplay::identity_difference of a stored loop identity and the current one, where keys the
 // stored one lacks (added by a later version) count as equal when they hold their default (the
@@ -115,7 +118,15 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
     std::vector<std::string> names;
     for (const std::string_view f : G::feature_names()) names.emplace_back(f);
     const eval::Weights initial = eval::load_weights<G>(initial_source);
-    const std::string identity = loop_identity(explain_improve_config(c, true), names, initial.w);
+    std::vector<std::string> reference_names;
+    std::vector<std::pair<std::string, std::string>> reference_engines;
+    for (const Reference<G>& r : c.references) {
+      reference_names.push_back(r.name);
+      reference_engines.emplace_back(r.name, detail::explain_reference(r));
+    }
+    const size_t n_refs = c.references.size();
+    const std::string identity =
+        loop_identity(explain_improve_config(c, true), names, initial.w, reference_engines);
 
     const bool have_lineage = claim_loop_dir(dir, options.resume);
     Lineage& lineage = result.lineage;
@@ -159,8 +170,12 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       lineage.engine_keys = spsa_keys(c);
       if (!lineage.engine_keys.empty())
         lineage.engine_values.push_back(configured_engine_values(c));
+      lineage.references = reference_names;
+      if (n_refs) lineage.reference_values.push_back(unmeasured_references(n_refs));
       write_lineage(lineage_path, lineage);
     }
+    if (lineage.references != reference_names)  // the identity compares them: a damaged file
+      throw InputError(lineage_path + ": its /references are not gate.references");
     const std::vector<std::string>& key_names = lineage.engine_keys;
     if (key_names != spsa_keys(c))  // the identity compares the config: only a damaged file
       throw InputError(lineage_path + ": its /engine keys are not tune.spsa's parameters");
@@ -223,6 +238,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       const double cpu0 = cpu_seconds_now();
       const auto wall0 = Clock::now();
       LineageRow row;
+      std::vector<double> row_refs = unmeasured_references(n_refs);  // the champion's
       row.generation = g;
       row.parent = parent;
       row.champion = parent;
@@ -374,33 +390,64 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
                                 row.elo, row.elo_lo, row.elo_hi, gate.reason));
 
         // 3b. The anchor guard: an accepted candidate must also hold its parent's level against
-        // generation 0, on the anchor match's games. Both results go in the row's anchor columns
-        // (the champion's after this generation), so no anchor match repeats them.
+        // generation 0 and every reference (the gauntlet), on the anchor's games. Both sides'
+        // results go in the row's anchor and reference columns (the champion's after this
+        // generation), so no anchor match repeats them.
         if (gate.verdict == Verdict::kAccept && c.anchor.guard) {
-          LineageRow parent_anchor;
+          const Side candidate_side{candidate_path, candidate_keys};
+          LineageRow parent_anchor, candidate_anchor;
+          std::vector<double> parent_refs = unmeasured_references(n_refs);
+          std::vector<double> candidate_refs = parent_refs;
+          bool interrupted = false;
           if (parent == 0) {
             parent_anchor.anchor_elo = parent_anchor.anchor_elo_lo = parent_anchor.anchor_elo_hi =
                 0;
           } else if (!reuse_anchor(lineage, parent, c.anchor.pairs, parent_anchor)) {
             const selfplay::MatchResult r =
                 anchor_match<G>(c, side(parent), side(0), gdir + "/guard-parent", options, stop);
-            if (r.interrupted) {
-              result.interrupted = true;
-              break;
-            }
-            set_anchor_columns(parent_anchor, r);
+            interrupted = r.interrupted;
+            if (!interrupted) set_anchor_columns(parent_anchor, r);
           }
-          const selfplay::MatchResult r = anchor_match<G>(c, {candidate_path, candidate_keys},
-                                                          side(0), gdir + "/guard", options, stop);
-          if (r.interrupted) {
+          if (!interrupted) {
+            const selfplay::MatchResult r =
+                anchor_match<G>(c, candidate_side, side(0), gdir + "/guard", options, stop);
+            interrupted = r.interrupted;
+            if (!interrupted) set_anchor_columns(candidate_anchor, r);
+          }
+          for (size_t k = 0; k < n_refs && !interrupted; ++k) {
+            const Reference<G>& ref = c.references[k];
+            if (!reuse_reference(lineage, parent, k, c.anchor.pairs, parent_refs)) {
+              const selfplay::MatchResult r = reference_match<G>(
+                  c, side(parent), ref, gdir + "/guard-parent-" + ref.name, options, stop);
+              interrupted = r.interrupted;
+              if (interrupted) break;
+              set_reference_columns(parent_refs, k, r);
+            }
+            const selfplay::MatchResult r = reference_match<G>(
+                c, candidate_side, ref, gdir + "/guard-" + ref.name, options, stop);
+            interrupted = r.interrupted;
+            if (!interrupted) set_reference_columns(candidate_refs, k, r);
+          }
+          if (interrupted) {
             result.interrupted = true;
             break;
           }
-          LineageRow candidate_anchor;
-          set_anchor_columns(candidate_anchor, r);
-          apply_anchor_guard(row, candidate_anchor, parent_anchor, c.anchor.guard_margin,
-                             gate.reason);
-          progress.step_done("guard", reason_of(row));
+          std::vector<GuardEntry> entries{
+              {"generation 0", candidate_anchor.anchor_elo, candidate_anchor.anchor_elo_lo,
+               candidate_anchor.anchor_elo_hi, parent_anchor.anchor_elo}};
+          for (size_t k = 0; k < n_refs; ++k) {
+            const double* v = candidate_refs.data() + k * kReferenceColumns;
+            entries.push_back(
+                {c.references[k].name, v[1], v[2], v[3], parent_refs[k * kReferenceColumns + 1]});
+          }
+          const bool kept = apply_guard(row, entries, c.anchor.guard_margin, gate.reason);
+          copy_anchor_columns(kept ? candidate_anchor : parent_anchor, row);
+          row_refs = kept ? candidate_refs : parent_refs;
+          std::string results;
+          for (const GuardEntry& e : entries)
+            results += (results.empty() ? "" : ", ") + guard_text(e);
+          progress.step_done("guard", fmt::format("{} ({}, margin {})", kept ? "kept" : "rejected",
+                                                  results, c.anchor.guard_margin));
         }
       }
 
@@ -409,26 +456,50 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       next.rows.push_back(row);
       const bool anchor_due =
           (c.anchor.every > 0 && g % c.anchor.every == 0) || !stop_reason(next, c.stop).empty();
-      if (anchor_due && std::isnan(row.anchor_elo)) {
+      bool references_due = false;
+      for (size_t k = 0; k < n_refs && anchor_due; ++k)
+        references_due |= !reference_measured(row_refs, k, c.anchor.pairs) &&
+                          !reuse_reference(lineage, row.champion, k, c.anchor.pairs, row_refs);
+      if (anchor_due && (std::isnan(row.anchor_elo) || references_due)) {
         if (stop) break;
-        if (row.champion == 0) {
-          row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
-        } else if (!reuse_anchor(lineage, row.champion, c.anchor.pairs, row)) {
-          const Side champion =
-              row.champion == g ? Side{candidate_path, candidate_keys} : side(row.champion);
+        const Side champion =
+            row.champion == g ? Side{candidate_path, candidate_keys} : side(row.champion);
+        if (std::isnan(row.anchor_elo)) {
+          if (row.champion == 0) {
+            row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
+          } else if (!reuse_anchor(lineage, row.champion, c.anchor.pairs, row)) {
+            const selfplay::MatchResult r =
+                anchor_match<G>(c, champion, side(0), gdir + "/anchor", options, stop);
+            if (r.interrupted) {
+              result.interrupted = true;
+              break;
+            }
+            set_anchor_columns(row, r);
+          }
+          progress.step_done("anchor",
+                             fmt::format("champion gen {} against gen 0: {:+.1f} Elo [{:+.1f}, "
+                                         "{:+.1f}] over {} pairs",
+                                         row.champion, row.anchor_elo, row.anchor_elo_lo,
+                                         row.anchor_elo_hi, row.anchor_pairs));
+        }
+        // The references: the champion against each on the anchor's games.
+        for (size_t k = 0; k < n_refs && !result.interrupted; ++k) {
+          if (reference_measured(row_refs, k, c.anchor.pairs)) continue;
+          const Reference<G>& ref = c.references[k];
           const selfplay::MatchResult r =
-              anchor_match<G>(c, champion, side(0), gdir + "/anchor", options, stop);
+              reference_match<G>(c, champion, ref, gdir + "/anchor-" + ref.name, options, stop);
           if (r.interrupted) {
             result.interrupted = true;
             break;
           }
-          set_anchor_columns(row, r);
+          set_reference_columns(row_refs, k, r);
+          const double* v = row_refs.data() + k * kReferenceColumns;
+          progress.step_done("reference",
+                             fmt::format("champion gen {} against {}: {:+.1f} Elo [{:+.1f}, "
+                                         "{:+.1f}] over {} pairs",
+                                         row.champion, ref.name, v[1], v[2], v[3], v[0]));
         }
-        progress.step_done("anchor",
-                           fmt::format("champion gen {} against gen 0: {:+.1f} Elo [{:+.1f}, "
-                                       "{:+.1f}] over {} pairs",
-                                       row.champion, row.anchor_elo, row.anchor_elo_lo,
-                                       row.anchor_elo_hi, row.anchor_pairs));
+        if (result.interrupted) break;
       }
 
       // 5. The lineage, then the champion it names.
@@ -437,6 +508,7 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       lineage.rows.push_back(row);
       lineage.weights.push_back(candidate);
       if (!key_names.empty()) lineage.engine_values.push_back(candidate_keys);
+      if (n_refs) lineage.reference_values.push_back(row_refs);
       write_lineage(lineage_path, lineage);
       publish_champion();
       progress.generation_done();

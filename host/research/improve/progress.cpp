@@ -38,16 +38,24 @@ std::string duration_text(double s) {
 }
 
 std::string format_lineage_table(const Lineage& lineage) {
-  std::string out =
-      fmt::format("{:>4}  {:<8} {:>6} {:>6}  {:<22} {:<22} {}\n", "gen", "verdict", "champ",
-                  "games", "Elo vs champion (95%)", "Elo vs gen 0 (95%)", "reason");
-  for (const LineageRow& r : lineage.rows) {
+  std::string out = fmt::format("{:>4}  {:<8} {:>6} {:>6}  {:<22} {:<22} ", "gen", "verdict",
+                                "champ", "games", "Elo vs champion (95%)", "Elo vs gen 0 (95%)");
+  for (const std::string& name : lineage.references)
+    out += fmt::format("{:<22} ", "Elo vs " + name);
+  out += "reason\n";
+  for (size_t i = 0; i < lineage.rows.size(); ++i) {
+    const LineageRow& r = lineage.rows[i];
     const uint64_t gate_games = r.wins + r.draws + r.losses;
-    out += fmt::format("{:>4}  {:<8} {:>6} {:>6}  {:<22} {:<22} {}\n", r.generation,
+    out += fmt::format("{:>4}  {:<8} {:>6} {:>6}  {:<22} {:<22} ", r.generation,
                        verdict_name(static_cast<Verdict>(r.verdict)), r.champion,
                        gate_games ? std::to_string(gate_games) : "",
                        elo_text(r.elo, r.elo_lo, r.elo_hi),
-                       elo_text(r.anchor_elo, r.anchor_elo_lo, r.anchor_elo_hi), reason_of(r));
+                       elo_text(r.anchor_elo, r.anchor_elo_lo, r.anchor_elo_hi));
+    for (size_t k = 0; k < lineage.references.size(); ++k) {
+      const double* v = lineage.reference_values.at(i).data() + k * kReferenceColumns;
+      out += fmt::format("{:<22} ", elo_text(v[1], v[2], v[3]));
+    }
+    out += reason_of(r) + "\n";
   }
   return out;
 }

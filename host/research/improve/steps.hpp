@@ -154,6 +154,16 @@ struct Side {
   std::vector<double> keys;
 };
 
+// Engine `engine` of match plays side's weights and key values (keys: the names).
+template <HostGame G>
+void set_side(config::Config<G>& match, int engine, const Side& side,
+              const std::vector<std::string>& keys) {
+  match.engines[engine].weights = side.weights;
+  match.engines[engine].evaluation =
+      std::make_shared<const eval::Weights>(eval::load_weights<G>(side.weights));
+  set_engine_keys<G>(match, engine, keys, side.keys);
+}
+
 // A match of sides a (engine A) and b (engine B), both played by match's engines (the champion's
 // settings) with their weights and key values (keys: the names): seed as given, PATH.yaml its
 // config, PATH.h5 its games, continued when that file is there.
@@ -164,12 +174,8 @@ selfplay::MatchResult weights_match(config::Config<G> match, uint64_t seed, cons
                                     const std::atomic<bool>& stop) {
   match.seed = seed;
   match.output.path = path + ".h5";
-  for (const auto& [engine, side] : {std::pair{0, &a}, std::pair{1, &b}}) {
-    match.engines[engine].weights = side->weights;
-    match.engines[engine].evaluation =
-        std::make_shared<const eval::Weights>(eval::load_weights<G>(side->weights));
-    set_engine_keys<G>(match, engine, keys, side->keys);
-  }
+  set_side(match, 0, a, keys);
+  set_side(match, 1, b, keys);
   loop_detail::write_text_file(path + ".yaml", config::explain_match_config<G>(match));
   return match_step<G>(match, path + ".yaml", std::filesystem::exists(match.output.path), options,
                        stop);
