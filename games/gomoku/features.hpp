@@ -24,6 +24,11 @@
 // wins at once), and the squares of each combination of lines: to_double_four (an open four or
 // fours on two lines: a win next move), to_four_three, to_double_three. The pattern search
 // (pattern_search.hpp) keeps these counts move by move and weighs only them.
+//
+// After those 32 come the pattern codes (pattern_codes.hpp): own_code_DDDD and opp_code_DDDD count
+// the empty squares of the side to move and of the other side whose four lines make code DDDD
+// (every code but 0000). They refine the counts above, which are sums of them, so a weights file
+// may leave them out (they weigh 0 then): the loop tunes them as a table (docs/gomoku.md).
 #pragma once
 
 #include <array>
@@ -34,13 +39,39 @@
 
 namespace sp::gomoku {
 
-inline constexpr int kNumFeatures = 32;
+// The features every weights file weighs; then the pattern codes, two per code but 0 (own, opp).
+inline constexpr int kRequiredFeatures = 32;
+inline constexpr int kCodeFeatures = 2 * (patterns::kCodes - 1);
+inline constexpr int kNumFeatures = kRequiredFeatures + kCodeFeatures;
 // The first of the pattern features (patterns.hpp), and how many there are.
 inline constexpr int kFirstPatternFeature = 12;
-inline constexpr int kPatternFeatures = kNumFeatures - kFirstPatternFeature;
+inline constexpr int kPatternFeatures = kRequiredFeatures - kFirstPatternFeature;
+// The feature of code k (1..kCodes - 1) for the side to move (view 0) or the other side (view 1).
+constexpr int code_feature(int k, int view) { return kRequiredFeatures + 2 * (k - 1) + view; }
+
+namespace features_detail {
+
+struct CodeNames {
+  char text[kCodeFeatures][14];  // "own_code_6410"
+};
+constexpr CodeNames make_code_names() {
+  CodeNames n{};
+  for (int k = 1; k < patterns::kCodes; ++k)
+    for (int view = 0; view < 2; ++view) {
+      char* out = n.text[2 * (k - 1) + view];
+      const char* prefix = view == 0 ? "own_code_" : "opp_code_";
+      int i = 0;
+      for (; prefix[i]; ++i) out[i] = prefix[i];
+      for (int j = 0; j < 4; ++j) out[i + j] = patterns::kCodeTables.name[k][j];
+    }
+  return n;
+}
+inline constexpr CodeNames kCodeNames = make_code_names();
+
+}  // namespace features_detail
 
 // Names in vector order.
-inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
+inline constexpr std::array<std::string_view, kRequiredFeatures> kRequiredFeatureNames = {
     "own_five",
     "opp_five",
     "own_open_four",
@@ -74,6 +105,13 @@ inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = {
     "own_to_double_three",
     "opp_to_double_three",
 };
+inline constexpr std::array<std::string_view, kNumFeatures> kFeatureNames = [] {
+  std::array<std::string_view, kNumFeatures> names{};
+  for (int i = 0; i < kRequiredFeatures; ++i) names[i] = kRequiredFeatureNames[i];
+  for (int i = 0; i < kCodeFeatures; ++i)
+    names[kRequiredFeatures + i] = features_detail::kCodeNames.text[i];
+  return names;
+}();
 
 // Windows of five squares on the largest board, over the four directions: a bound on every count
 // (each counted stone set has a window of its own).
@@ -85,7 +123,7 @@ inline constexpr std::array<double, kNumFeatures> kFeatureMax = [] {
   for (int i = 0; i < kNumFeatures; ++i)
     a[i] = i < kFirstPatternFeature        ? kMaxWindows
            : i < kFirstPatternFeature + 14 ? kDirections * kMaxSquares  // line counts
-                                           : kMaxSquares;               // squares
+                                           : kMaxSquares;               // squares, codes
   return a;
 }();
 
@@ -163,8 +201,15 @@ void for_each_line(int n, Visit&& visit) {
 
 }  // namespace features_detail
 
-// Fills out[0..kNumFeatures).
-inline void extract_features(const State& s, float* out) {
+// The pattern code features of the board b from the view of `mover`: out[0..kCodeFeatures).
+inline void code_features(const patterns::Board& b, int mover, float* out) {
+  for (int k = 1; k < patterns::kCodes; ++k)
+    for (int view = 0; view < 2; ++view)
+      out[2 * (k - 1) + view] = static_cast<float>(b.code_count(mover ^ view, k));
+}
+
+// Fills out[0..kNumFeatures), or with codes false out[0..kRequiredFeatures).
+inline void extract_features(const State& s, float* out, bool codes = true) {
   using namespace features_detail;
   int counts[2][kPatterns] = {};
   const int mover = s.side;
@@ -180,7 +225,20 @@ inline void extract_features(const State& s, float* out) {
   });
   for (int p = 0; p < kPatterns; ++p)
     for (int view = 0; view < 2; ++view) out[2 * p + view] = static_cast<float>(counts[view][p]);
-  pattern_features(patterns::Board(s), mover, out + kFirstPatternFeature);
+  const patterns::Board b(s);
+  pattern_features(b, mover, out + kFirstPatternFeature);
+  if (codes) code_features(b, mover, out + kRequiredFeatures);
+}
+
+// The weighed sum of the code features (w: their weights, kCodeFeatures of them) of s, straight
+// from the board's code counts.
+inline double code_score(const State& s, const double* w) {
+  const patterns::Board b(s);
+  double v = 0;
+  for (int k = 1; k < patterns::kCodes; ++k)
+    for (int view = 0; view < 2; ++view)
+      if (const double x = w[2 * (k - 1) + view]; x != 0) v += x * b.code_count(s.side ^ view, k);
+  return v;
 }
 
 }  // namespace sp::gomoku

@@ -74,12 +74,21 @@ struct GomokuGame {
 
   // Host-side hooks (evaluation, search); device code never calls them.
   static constexpr int kNumFeatures = gomoku::kNumFeatures;
+  static constexpr int kRequiredFeatures = gomoku::kRequiredFeatures;  // then the pattern codes
   static constexpr std::span<const std::string_view> feature_names() {
     return gomoku::kFeatureNames;
   }
   static constexpr std::span<const double> feature_max() { return gomoku::kFeatureMax; }
   static void extract_features(const State& s, const Rules&, float* out) {
     gomoku::extract_features(s, out);
+  }
+  // The first kRequiredFeatures only, for evaluations that weigh no pattern code.
+  static void extract_required_features(const State& s, const Rules&, float* out) {
+    gomoku::extract_features(s, out, false);
+  }
+  // The weighed sum of the pattern code features, straight from the board.
+  static double table_score(const State& s, const Rules&, const double* table_weights) {
+    return gomoku::code_score(s, table_weights);
   }
   static uint64_t hash(const State& s) { return gomoku::zobrist_key(s); }
   static bool is_tactical(const State& s, Move m) { return gomoku::is_tactical(s, m); }

@@ -42,6 +42,28 @@
 
 namespace sp::gomoku {
 
+// The move-ordering scores of a square by its pattern codes, from the hand ladder: attack (the
+// side to move's combination of lines) above defence (the opponent's), then the lines.
+struct MoveScoreTables {
+  int attack[patterns::kCodes], defend[patterns::kCodes];
+};
+inline constexpr MoveScoreTables kMoveScores = [] {
+  constexpr int kAttack[patterns::kCombos] = {0, 10, 40, 200, 900, 300, 2500, 6000, 20000};
+  constexpr int kDefend[patterns::kCombos] = {0, 8, 20, 150, 700, 150, 1500, 3000, 10000};
+  constexpr int kLine[patterns::kLines] = {0, 2, 4, 5, 12, 15, 30, 60};
+  MoveScoreTables t{};
+  for (int k = 0; k < patterns::kCodes; ++k) {
+    const uint8_t* l = patterns::kCodeTables.lines[k];
+    const patterns::Line lines[kDirections] = {
+        static_cast<patterns::Line>(l[0]), static_cast<patterns::Line>(l[1]),
+        static_cast<patterns::Line>(l[2]), static_cast<patterns::Line>(l[3])};
+    const int sum = kLine[l[0]] + kLine[l[1]] + kLine[l[2]] + kLine[l[3]];
+    t.attack[k] = kAttack[patterns::combine(lines)] + sum;
+    t.defend[k] = kDefend[patterns::combine(lines)] + sum;
+  }
+  return t;
+}();
+
 struct PatternSearchOptions {
   int depth = 0;             // plies, 1..kMaxDepth; 0: until soft/stop say so (then one is needed)
   uint32_t tt_size_mb = 16;  // transposition table, 1..65536 MiB
@@ -77,11 +99,19 @@ class PatternSearch {
   // std::invalid_argument for options out of range.
   PatternSearch(const std::vector<double>& weights, const PatternSearchOptions& options)
       : opt_(options) {
-    if (weights.size() != static_cast<size_t>(kPatternFeatures))
-      throw std::invalid_argument("pattern search: " + std::to_string(kPatternFeatures) +
-                                  " weights expected");
+    if (weights.size() != static_cast<size_t>(kPatternFeatures + kCodeFeatures))
+      throw std::invalid_argument(
+          "pattern search: " + std::to_string(kPatternFeatures + kCodeFeatures) +
+          " weights expected");
     for (int i = 0; i < kPatternFeatures; ++i)
       weight_[i] = static_cast<int64_t>(std::llround(1000 * weights[static_cast<size_t>(i)]));
+    // The pattern codes: kept on the board move by move when any weighs.
+    for (int k = 1; k < patterns::kCodes; ++k)
+      for (int view = 0; view < 2; ++view) {
+        const double w = weights[static_cast<size_t>(code_feature(k, view) - kFirstPatternFeature)];
+        code_weight_[view][k] = static_cast<int32_t>(std::llround(1000 * w));
+        codes_ |= code_weight_[view][k] != 0;
+      }
     if (opt_.depth < 0 || opt_.depth > kMaxDepth)
       throw std::invalid_argument("pattern search: depth must be in [0, 64]");
     if (opt_.tt_size_mb < 1 || opt_.tt_size_mb > 65536)
@@ -108,6 +138,7 @@ class PatternSearch {
     std::memset(history_, 0, sizeof(history_));
     std::memset(killers_, 0xFF, sizeof(killers_));
     b_.set(root);
+    if (codes_) b_.set_code_weights(code_weight_[0], code_weight_[1]);
     Result r;
     const int me = b_.side_to_move();
     const patterns::CellSet& opp_five = b_.threats(me ^ 1, patterns::kFiveSet);
@@ -236,21 +267,16 @@ class PatternSearch {
     pattern_features(b_, b_.side_to_move(), f);
     int64_t v = 0;
     for (int i = 0; i < kPatternFeatures; ++i) v += weight_[i] * static_cast<int64_t>(f[i]);
+    v += b_.code_score();
     return static_cast<Score>(std::clamp<int64_t>(v, -kMaxEval, kMaxEval));
   }
 
   // ---- Move generation
 
-  // How much a stone on c does, for ordering: attack (the side to move's combination) above
-  // defence (the opponent's), then the lines.
+  // How much a stone on c does, for ordering: a table per pattern code of the side to move's
+  // square (attack) and of the opponent's (defence): kMoveScores.
   int square_score(int c, int me) const {
-    static constexpr int kAttack[patterns::kCombos] = {0, 10, 40, 200, 900, 300, 2500, 6000, 20000};
-    static constexpr int kDefend[patterns::kCombos] = {0, 8, 20, 150, 700, 150, 1500, 3000, 10000};
-    static constexpr int kLine[patterns::kLines] = {0, 2, 4, 5, 12, 15, 30, 60};
-    int s = kAttack[b_.combo(me, c)] + kDefend[b_.combo(me ^ 1, c)];
-    for (int d = 0; d < kDirections; ++d)
-      s += kLine[b_.line(me, d, c)] + kLine[b_.line(me ^ 1, d, c)];
-    return s;
+    return kMoveScores.attack[b_.code(me, c)] + kMoveScores.defend[b_.code(me ^ 1, c)];
   }
 
   // The moves of the side to move at a node `ply` plies from the root, best first (tt_cell first
@@ -570,6 +596,8 @@ class PatternSearch {
 
   PatternSearchOptions opt_;
   int64_t weight_[kPatternFeatures] = {};
+  int32_t code_weight_[2][patterns::kCodes] = {};  // own, opp; code 0 weighs 0
+  bool codes_ = false;                             // whether any code weighs
   std::unique_ptr<Entry[]> table_;
   size_t mask_ = 0;
   Board b_;

@@ -31,11 +31,13 @@
 #include <string_view>
 
 #include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/pattern_codes.hpp"
 #include "games/gomoku/zobrist.hpp"
 
 namespace sp::gomoku::patterns {
 
 enum Line : uint8_t { kNone, kTwo, kOpenTwo, kThree, kOpenThree, kFour, kOpenFour, kFive, kLines };
+static_assert(kLines == kLineClasses);
 
 // What a square makes over its four lines, for one side, strongest first where it matters for
 // threats: kWinNext is an open four or two fours (it wins next move unless the opponent makes
@@ -132,7 +134,7 @@ inline const LineTable& line_table(WinRule rule) {
   return rule == WinRule::kStandard ? standard : freestyle;
 }
 
-inline Combo combine(const Line (&lines)[kDirections]) {
+constexpr Combo combine(const Line (&lines)[kDirections]) {
   int fives = 0, open_fours = 0, fours = 0, open_threes = 0, threes = 0, twos = 0;
   for (Line l : lines) {
     fives += l == kFive;
@@ -231,9 +233,30 @@ class Board {
   bool empty(int c) const { return cells_[c] == kEmpty; }
   Line line(int side, int d, int c) const { return static_cast<Line>(line_[side][d][c]); }
   Combo combo(int side, int c) const { return static_cast<Combo>(combo_[side][c]); }
-  // (empty square, direction) pairs of each line class, and squares of each combination.
+  // The pattern code of c for side (pattern_codes.hpp; 0 for an occupied square).
+  int code(int side, int c) const { return code_[side][c]; }
+  // (empty square, direction) pairs of each line class, and squares of each combination and code.
   int line_count(int side, Line l) const { return line_count_[side][l]; }
   int combo_count(int side, Combo k) const { return combo_count_[side][k]; }
+  int code_count(int side, int k) const { return code_count_[side][k]; }
+
+  // Weights per code for the squares of the side to move (own) and of the other side (opp),
+  // kCodes each (code 0 must weigh 0), kept by the caller while the board uses them; nullptr: none.
+  // The board then keeps code_score() up to date move by move.
+  void set_code_weights(const int32_t* own, const int32_t* opp) {
+    code_weight_[0] = own;
+    code_weight_[1] = opp;
+    for (int side = 0; side < 2; ++side)
+      for (int role = 0; role < 2; ++role) {
+        code_sum_[side][role] = 0;
+        if (code_weight_[role])
+          for (int k = 1; k < kCodes; ++k)
+            code_sum_[side][role] += int64_t{code_weight_[role][k]} * code_count_[side][k];
+      }
+  }
+  // Sum over the squares of the code weights, for the side to move: its squares by the own
+  // weights, the other side's by the opp weights. 0 without weights.
+  int64_t code_score() const { return code_sum_[side_][0] + code_sum_[side_ ^ 1][1]; }
   const CellSet& threats(int side, ThreatSet t) const { return threats_[side][t]; }
   // Empty cells within two squares of a stone.
   const CellSet& near() const { return near_set_; }
@@ -279,6 +302,9 @@ class Board {
     std::memset(combo_, 0, sizeof(combo_));
     std::memset(line_count_, 0, sizeof(line_count_));
     std::memset(combo_count_, 0, sizeof(combo_count_));
+    std::memset(code_, 0, sizeof(code_));
+    std::memset(code_count_, 0, sizeof(code_count_));
+    std::memset(code_sum_, 0, sizeof(code_sum_));  // every square starts at code 0, which weighs 0
     std::memset(near_, 0, sizeof(near_));
     near_set_ = CellSet{};
     for (auto& side : threats_)
@@ -286,6 +312,7 @@ class Board {
     for (int side = 0; side < 2; ++side) {  // every square starts as kNone, then is refreshed
       line_count_[side][kNone] = static_cast<int16_t>(kDirections * n_ * n_);
       combo_count_[side][kComboNone] = static_cast<int16_t>(n_ * n_);
+      code_count_[side][0] = static_cast<int16_t>(n_ * n_);
     }
     for (int y = 0; y < n_; ++y)
       for (int x = 0; x < n_; ++x) cells_[cell(x, y)] = kEmpty;
@@ -320,7 +347,19 @@ class Board {
           static_cast<Line>(line_[side][0][c]), static_cast<Line>(line_[side][1][c]),
           static_cast<Line>(line_[side][2][c]), static_cast<Line>(line_[side][3][c])};
       set_combo(side, c, combine(lines));
+      set_code(side, c, code_of(lines[0], lines[1], lines[2], lines[3]));
     }
+  }
+
+  void set_code(int side, int c, int k) {
+    uint16_t& old = code_[side][c];
+    if (old == k) return;
+    --code_count_[side][old];
+    ++code_count_[side][k];
+    for (int role = 0; role < 2; ++role)
+      if (code_weight_[role])
+        code_sum_[side][role] += code_weight_[role][k] - code_weight_[role][old];
+    old = static_cast<uint16_t>(k);
   }
 
   void set_combo(int side, int c, Combo k) {
@@ -346,6 +385,7 @@ class Board {
         old = kNone;
       }
       set_combo(side, c, kComboNone);
+      set_code(side, c, 0);
     }
   }
 
@@ -408,6 +448,10 @@ class Board {
   uint8_t combo_[2][kCells];
   int16_t line_count_[2][kLines];
   int16_t combo_count_[2][kCombos];
+  uint16_t code_[2][kCells];
+  int16_t code_count_[2][kCodes];
+  const int32_t* code_weight_[2] = {nullptr, nullptr};  // own, opp
+  int64_t code_sum_[2][2] = {};                         // by side, role (own, opp)
   uint8_t near_[kCells];
   CellSet near_set_;
   CellSet threats_[2][kThreatSets];

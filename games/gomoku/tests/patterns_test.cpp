@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,10 +96,34 @@ void expect_same(const Board& a, const Board& b, const std::string& where) {
                   b.threats(side, static_cast<patterns::ThreatSet>(t)).w[w])
             << where;
   }
+  for (int side = 0; side < 2; ++side)
+    for (int k = 0; k < patterns::kCodes; ++k)
+      ASSERT_EQ(a.code_count(side, k), b.code_count(side, k)) << where << " code " << k;
+  ASSERT_EQ(a.code_score(), b.code_score()) << where;
   for (int w = 0; w < patterns::kCellWords; ++w) ASSERT_EQ(a.near().w[w], b.near().w[w]) << where;
   for (int c = 0; c < patterns::kCells; ++c)
     for (int side = 0; side < 2; ++side)
       for (int d = 0; d < kDirections; ++d) ASSERT_EQ(a.line(side, d, c), b.line(side, d, c));
+  for (int c = 0; c < patterns::kCells; ++c)
+    for (int side = 0; side < 2; ++side) ASSERT_EQ(a.code(side, c), b.code(side, c));
+}
+
+// Random code weights (code 0 weighs 0), the same for every board of a test.
+struct CodeWeights {
+  int32_t own[patterns::kCodes] = {}, opp[patterns::kCodes] = {};
+  explicit CodeWeights(uint32_t seed) {
+    std::mt19937 rng(seed);
+    for (int k = 1; k < patterns::kCodes; ++k) {
+      own[k] = static_cast<int32_t>(rng() % 2001) - 1000;
+      opp[k] = static_cast<int32_t>(rng() % 2001) - 1000;
+    }
+  }
+};
+// Board(s) with the code weights w.
+Board weighed(const State& s, const CodeWeights& w) {
+  Board b(s);
+  b.set_code_weights(w.own, w.opp);
+  return b;
 }
 
 TEST(GomokuPatterns, TheIncrementalBoardEqualsOneBuiltFromScratch) {
@@ -106,7 +132,10 @@ TEST(GomokuPatterns, TheIncrementalBoardEqualsOneBuiltFromScratch) {
       WordStream rng({77, static_cast<uint32_t>(size), static_cast<uint32_t>(rule), kLeafSetup, 0});
       for (int game = 0; game < 6; ++game) {
         State s = initial_state(Rules{static_cast<uint8_t>(size), rule});
+        // Code weights on from the start (every game but the first) or set midway (the first).
+        const CodeWeights weights(static_cast<uint32_t>(game));
         Board b(s);
+        if (game > 0) b.set_code_weights(weights.own, weights.opp);
         std::vector<State> states{s};
         // Random stones near the centre, so that lines fill up and threats appear.
         for (int i = 0; i < 70 && !is_over(s); ++i) {
@@ -120,14 +149,17 @@ TEST(GomokuPatterns, TheIncrementalBoardEqualsOneBuiltFromScratch) {
           ASSERT_EQ(five, s.winner != kNoWinner) << to_string(s);
           if (five) break;
           states.push_back(s);
-          expect_same(b, Board(s), "after " + to_string(s));
+          if (game == 0 && states.size() == 20) b.set_code_weights(weights.own, weights.opp);
+          expect_same(b, game > 0 || states.size() >= 20 ? weighed(s, weights) : Board(s),
+                      "after " + to_string(s));
           ASSERT_EQ(b.hash(), zobrist_key(s));
         }
         if (static_cast<size_t>(b.plies()) == states.size()) b.undo();  // the five
         while (b.plies() > 0) {
           b.undo();
           states.pop_back();
-          expect_same(b, Board(states.back()), "after taking back to " + to_string(states.back()));
+          expect_same(b, weighed(states.back(), weights),
+                      "after taking back to " + to_string(states.back()));
         }
       }
     }
@@ -202,6 +234,67 @@ TEST(GomokuPatterns, ClassesAgreeWithTheRules) {
   }
 }
 
+// The codes: one per multiset of four line classes, the same whatever the order of the lines,
+// named by their classes strongest first; every name distinct.
+TEST(GomokuPatterns, PatternCodesAreTheMultisetsOfFourLines) {
+  std::set<std::string> names;
+  for (int k = 0; k < patterns::kCodes; ++k) {
+    const uint8_t* l = patterns::kCodeTables.lines[k];
+    EXPECT_TRUE(l[0] >= l[1] && l[1] >= l[2] && l[2] >= l[3]) << k;
+    EXPECT_EQ(patterns::code_of(l[0], l[1], l[2], l[3]), k);
+    EXPECT_EQ(patterns::code_of(l[3], l[1], l[0], l[2]), k);
+    EXPECT_EQ(patterns::code_of(l[2], l[3], l[1], l[0]), k);
+    names.insert(patterns::kCodeTables.name[k]);
+  }
+  EXPECT_EQ(names.size(), static_cast<size_t>(patterns::kCodes));
+  EXPECT_STREQ(patterns::kCodeTables.name[patterns::code_of(1, 4, 0, 6)], "6410");
+  EXPECT_EQ(kFeatureNames[static_cast<size_t>(code_feature(patterns::code_of(6, 4, 1, 0), 1))],
+            "opp_code_6410");
+  EXPECT_EQ(kFeatureNames[kRequiredFeatures], "own_code_1000");
+  EXPECT_EQ(kFeatureNames[kNumFeatures - 1], "opp_code_7777");
+}
+
+// The code features refine the line and combination features: on random positions every line
+// count is the sum over codes of their squares times the lines of that class in the code, and
+// the squares of each combination the sum over the codes that make it.
+TEST(GomokuPatterns, CodeFeaturesSumToTheLineFeatures) {
+  WordStream rng({31, 0, 0, kLeafSetup, 0});
+  for (int position = 0; position < 40; ++position) {
+    State s = initial_state(Rules{15, position % 2 ? WinRule::kStandard : WinRule::kFreestyle});
+    const int stones = 6 + static_cast<int>(rng.next() % 30);
+    for (int i = 0; i < stones && !is_over(s); ++i) {
+      const int x = 2 + static_cast<int>(rng.next() % 11),
+                y = 2 + static_cast<int>(rng.next() % 11);
+      if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
+        apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+    }
+    if (is_over(s)) continue;
+    float f[kNumFeatures];
+    extract_features(s, f);
+    const Board b(s);
+    for (int view = 0; view < 2; ++view) {
+      double lines[patterns::kLines] = {}, combos[patterns::kCombos] = {};
+      for (int k = 1; k < patterns::kCodes; ++k) {
+        const double n = f[code_feature(k, view)];
+        const uint8_t* c = patterns::kCodeTables.lines[k];
+        for (int d = 0; d < kDirections; ++d) lines[c[d]] += n;
+        const Line l4[kDirections] = {Line(c[0]), Line(c[1]), Line(c[2]), Line(c[3])};
+        combos[patterns::combine(l4)] += n;
+      }
+      for (int l = 1; l < patterns::kLines; ++l)
+        ASSERT_EQ(lines[l], b.line_count(s.side ^ view, static_cast<Line>(l))) << to_string(s);
+      for (int k = 1; k < patterns::kCombos; ++k)
+        ASSERT_EQ(combos[k], b.combo_count(s.side ^ view, static_cast<patterns::Combo>(k)));
+    }
+    // Without codes only the first kRequiredFeatures are written, the same.
+    float g[kNumFeatures];
+    std::fill(g, g + kNumFeatures, -1.0f);
+    extract_features(s, g, false);
+    for (int i = 0; i < kRequiredFeatures; ++i) ASSERT_EQ(g[i], f[i]);
+    EXPECT_EQ(g[kRequiredFeatures], -1.0f);
+  }
+}
+
 TEST(GomokuPatterns, FeaturesAreTheBoardsCounts) {
   float f[kNumFeatures];
   extract_features(row8("....xxx", 1), f);  // White to move against Black's open three
@@ -218,10 +311,55 @@ TEST(GomokuPatterns, FeaturesAreTheBoardsCounts) {
   EXPECT_EQ(at("opp_open_three"), 1) << "the window features stay as they were";
 }
 
-// The weights of configs/gomoku/weights/pattern.yaml, as a vector for PatternSearch.
+// The weights of configs/gomoku/weights/pattern.yaml, as a vector for PatternSearch (no code
+// weighs).
 std::vector<double> ladder() {
-  return {0,   -2,    5,    -3,     1,  -0.8, 0.8, -0.6, 0.15, -0.12,
-          0.1, -0.08, 0.02, -0.015, 10, -4,   6,   -3,   3,    -2};
+  std::vector<double> w{0,   -2,    5,    -3,     1,  -0.8, 0.8, -0.6, 0.15, -0.12,
+                        0.1, -0.08, 0.02, -0.015, 10, -4,   6,   -3,   3,    -2};
+  w.resize(kPatternFeatures + kCodeFeatures, 0);
+  return w;
+}
+
+// The ladder moved onto the pattern codes: each code weighs what its lines and combination
+// weigh in the ladder, and the line and combination features weigh 0. The same evaluation.
+std::vector<double> ladder_as_codes() {
+  const std::vector<double> l = ladder();
+  std::vector<double> w(l.size(), 0);
+  // Ladder indices (from own_to_five): line class -> index of its own weight.
+  const auto line_weight = [&](int cls, int view) {
+    switch (cls) {
+      case patterns::kFive:
+        return l[0 + view];
+      case patterns::kOpenFour:
+        return l[2 + view];
+      case patterns::kFour:
+        return l[4 + view];
+      case patterns::kOpenThree:
+        return l[6 + view];
+      case patterns::kThree:
+        return l[8 + view];
+      case patterns::kOpenTwo:
+        return l[10 + view];
+      case patterns::kTwo:
+        return l[12 + view];
+      default:
+        return 0.0;
+    }
+  };
+  for (int k = 1; k < patterns::kCodes; ++k) {
+    const uint8_t* c = patterns::kCodeTables.lines[k];
+    const Line lines[kDirections] = {Line(c[0]), Line(c[1]), Line(c[2]), Line(c[3])};
+    const patterns::Combo combo = patterns::combine(lines);
+    for (int view = 0; view < 2; ++view) {
+      double v = 0;
+      for (int d = 0; d < kDirections; ++d) v += line_weight(c[d], view);
+      if (combo == patterns::kComboWinNext) v += l[14 + view];
+      if (combo == patterns::kComboFourThree) v += l[16 + view];
+      if (combo == patterns::kComboDoubleThree) v += l[18 + view];
+      w[static_cast<size_t>(code_feature(k, view) - kFirstPatternFeature)] = v;
+    }
+  }
+  return w;
 }
 
 PatternSearch::Result search_at(const State& s, int depth, uint32_t vcf = 200) {
@@ -312,6 +450,40 @@ TEST(GomokuPatterns, FixedDepthSearchIsDeterministic) {
   EXPECT_EQ(ra.nodes, rb.nodes);
   EXPECT_EQ(ra.depth, 5);
   EXPECT_GT(ra.nodes, 100u);
+}
+
+// The ladder moved onto the pattern codes searches exactly as the ladder: the same move, value
+// and nodes on the opening and on random middle games, and the code weights count (a mutation:
+// the codes' weights halved changes the values).
+TEST(GomokuPatterns, TheLadderAsCodesSearchesAsTheLadder) {
+  PatternSearchOptions o;
+  o.depth = 4;
+  o.tt_size_mb = 2;
+  o.root_vct_nodes = 0;
+  std::vector<State> positions{play_moves(initial_state(), "h8i9g7i7i8g9")};
+  WordStream rng({57, 0, 0, kLeafSetup, 0});
+  while (positions.size() < 8) {
+    State s = initial_state();
+    for (int i = 0; i < 16 && !is_over(s); ++i) {
+      const int x = 4 + static_cast<int>(rng.next() % 7), y = 4 + static_cast<int>(rng.next() % 7);
+      if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
+        apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+    }
+    if (!is_over(s)) positions.push_back(s);
+  }
+  std::vector<double> halved = ladder_as_codes();
+  for (int i = kPatternFeatures; i < kPatternFeatures + kCodeFeatures; ++i)
+    halved[static_cast<size_t>(i)] /= 2;
+  int differ = 0;
+  for (const State& s : positions) {
+    PatternSearch a(ladder(), o), b(ladder_as_codes(), o), c(halved, o);
+    const PatternSearch::Result ra = a.search(s), rb = b.search(s), rc = c.search(s);
+    EXPECT_EQ(ra.best, rb.best) << to_string(s);
+    EXPECT_EQ(ra.value, rb.value) << to_string(s);
+    EXPECT_EQ(ra.nodes, rb.nodes) << to_string(s);
+    differ += rc.value != ra.value;
+  }
+  EXPECT_GE(differ, 4);
 }
 
 // The engine on an injected clock that advances 1 ms at every read: it stops within a few reads
