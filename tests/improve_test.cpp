@@ -235,15 +235,23 @@ TEST_F(ImproveDir, ExplainLoadsBackToTheSameConfig) {
   EXPECT_EQ(c.gate.games, 48u);
 }
 
-// The shipped loops load, document every key they set, and set every key that applies.
+// The shipped loops (configs/GAME/improve*.yaml) load, document every key they set, and set every
+// key that applies.
 TEST_F(ImproveDir, ShippedConfigsLoadAndDocumentEveryKey) {
   const auto check = [&]<class G>() {
-    const std::string path =
-        sp::test::source_path(std::string("configs/") + G::kName + "/improve.yaml");
-    const ImproveConfig<G> c = load_improve_config<G>(path);
-    sp::test::expect_documented_config(path, explain_improve_config(c));
-    EXPECT_EQ(c.gate.engines[0].weights, c.selfplay.engines[0].weights) << path;
-    EXPECT_TRUE(c.gate.match.sprt.enabled) << path;
+    const fs::path folder = sp::test::source_path(std::string("configs/") + G::kName);
+    int loops = 0;
+    for (const auto& e : fs::directory_iterator(folder)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("improve", 0) != 0 || e.path().extension() != ".yaml") continue;
+      const std::string path = e.path().string();
+      const ImproveConfig<G> c = load_improve_config<G>(path);
+      sp::test::expect_documented_config(path, explain_improve_config(c));
+      EXPECT_EQ(c.gate.engines[0].weights, c.selfplay.engines[0].weights) << path;
+      EXPECT_TRUE(c.gate.match.sprt.enabled) << path;
+      ++loops;
+    }
+    EXPECT_GE(loops, 1) << folder;
   };
   check.template operator()<EwnGame>();
   check.template operator()<CheckersGame>();

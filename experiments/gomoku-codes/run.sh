@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 45 items 1-2: the research loop over Gomoku's pattern codes
+# (configs/gomoku/improve-codes.yaml: the pattern search at depth 2, generation 0 = pattern.yaml,
+# only the 658 code weights tuned), then its champion against pattern.yaml at 500 ms a move on
+# random 4-stone openings the loop never saw (another seed; each twice, colours swapped).
+# Niced, one step after another; rerun the same command to continue (the loop and the match
+# resume). Writes results/: loop/ (the loop's folder, not in git), loop.txt, loop.log,
+# loop-lineage.h5, loop-champion.yaml, time500.{yaml,h5,txt}.
+# Usage: experiments/gomoku-codes/run.sh [GENERATIONS, default the config's] [PAIRS, default 100]
+#   [selfplay binary]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+generations=${1:-}
+pairs=${2:-100}
+bin=$(realpath "${3:-$root/build/release/host/app/selfplay}")
+[ -x "$bin" ] || { echo "run.sh: no selfplay binary at $bin" >&2; exit 2; }
+out=$here/results
+mkdir -p "$out"
+stamp() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"; }
+
+echo "== loop ($(stamp)), selfplay $(git -C "$root" rev-parse --short HEAD)"
+args=(improve "$root/configs/gomoku/improve-codes.yaml" --out "$out/loop" --quiet)
+[ -z "$generations" ] || args+=(--generations "$generations")
+[ ! -e "$out/loop/lineage.h5" ] || args+=(--resume)
+nice -n 10 "$bin" "${args[@]}" >"$out/loop.txt" 2>>"$out/loop.log"
+cat "$out/loop.txt"
+cp "$out/loop/lineage.h5" "$out/loop-lineage.h5"  # kept in git (the loop's folder is not)
+cp "$out/loop/champion.yaml" "$out/loop-champion.yaml"
+
+echo "== time500 ($(stamp))"
+engine() {
+  echo "{type: alphabeta, search: pattern, weights: $1, depth: 0, time_ms: 500, tt_size_mb: 64, threat_nodes: 200}"
+}
+cat >"$out/time500.yaml" <<YAML
+# The loop's champion (A) against pattern.yaml (B), the pattern search at 500 ms a move, on random
+# 4-stone openings of a seed the loop never used, each pair's two games with colours swapped.
+game: gomoku
+rules: {board_size: 15, rule: freestyle, opening: random, opening_moves: 4}
+campaign: {concurrency: 1, seed: 20261207}
+engines:
+  player0: $(engine "$out/loop-champion.yaml")
+  player1: $(engine "$root/configs/gomoku/weights/pattern.yaml")
+backend: {name: cpu, threads: 1}
+output: {positions_per_game: 0}
+match: {pairs: $pairs, sprt: {enabled: false}}
+YAML
+margs=(match "$out/time500.yaml" --out "$out/time500.h5" --quiet)
+[ ! -e "$out/time500.h5" ] || margs+=(--resume)
+nice -n 10 "$bin" "${margs[@]}" >"$out/time500.txt" 2>>"$out/time500.log"
+cat "$out/time500.txt"
