@@ -153,6 +153,18 @@ constexpr Combo combine(const Line (&lines)[kDirections]) {
   return twos ? kComboTwo : kComboNone;
 }
 
+// The combination of each pattern code's lines.
+inline constexpr std::array<uint8_t, kCodes> kComboOfCode = [] {
+  std::array<uint8_t, kCodes> t{};
+  for (int k = 0; k < kCodes; ++k) {
+    const uint8_t* l = kCodeTables.lines[k];
+    const Line lines[kDirections] = {static_cast<Line>(l[0]), static_cast<Line>(l[1]),
+                                     static_cast<Line>(l[2]), static_cast<Line>(l[3])};
+    t[k] = combine(lines);
+  }
+  return t;
+}();
+
 // ---- The board
 
 // Squares in a padded array: kReach squares of wall around the largest board, so that every
@@ -241,15 +253,16 @@ class Board {
   int code_count(int side, int k) const { return code_count_[side][k]; }
 
   // Weights per code for the squares of the side to move (own) and of the other side (opp),
-  // kCodes each (code 0 must weigh 0), kept by the caller while the board uses them; nullptr: none.
-  // The board then keeps code_score() up to date move by move.
+  // kCodes each (code 0 must weigh 0), kept by the caller while the board uses them; both
+  // nullptr: none. The board then keeps code_score() up to date move by move.
   void set_code_weights(const int32_t* own, const int32_t* opp) {
     code_weight_[0] = own;
     code_weight_[1] = opp;
+    weighed_ = own && opp;
     for (int side = 0; side < 2; ++side)
       for (int role = 0; role < 2; ++role) {
         code_sum_[side][role] = 0;
-        if (code_weight_[role])
+        if (weighed_)
           for (int k = 1; k < kCodes; ++k)
             code_sum_[side][role] += int64_t{code_weight_[role][k]} * code_count_[side][k];
       }
@@ -343,11 +356,10 @@ class Board {
           old = now;
         }
       }
-      const Line lines[kDirections] = {
-          static_cast<Line>(line_[side][0][c]), static_cast<Line>(line_[side][1][c]),
-          static_cast<Line>(line_[side][2][c]), static_cast<Line>(line_[side][3][c])};
-      set_combo(side, c, combine(lines));
-      set_code(side, c, code_of(lines[0], lines[1], lines[2], lines[3]));
+      const int code =
+          code_of(line_[side][0][c], line_[side][1][c], line_[side][2][c], line_[side][3][c]);
+      set_combo(side, c, static_cast<Combo>(kComboOfCode[code]));
+      set_code(side, c, code);
     }
   }
 
@@ -356,8 +368,8 @@ class Board {
     if (old == k) return;
     --code_count_[side][old];
     ++code_count_[side][k];
-    for (int role = 0; role < 2; ++role)
-      if (code_weight_[role])
+    if (weighed_)
+      for (int role = 0; role < 2; ++role)
         code_sum_[side][role] += code_weight_[role][k] - code_weight_[role][old];
     old = static_cast<uint16_t>(k);
   }
@@ -451,6 +463,7 @@ class Board {
   uint16_t code_[2][kCells];
   int16_t code_count_[2][kCodes];
   const int32_t* code_weight_[2] = {nullptr, nullptr};  // own, opp
+  bool weighed_ = false;                                // both set
   int64_t code_sum_[2][2] = {};                         // by side, role (own, opp)
   uint8_t near_[kCells];
   CellSet near_set_;
