@@ -215,8 +215,15 @@ class Board {
   explicit Board(const State& s) { set(s); }
 
   // The position of s (stones placed in any order: patterns do not depend on it).
+  // Keeps the code weights (set_code_weights). The empty board of the rules is copied from one
+  // built once (reset() refreshes every square, most of the cost of a board otherwise).
   void set(const State& s) {
-    reset(Rules{s.size, s.rule});
+    const int32_t* own = code_weight_[0];
+    const int32_t* opp = code_weight_[1];
+    if (is_board_size(s.size))
+      *this = empty_board(Rules{s.size, s.rule});
+    else
+      reset(Rules{s.size, s.rule});
     for (int y = 0; y < n_; ++y)
       for (int x = 0; x < n_; ++x) {
         const int sq = y * n_ + x;
@@ -227,6 +234,7 @@ class Board {
     plies_ = 0;
     stones_ = s.ply;
     hash_ = zobrist_key(s);
+    if (own && opp) set_code_weights(own, opp);
   }
 
   int size() const { return n_; }
@@ -301,6 +309,19 @@ class Board {
 
  private:
   static constexpr int kStep[kDirections] = {1, kStride, kStride + 1, 1 - kStride};
+
+  // The empty board of rules, built once per board size and win rule.
+  static const Board& empty_board(const Rules& rules) {
+    static const auto make = [](uint8_t size, WinRule rule) {
+      auto b = std::make_unique<Board>();
+      b->reset(Rules{size, rule});
+      return b;
+    };
+    static const std::unique_ptr<Board> boards[2][2] = {
+        {make(15, WinRule::kFreestyle), make(15, WinRule::kStandard)},
+        {make(20, WinRule::kFreestyle), make(20, WinRule::kStandard)}};
+    return *boards[rules.size == 20 ? 1 : 0][rules.rule == WinRule::kStandard ? 1 : 0];
+  }
 
   uint64_t stone_key(int side, int c) const {
     return kZobristKeys.stone[side][y_of(c) * n_ + x_of(c)];
