@@ -34,6 +34,8 @@
 #include "host/research/improve/improve_config.hpp"
 #include "host/research/improve/lineage.hpp"
 #include "host/research/improve/loop.hpp"
+#include "host/research/improve/steps.hpp"
+#include "host/research/tune/tune_config.hpp"
 #include "tests/config_docs.hpp"
 #include "tests/game_types.hpp"
 #include "tests/test_util.hpp"
@@ -150,6 +152,10 @@ TEST_F(ImproveDir, ConfigErrorsNameTheFileLineAndKey) {
       {base.substr(0, base.find("tune:")) + "tune: {epochs: 60, features: [own_cubz]}\n" +
            base.substr(base.find("gate:")),
        "unknown feature 'own_cubz' (did you mean 'own_cubes'?)"},
+      {base + "data: {skip_positions_with: [own_cubez]}\n",
+       "key 'data.skip_positions_with': unknown feature 'own_cubez' (did you mean 'own_cubes'?)"},
+      {base + "data: {skip_positions_with: all}\n",
+       "key 'data.skip_positions_with': all would leave no position"},
       {base.substr(0, base.find("  output:")) + "  output: {path: x.h5}\n" +
            base.substr(base.find("tune:")),
        "key 'selfplay.output.path': the loop writes"},
@@ -256,6 +262,26 @@ TEST_F(ImproveDir, ShippedConfigsLoadAndDocumentEveryKey) {
   check.template operator()<EwnGame>();
   check.template operator()<CheckersGame>();
   check.template operator()<GomokuGame>();
+}
+
+// The fit's config carries data.skip_positions_with to selfplay tune, which reads it back.
+TEST(ImproveSteps, TheFitsConfigCarriesTheDataKeys) {
+  DataSettings data;
+  data.positions_per_game = 5;
+  data.skip_positions_with = {"own_cubes", "opp_*"};
+  TuneSettings fit;
+  const std::string text = loop_detail::tune_yaml("ewn", 3, {"a.h5", "b.h5"}, data, fit, "in.yaml",
+                                                  "out.yaml", "fit", "");
+  const tune::TuneConfig c = tune::load_tune_config_text(text, "tune.yaml");
+  ASSERT_EQ(c.data.skip_positions_with.size(), 2u) << text;
+  EXPECT_EQ(c.data.skip_positions_with[0].name, "own_cubes");
+  EXPECT_EQ(c.data.skip_positions_with[1].name, "opp_*");
+  EXPECT_EQ(c.data.positions_per_game, 5u);
+  data.skip_positions_with.clear();
+  EXPECT_TRUE(tune::load_tune_config_text(loop_detail::tune_yaml("ewn", 3, {"a.h5"}, data, fit,
+                                                                 "in.yaml", "out.yaml", "fit", ""),
+                                          "tune.yaml")
+                  .data.skip_positions_with.empty());
 }
 
 TEST(ImproveSteps, SeedsDependOnSeedGenerationAndStep) {

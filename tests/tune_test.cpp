@@ -373,6 +373,16 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
             "t.yaml:2:29: key 'weights.tune': feature 'own_cubes' is listed twice");
   EXPECT_EQ(error_of(in + "weights: {tune: []}\n"),
             "t.yaml:2:17: key 'weights.tune': empty list: name at least one feature, or write all");
+  // data.skip_positions_with: names and patterns as weights.tune, but all makes no sense.
+  EXPECT_EQ(error_of("data: {inputs: [x.h5], skip_positions_with: [own_cube]}\n" + ewn),
+            "t.yaml:1:46: key 'data.skip_positions_with': unknown feature \"own_cube\", did you "
+            "mean 'own_cubes'?");
+  EXPECT_EQ(error_of("data: {inputs: [x.h5], skip_positions_with: all}\n"),
+            "t.yaml:1:45: key 'data.skip_positions_with': all would leave no position: name the "
+            "features whose positions to skip");
+  EXPECT_EQ(error_of("data: {inputs: [x.h5], skip_positions_with: [own_*, opp_cubes]}\n" + ewn),
+            "(no error)");
+  EXPECT_EQ(error_of("data: {inputs: [x.h5], skip_positions_with: []}\n" + ewn), "(no error)");
   EXPECT_EQ(error_of(in + "weights: {bounds: {own_cubez: [0, 1]}}\n" + ewn),
             "t.yaml:2:20: key 'weights.bounds.own_cubez': unknown feature \"own_cubez\", did you "
             "mean 'own_cubes'?");
@@ -508,6 +518,39 @@ TEST(Dataset, ReadsPositionsInTheWeightsOrderAndCapsPerGame) {
             capped.positions.features);
   EXPECT_NE(load_positions({dir.file("a.h5")}, {"a", "b", "c"}, 3, 2).positions.features,
             capped.positions.features);
+}
+
+// data.skip_positions_with: rows where a named feature is nonzero are left out, before the
+// per-game cap draws (else the cap could draw only rows that are then left out).
+TEST(Dataset, SkipLeavesOutRowsWithANonzeroFeatureBeforeTheCap) {
+  TempDir dir;
+  const std::vector<std::string> names = {"a", "b", "c"};
+  std::vector<SyntheticGame> games;
+  for (uint64_t g = 0; g < 5; ++g) {
+    SyntheticGame game{g, {}, {}};
+    for (uint16_t ply = 0; ply < 10; ++ply) {
+      game.positions.push_back({0, ply, 0, 1.0f});
+      for (float v : {float(ply % 4), float(g), 1.0f}) game.features.push_back(v);
+    }
+    games.push_back(game);
+  }
+  write_campaign(dir.file("a.h5"), meta_with(names), games);
+  // a = ply % 4 is 0 at plies 0, 4, 8: 3 rows a game.
+  const LoadedPositions quiet = load_positions({dir.file("a.h5")}, names, 0, 1, {}, {0});
+  ASSERT_EQ(quiet.positions.size(), 15u);
+  EXPECT_EQ(quiet.files[0].skipped_rows, 35u);
+  EXPECT_EQ(quiet.files[0].games, 5u);
+  for (size_t i = 0; i < quiet.positions.size(); ++i) EXPECT_EQ(quiet.positions.row(i)[0], 0.0f);
+  // The cap draws among the kept rows: 2 of each game's 3.
+  const LoadedPositions capped = load_positions({dir.file("a.h5")}, names, 2, 1, {}, {0});
+  ASSERT_EQ(capped.positions.size(), 10u);
+  for (size_t i = 0; i < capped.positions.size(); ++i) EXPECT_EQ(capped.positions.row(i)[0], 0.0f);
+  // Any one nonzero feature of several is enough: b = game leaves game 0 only.
+  const LoadedPositions game0 = load_positions({dir.file("a.h5")}, names, 0, 1, {}, {0, 1});
+  EXPECT_EQ(game0.positions.size(), 3u);
+  EXPECT_EQ(game0.files[0].games, 1u);
+  EXPECT_EQ(load_positions({dir.file("a.h5")}, names, 0, 1, {}, {2}).positions.size(), 0u);
+  EXPECT_EQ(load_positions({dir.file("a.h5")}, names, 0, 1).files[0].skipped_rows, 0u);
 }
 
 // A format-1 campaign (written before format 2) gives its positions as they are, the same ones
@@ -724,6 +767,42 @@ TEST(TuneRun, WritesWeightsThatLoadBackExactly) {
   size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path() / "sub")) ++entries;
   EXPECT_EQ(entries, 1u);
+}
+
+TEST(TuneRun, SkipPositionsWithLeavesOutRowsAndSaysHowMany) {
+  TempDir dir;
+  // Features are 0..5 uniformly: a sixth of the rows have own_cubes == 0.
+  write_campaign(dir.file("c.h5"), meta_with(ewn_names(), 1),
+                 ewn_games(ewn_truth(), 0.01, 300, 10, 41));
+  std::ofstream(dir.file("initial.yaml")) << weights_text(ewn_truth(), "start");
+  const auto config = [&](const std::string& skip) {
+    return config_for("data: {inputs: [" + dir.file("c.h5") + "], skip_positions_with: " + skip +
+                      "}\nweights: {initial: " + dir.file("initial.yaml") +
+                      ", output: " + dir.file("out.yaml") + "}\ntexel: {epochs: 2}\n");
+  };
+  std::FILE* out = std::tmpfile();
+  const TuneReport r = run_tune(config("[own_cubes]"), out);
+  std::rewind(out);
+  std::string printed(1 << 16, '\0');
+  printed.resize(std::fread(printed.data(), 1, printed.size(), out));
+  std::fclose(out);
+  ASSERT_EQ(r.files.size(), 1u);
+  const uint64_t kept = r.train_positions + r.validation_positions;
+  EXPECT_EQ(kept + r.files[0].skipped_rows, 3000u);
+  EXPECT_GT(kept, 350u);  // about 500
+  EXPECT_LT(kept, 650u);
+  EXPECT_NE(printed.find(std::to_string(r.files[0].skipped_rows) +
+                         " positions left out by data.skip_positions_with"),
+            std::string::npos)
+      << printed;
+  // Leaving out every row is an error at the key, and writes nothing.
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  fs::remove(dir.file("out.yaml"));
+  EXPECT_EQ(input_error([&] { run_tune(config("[own_cubes, \"*\"]"), sink.get()); }),
+            "tune.yaml:1:" + std::to_string(42 + dir.file("c.h5").size()) +
+                ": key 'data.skip_positions_with': empty selection: it leaves out every one of "
+                "the 3000 positions of finished games");
+  EXPECT_FALSE(fs::exists(dir.file("out.yaml")));
 }
 
 TEST(TuneRun, ErrorsLeaveTheOutputAsItWas) {

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Issue 45 items 1-2: the research loop over Gomoku's pattern codes
 # (configs/gomoku/improve-codes.yaml: the pattern search at depth 2, generation 0 = pattern.yaml,
-# only the 658 code weights tuned), then its champion against pattern.yaml at 500 ms a move on
-# random 4-stone openings the loop never saw (another seed; each twice, colours swapped).
+# only the 658 code weights tuned, fitted on the positions without fours or the side to move's
+# open threes), then its champion against pattern.yaml at 500 ms a move on the held-out openings
+# (results/heldout-openings.pos: balanced openings of another seed, none of them a shipped one up
+# to symmetry; each twice, colours swapped).
 # Niced, one step after another; rerun the same command to continue (the loop and the match
 # resume). Writes results/: loop/ (the loop's folder, not in git), loop.txt, loop.log,
 # loop-lineage.h5, loop-champion.yaml, time500.{yaml,h5,txt}.
-# Usage: experiments/gomoku-codes/run.sh [GENERATIONS, default the config's] [PAIRS, default 100]
+# Usage: experiments/gomoku-codes/run.sh [GENERATIONS, default the config's] [PAIRS, default 148]
 #   [selfplay binary]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 generations=${1:-}
-pairs=${2:-100}
+pairs=${2:-148}
 bin=$(realpath "${3:-$root/build/release/host/app/selfplay}")
 [ -x "$bin" ] || { echo "run.sh: no selfplay binary at $bin" >&2; exit 2; }
 out=$here/results
@@ -33,10 +35,10 @@ engine() {
   echo "{type: alphabeta, search: pattern, weights: $1, depth: 0, time_ms: 500, tt_size_mb: 64, threat_nodes: 200}"
 }
 cat >"$out/time500.yaml" <<YAML
-# The loop's champion (A) against pattern.yaml (B), the pattern search at 500 ms a move, on random
-# 4-stone openings of a seed the loop never used, each pair's two games with colours swapped.
+# The loop's champion (A) against pattern.yaml (B), the pattern search at 500 ms a move, on
+# balanced openings the loop never saw, each pair's two games with colours swapped.
 game: gomoku
-rules: {board_size: 15, rule: freestyle, opening: random, opening_moves: 4}
+rules: {board_size: 15, rule: freestyle, opening: file, openings: $out/heldout-openings.pos}
 campaign: {concurrency: 1, seed: 20261207}
 engines:
   player0: $(engine "$out/loop-champion.yaml")

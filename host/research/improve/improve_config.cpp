@@ -54,7 +54,7 @@ std::string format_feature_list(const std::vector<std::string>& features) {
   return out + "]";
 }
 
-config::Section<DataSettings> data_keys() {
+config::Section<DataSettings> data_keys(const std::vector<std::string>& known) {
   config::Section<DataSettings> s;
   s.integer("window", &DataSettings::window, 2, 1, 1000,
             "each fit reads the campaigns of the last `window` generations (this one included)");
@@ -63,6 +63,19 @@ config::Section<DataSettings> data_keys() {
          "share of the games held out to measure the fit (split by game), in (0, 1)");
   s.integer("positions_per_game", &DataSettings::positions_per_game, 0, 0, 4096,
             "at most this many stored positions per game, drawn by the seed; 0 = all");
+  s.node(
+      "skip_positions_with", &DataSettings::skip_positions_with, {},
+      "list of the game's features and patterns such as *_to_five",
+      [known](const YAML::Node& v, config::Mark at, config::Document& doc,
+              const std::string& path) -> std::vector<std::string> {
+        if (v.IsNull() || (v.IsSequence() && v.size() == 0)) return {};
+        if (v.IsScalar() && v.Scalar() == "all")
+          doc.fail(at, path, "all would leave no position: name the features to skip by");
+        return read_feature_list(v, at, doc, path, known);
+      },
+      [](const std::vector<std::string>& f) { return f.empty() ? "[]" : format_feature_list(f); },
+      "the fit leaves out positions where any of these features is nonzero (tactical positions, "
+      "which the search decides, not the evaluation); empty: none");
   return s;
 }
 

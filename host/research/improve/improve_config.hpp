@@ -26,6 +26,8 @@ struct DataSettings {
   uint32_t window = 2;               // campaigns of the last `window` generations
   double validation_fraction = 0.1;  // of their games, held out
   uint32_t positions_per_game = 0;   // 0 = every stored position
+  std::vector<std::string>
+      skip_positions_with;  // features: positions where one is nonzero left out
 };
 
 // tune.spsa: the optional second step of each generation: SPSA (host/research/tune/spsa.hpp) of
@@ -127,7 +129,7 @@ std::vector<std::string> read_feature_list(const YAML::Node& v, config::Mark at,
 std::string format_feature_list(const std::vector<std::string>& features);
 
 // The keys of improve configs that name no game's types.
-config::Section<DataSettings> data_keys();
+config::Section<DataSettings> data_keys(const std::vector<std::string>& known);
 config::Section<StopSettings> stop_keys();
 config::Section<AnchorSettings> anchor_keys();
 config::Section<SpsaStepSettings> spsa_step_keys();
@@ -266,7 +268,7 @@ config::Section<ImproveConfig<G>> improve_schema() {
               "the gate decides every fit");
   fit.section("spsa", &TuneSettings::spsa, detail::spsa_step_keys(),
               "optional second step: SPSA of the champion engine's real-valued keys");
-  s.section("data", &C::data, detail::data_keys(), "which positions each fit reads");
+  s.section("data", &C::data, detail::data_keys(known), "which positions each fit reads");
   s.section("tune", &C::tune, std::move(fit), "the Texel fit of each generation");
 
   Section<C> g;

@@ -70,6 +70,11 @@ std::string tune_yaml(const std::string& game, uint64_t seed,
   y << YAML::EndSeq;
   y << YAML::Key << "validation_fraction" << YAML::Value << data.validation_fraction;
   y << YAML::Key << "positions_per_game" << YAML::Value << data.positions_per_game;
+  if (!data.skip_positions_with.empty()) {
+    y << YAML::Key << "skip_positions_with" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& f : data.skip_positions_with) y << f;
+    y << YAML::EndSeq;
+  }
   y << YAML::EndMap;
   y << YAML::Key << "weights" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "initial" << YAML::Value << initial;

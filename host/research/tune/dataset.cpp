@@ -191,7 +191,7 @@ uint64_t game_key(uint64_t campaign_seed, uint64_t game_id) {
 LoadedPositions load_positions(const std::vector<std::string>& files,
                                const std::vector<std::string>& feature_names,
                                uint32_t positions_per_game, uint64_t seed,
-                               const std::vector<bool>& may_lack) {
+                               const std::vector<bool>& may_lack, const std::vector<size_t>& skip) {
   LoadedPositions out;
   const size_t f = feature_names.size();
   out.positions.num_features = f;
@@ -218,6 +218,12 @@ LoadedPositions load_positions(const std::vector<std::string>& files,
     for (size_t i = 0; i < rows.size(); ++i) {
       if (!finished.count(rows[i].game_id)) {
         ++summary.unfinished_rows;
+        continue;
+      }
+      if (std::any_of(skip.begin(), skip.end(), [&](size_t j) {
+            return column[j] != kAbsent && x[i * width + column[j]] != 0.0f;
+          })) {
+        ++summary.skipped_rows;
         continue;
       }
       by_game[rows[i].game_id].push_back(i);

@@ -54,6 +54,7 @@ struct FileSummary {
   uint64_t positions = 0;        // rows taken
   uint64_t games = 0;            // games they come from
   uint64_t unfinished_rows = 0;  // rows skipped: no /games row (yet) or never written (fill)
+  uint64_t skipped_rows = 0;     // rows of finished games left out by skip (nonzero features)
 };
 
 struct LoadedPositions {
@@ -66,11 +67,13 @@ struct LoadedPositions {
 // in feature_names; but a file written before features were appended may lack those with
 // may_lack[j] set (no weight on them, nothing fitted: their column reads 0). Rows of games without
 // a /games row are skipped (a live or crashed campaign); the rest must have a result in [0, 1] and
-// finite features. positions_per_game > 0 keeps that many positions of each game, chosen by a hash
-// of (seed, game, ply); 0 keeps all.
+// finite features. Rows where any feature of skip (indices into feature_names) is nonzero are left
+// out (data.skip_positions_with); then positions_per_game > 0 keeps that many positions of each
+// game, chosen by a hash of (seed, game, ply); 0 keeps all.
 LoadedPositions load_positions(const std::vector<std::string>& files,
                                const std::vector<std::string>& feature_names,
                                uint32_t positions_per_game, uint64_t seed,
-                               const std::vector<bool>& may_lack = {});
+                               const std::vector<bool>& may_lack = {},
+                               const std::vector<size_t>& skip = {});
 
 }  // namespace sp::tune

@@ -158,6 +158,21 @@ std::vector<FeatureName> read_tune(const YAML::Node& v, Mark at, Document& doc,
   return out;
 }
 
+// data.skip_positions_with: a list of feature names and patterns; empty or null = none.
+std::vector<FeatureName> read_skip(const YAML::Node& v, Mark at, Document& doc,
+                                   const std::string& path) {
+  if (v.IsNull() || (v.IsSequence() && v.size() == 0)) return {};
+  if (v.IsScalar() && v.Scalar() == "all")
+    doc.fail(at, path, "all would leave no position: name the features whose positions to skip");
+  return read_tune(v, at, doc, path);
+}
+
+std::string format_skip(const std::vector<FeatureName>& skip) {
+  std::vector<std::string> names;
+  for (const FeatureName& f : skip) names.push_back(f.name);
+  return flow_list(names, false);
+}
+
 std::string format_tune(const std::vector<FeatureName>& tune) {
   std::vector<std::string> names;
   for (const FeatureName& f : tune) names.push_back(f.name);
@@ -210,6 +225,10 @@ Section<TuneConfig::Data> data_schema() {
          "share of the games (never of single positions) held out to measure the loss");
   s.integer("positions_per_game", &D::positions_per_game, 0, 0, 1 << 20,
             "at most this many positions per game, drawn by the seed; 0 = all stored");
+  s.node("skip_positions_with", &D::skip_positions_with, {},
+         "list of feature names and patterns such as *_to_five", &read_skip, &format_skip,
+         "positions where any of these features is nonzero are left out (tactical positions, "
+         "which the search decides, not the evaluation); before positions_per_game draws");
   return s;
 }
 
@@ -377,6 +396,8 @@ void check_features(const TuneConfig& config, const std::string& game,
                               : ", did you mean '" + hint + "'?"));
   };
   for (const FeatureName& f : config.weights.tune) check(f.name, f.at, "weights.tune");
+  for (const FeatureName& f : config.data.skip_positions_with)
+    check(f.name, f.at, "data.skip_positions_with");
   for (const auto& [name, b] : config.weights.bounds) check(name, b.at, "weights.bounds." + name);
 }
 

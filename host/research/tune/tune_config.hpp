@@ -61,6 +61,9 @@ struct TuneConfig {
     std::vector<InputPattern> inputs;  // campaign HDF5 files or globs; at least one
     double validation_fraction = 0.1;  // of the games, never of the positions
     uint32_t positions_per_game = 0;   // 0 = every stored position
+    // Positions where any of these features (names or patterns) is nonzero are left out: the
+    // tactical positions a search decides, not the evaluation. Empty = none left out.
+    std::vector<FeatureName> skip_positions_with;
   } data;
 
   struct WeightsKeys {

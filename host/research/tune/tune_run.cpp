@@ -195,15 +195,35 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
   // A file from before features were appended may lack those that weigh nothing and stay so.
   std::vector<bool> may_lack(names.size());
   for (size_t j = 0; j < names.size(); ++j) may_lack[j] = !selected(j) && initial.w[j] == 0;
+  // The features whose positions are left out; the files must have them.
+  std::vector<size_t> skip;
+  for (size_t j = 0; j < names.size(); ++j)
+    if (std::any_of(config.data.skip_positions_with.begin(), config.data.skip_positions_with.end(),
+                    [&](const FeatureName& t) { return feature_selected(t.name, names[j]); })) {
+      skip.push_back(j);
+      may_lack[j] = false;
+    }
   LoadedPositions loaded =
-      load_positions(files, names, config.data.positions_per_game, config.seed, may_lack);
+      load_positions(files, names, config.data.positions_per_game, config.seed, may_lack, skip);
   report.files = loaded.files;
-  for (const FileSummary& f : loaded.files)
+  uint64_t skipped = 0;
+  for (const FileSummary& f : loaded.files) {
+    std::string left_out;
+    if (f.unfinished_rows)
+      left_out += fmt::format("; {} rows of unfinished games skipped", f.unfinished_rows);
+    if (f.skipped_rows)
+      left_out +=
+          fmt::format("; {} positions left out by data.skip_positions_with", f.skipped_rows);
     fmt::print(out, "input       {} ({} positions of {} games{})\n", f.path, f.positions, f.games,
-               f.unfinished_rows
-                   ? fmt::format("; {} rows of unfinished games skipped", f.unfinished_rows)
-                   : std::string());
+               left_out);
+    skipped += f.skipped_rows;
+  }
   const size_t total = loaded.positions.size();
+  if (total == 0 && skipped > 0)
+    fail_at(config, config.data.skip_positions_with.front().at, "data.skip_positions_with",
+            fmt::format("empty selection: it leaves out every one of the {} positions of "
+                        "finished games",
+                        skipped));
   if (total == 0)
     throw InputError(fmt::format(
         "{}: key 'data.inputs': empty selection: no positions of finished games in the {} file{} "
