@@ -16,14 +16,18 @@
 namespace sp::search {
 
 struct NativeEngineSpec {
-  uint32_t depth = 0;           // plies; 0 = as deep as time_ms allows
-  uint32_t time_ms = 0;         // per move; 0 = none
-  uint32_t tt_size_mb = 4;      // transposition table, MiB
-  uint32_t threat_nodes = 0;    // threat search nodes per horizon position
-  bool has_weights = false;     // the config names a weights file
-  std::vector<double> weights;  // its weights, one per feature of the game's feature_names()
-  std::string weights_path;     // the file, for messages
-  std::string evaluation_name;  // its `name:`
+  uint32_t depth = 0;         // plies; 0 = as deep as time_ms allows
+  uint32_t time_ms = 0;       // per move; 0 = none
+  uint32_t tt_size_mb = 4;    // transposition table, MiB
+  uint32_t threat_nodes = 0;  // threat search nodes per horizon position
+  // Search features a config turns on (keys of the same names; the search says which it has).
+  bool forced_extension = false, time_management = false;
+  bool futility = false, razoring = false, move_count_pruning = false;
+  bool has_weights = false;         // the config names a weights file
+  std::vector<double> weights;      // its weights, one per feature of the game's feature_names()
+  std::vector<double> move_scores;  // its move-score table (the game's), empty for none
+  std::string weights_path;         // the file, for messages
+  std::string evaluation_name;      // its `name:`
 };
 
 }  // namespace sp::search

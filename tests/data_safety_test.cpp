@@ -389,6 +389,16 @@ TEST(ResumeIdentity, DifferenceNamesTheFirstKeyWithBothValues) {
   EXPECT_EQ(identity_difference(old_weights,
                                 "engines: {player0: {type: alphabeta, weights: {a: 1, b: 2}}}\n"),
             "engines.player0.weights.b (not in the file, 2 in this run)");
+  // A key added since the file was written counts as equal at the value added_defaults gives it
+  // (the file's config read by this build), and only there.
+  const std::string added = "a: 1\ne: {f: false, g: 3}\n";
+  EXPECT_EQ(identity_difference("a: 1\ne: {g: 3}\n", "a: 1\ne: {f: false, g: 3}\n", added), "");
+  EXPECT_EQ(identity_difference("a: 1\ne: {g: 3}\n", "a: 1\ne: {f: true, g: 3}\n", added),
+            "e.f (not in the file, true in this run)");
+  EXPECT_EQ(identity_difference("a: 1\ne: {g: 3}\n", "a: 1\ne: {f: false, g: 4}\n", added),
+            "e.g (3 in the file, 4 in this run)");
+  EXPECT_EQ(identity_difference("a: 1\ne: {g: 3}\n", "a: 1\ne: {f: false, g: 3}\n"),
+            "e.f (not in the file, false in this run)");
   // What run_identity leaves out may change; what it keeps may not.
   config::Config<EwnGame> cfg = config::load_campaign_config_text<EwnGame>(
       "engines: {player0: {type: random}, player1: {type: random}}\n", "x.yaml");

@@ -216,6 +216,42 @@ TEST(Weights, LoadsTheFeaturesItIsGiven) {
       << "liberties is missing";
 }
 
+// A move-score table (games with one: Gomoku's pattern search) under move_scores: each entry
+// optional, its default where left out, checked like a weight; a game without one refuses the key.
+TEST(Weights, MoveScoresAreOptionalEntriesWithDefaults) {
+  constexpr std::string_view kNames[] = {"stones"};
+  constexpr std::string_view kScores[] = {"attack_a", "defend_a"};
+  constexpr double kDefaults[] = {7, 9};
+  const eval::MoveScoreSpec spec{kScores, kDefaults};
+  const auto load = [&](const std::string& text) {
+    return eval::load_weights_text(text, "g.yaml", kNames, SIZE_MAX, spec);
+  };
+  EXPECT_EQ(load("name: g\nweights: {stones: 1}\n").move_scores, (std::vector<double>{7, 9}));
+  EXPECT_EQ(load("name: g\nweights: {stones: 1}\nmove_scores: {defend_a: -2.5}\n").move_scores,
+            (std::vector<double>{7, -2.5}));
+  const auto error = [&](const std::string& text) {
+    try {
+      load(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error("name: g\nweights: {stones: 1}\nmove_scores: {atack_a: 1}\n")
+                .rfind("g.yaml:3:15: key 'move_scores.atack_a': unknown key", 0),
+            0u);
+  EXPECT_NE(error("name: g\nweights: {stones: 1}\nmove_scores: {attack_a: .nan}\n")
+                .find("key 'move_scores.attack_a'"),
+            std::string::npos);
+  // Without a table (no spec): no move_scores key, and no entries.
+  EXPECT_TRUE(eval::load_weights_text("name: g\nweights: {stones: 1}\n", "g.yaml", kNames)
+                  .move_scores.empty());
+  EXPECT_NE(load_error(weights_yaml() + "move_scores: {attack_a: 1}\n")
+                .find("key 'move_scores': unknown key"),
+            std::string::npos);
+  EXPECT_TRUE(eval::load_weights_text<EwnGame>(weights_yaml(), "t.yaml").move_scores.empty());
+}
+
 TEST(Weights, UnknownFeatureHasAHint) {
   const std::string e = load_error(weights_yaml("own_cubes", "own_cubez: 1"));
   EXPECT_EQ(e.rfind("t.yaml:4:3: key 'weights.own_cubez': unknown key", 0), 0u) << e;

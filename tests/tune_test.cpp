@@ -26,6 +26,7 @@
 #include "games/ewn/features.hpp"
 #include "games/ewn/game.hpp"
 #include "games/games.hpp"
+#include "games/gomoku/game.hpp"
 #include "host/base/hdf5/campaign_file.hpp"
 #include "host/base/system/atomic_file.hpp"
 #include "host/engines/eval/weights.hpp"
@@ -803,6 +804,43 @@ TEST(TuneRun, SkipPositionsWithLeavesOutRowsAndSaysHowMany) {
                 ": key 'data.skip_positions_with': empty selection: it leaves out every one of "
                 "the 3000 positions of finished games");
   EXPECT_FALSE(fs::exists(dir.file("out.yaml")));
+}
+
+// Gomoku's weights files carry the pattern search's move-score table, which Texel does not fit:
+// a tuned file keeps the initial file's entries (those that differ from the defaults) as read.
+TEST(TuneRun, TheMoveScoreTableIsCarriedToTheOutput) {
+  TempDir dir;
+  const std::vector<std::string> names(GomokuGame::feature_names().begin(),
+                                       GomokuGame::feature_names().end());
+  io::FileMeta meta = meta_with(names, 1);
+  meta.game = "gomoku";
+  std::vector<double> truth(names.size(), 0.0);
+  truth[14] = 1;  // own_to_open_four
+  write_campaign(dir.file("g.h5"), meta, ewn_games(truth, 0.05, 40, 4, 5));
+  std::string initial = "name: start\nweights:\n";
+  for (int i = 0; i < GomokuGame::kRequiredFeatures; ++i)
+    initial += "  " + names[static_cast<size_t>(i)] + ": " + (i == 14 ? "0.5" : "0") + "\n";
+  initial += "move_scores:\n  attack_6000: 1234\n  defend_5000: -7.5\n";
+  std::ofstream(dir.file("initial.yaml")) << initial;
+  const TuneConfig c = config_for(
+      "data: {inputs: [" + dir.file("g.h5") + "]}\nweights: {initial: " + dir.file("initial.yaml") +
+      ", output: " + dir.file("out.yaml") + ", tune: [own_to_open_four]}\ntexel: {epochs: 3}\n");
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  run_tune(c, sink.get());
+  const eval::Weights out = eval::load_weights<GomokuGame>(dir.file("out.yaml"));
+  const eval::Weights in = eval::load_weights<GomokuGame>(dir.file("initial.yaml"));
+  ASSERT_EQ(out.move_scores.size(), GomokuGame::move_score_names().size());
+  EXPECT_EQ(out.move_scores, in.move_scores);
+  int changed = 0;
+  for (size_t i = 0; i < out.move_scores.size(); ++i)
+    changed += out.move_scores[i] != GomokuGame::move_score_defaults()[i];
+  EXPECT_EQ(changed, 2);
+  std::ifstream text(dir.file("out.yaml"));
+  const std::string written((std::istreambuf_iterator<char>(text)),
+                            std::istreambuf_iterator<char>());
+  EXPECT_NE(written.find("move_scores:"), std::string::npos);
+  EXPECT_NE(written.find("  attack_6000: 1234.0\n"), std::string::npos) << written;
+  EXPECT_NE(written.find("  defend_5000: -7.5\n"), std::string::npos) << written;
 }
 
 TEST(TuneRun, ErrorsLeaveTheOutputAsItWas) {

@@ -23,23 +23,5 @@ for f in "${parts[@]}"; do
     *) echo "run.sh: unknown feature '$f'" >&2; exit 2 ;;
   esac
 done
-name=$feature-${ms}ms
-out=$here/results
-mkdir -p "$out"
-sed -e "s|@ROOT@|$root|g" -e "s|@FEATURE@|$feature|g" -e "s|@MS@|$ms|g" -e "s|@PAIRS@|$pairs|g" \
-  "$here/match.yaml" | while IFS= read -r line; do
-  if [[ $line == *@FEATURE_KEYS@* ]]; then
-    for k in "${keys[@]}"; do echo "    $k"; done
-  else
-    echo "$line"
-  fi
-done >"$out/$name.yaml"
-resume=()
-[ -f "$out/$name.h5" ] && resume=(--resume)
-stamp() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"; }
-{
-  echo "== $name: $pairs pairs ($(stamp)), selfplay $(git -C "$root" rev-parse --short HEAD)"
-  nice -n 10 "$bin" match "$out/$name.yaml" --out "$out/$name.h5" "${resume[@]}" --quiet
-  echo "$(stamp) done"
-} >>"$out/$name.txt" 2>&1
-tail -n 30 "$out/$name.txt"
+exec "$root/experiments/common/feature-match.sh" "$here/match.yaml" "$here/results" "$feature" "$ms" \
+  "$pairs" "$bin" "${keys[@]}"

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A readable dump of the pattern-code weights of a Gomoku weights file (docs/gomoku.md, Pattern
 codes): per code its line classes spelled out, the weight of the side to move's squares (own) and
-of the other side's (opp), largest first; codes that weigh 0 on both sides are left out.
+of the other side's (opp), largest first; codes that weigh 0 on both sides are left out. Then the
+entries of the file's move-score table (`move_scores:`, attack_DDDD / defend_DDDD), if it gives
+any: the others are the hand ladder's (games/gomoku/move_scores.hpp).
 
 Usage: dump_codes.py WEIGHTS.yaml [--top N] [--order code|size]
 """
@@ -49,6 +51,17 @@ def main() -> int:
     print(f"{'code':<6} {'own':>10} {'opp':>10}  lines")
     for code, own, opp in rows:
         print(f"{code:<6} {own:>10.4f} {opp:>10.4f}  {spelled(code)}")
+    scores = {}
+    for name, value in (doc.get("move_scores") or {}).items():
+        for role in ("attack", "defend"):
+            if str(name).startswith(role + "_"):
+                scores.setdefault(name[len(role) + 1:], {})[role] = float(value)
+    if scores:
+        print(f"\nmove scores the file gives ({len(scores)} codes; the rest: the hand ladder's):")
+        print(f"{'code':<6} {'attack':>10} {'defend':>10}  lines")
+        for code in sorted(scores, key=lambda c: -max(abs(v) for v in scores[c].values())):
+            cell = lambda role: f"{scores[code][role]:>10.1f}" if role in scores[code] else f"{'-':>10}"
+            print(f"{code:<6} {cell('attack')} {cell('defend')}  {spelled(code)}")
     return 0
 
 

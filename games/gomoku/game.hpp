@@ -11,6 +11,7 @@
 #include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/move_scores.hpp"
 #include "games/gomoku/playout.hpp"
 #include "games/gomoku/tactics.hpp"
 #include "games/gomoku/threats.hpp"
@@ -79,6 +80,13 @@ struct GomokuGame {
     return gomoku::kFeatureNames;
   }
   static constexpr std::span<const double> feature_max() { return gomoku::kFeatureMax; }
+  // The pattern search's move-score table (move_scores.hpp): `move_scores:` in a weights file.
+  static constexpr std::span<const std::string_view> move_score_names() {
+    return gomoku::kMoveScoreNames;
+  }
+  static constexpr std::span<const double> move_score_defaults() {
+    return gomoku::kMoveScoreDefaults;
+  }
   static void extract_features(const State& s, const Rules&, float* out) {
     gomoku::extract_features(s, out);
   }

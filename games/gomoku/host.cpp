@@ -371,9 +371,15 @@ std::unique_ptr<search::Engine<GomokuGame>> GameHost<GomokuGame>::native_engine(
   options.search.vcf_nodes = spec.threat_nodes;
   options.search.root_vcf_nodes = spec.threat_nodes * 1024;
   options.search.root_vct_nodes = spec.threat_nodes * 512;
+  options.search.forced_extension = spec.forced_extension;
+  options.search.futility = spec.futility;
+  options.search.razoring = spec.razoring;
+  options.search.move_count_pruning = spec.move_count_pruning;
+  options.search.time_management = spec.time_management;
   const std::vector<double> weights(spec.weights.begin() + gomoku::kFirstPatternFeature,
                                     spec.weights.end());
-  return std::make_unique<gomoku::PatternEngine>(weights, options, spec.evaluation_name);
+  return std::make_unique<gomoku::PatternEngine>(weights, options, spec.evaluation_name,
+                                                 spec.move_scores);
 }
 
 }  // namespace sp

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,11 @@ struct PatternEngineOptions {
 
 class PatternEngine final : public search::Engine<GomokuGame> {
  public:
-  // weights: one per pattern feature (PatternSearch); name: the evaluation's, for describe().
+  // weights: one per pattern feature, move_scores: the move-score table or empty (PatternSearch);
+  // name: the evaluation's, for describe().
   PatternEngine(const std::vector<double>& weights, const PatternEngineOptions& options,
-                std::string name)
-      : search_(weights, options.search),
+                std::string name, std::span<const double> move_scores = {})
+      : search_(weights, options.search, move_scores),
         time_ms_(options.time_ms),
         configured_time_ms_(options.time_ms),
         name_(std::move(name)) {
@@ -46,6 +48,11 @@ class PatternEngine final : public search::Engine<GomokuGame> {
     out += ", tt " + std::to_string(o.tt_size_mb) + " MiB";
     out += ", vcf " + std::to_string(o.vcf_nodes) + " nodes, vct " +
            std::to_string(o.root_vct_nodes) + " nodes";
+    if (o.forced_extension) out += ", forced extension";
+    if (o.futility) out += ", futility";
+    if (o.razoring) out += ", razoring";
+    if (o.move_count_pruning) out += ", move-count pruning";
+    if (o.time_management) out += ", time management";
     return out + ")";
   }
   void new_game() override { search_.clear(); }

@@ -12,6 +12,11 @@
 //     and at the root VCF then VCT (fours and open threes, every defence of the three tried);
 //   - principal variation search with a transposition table, killer moves, history, extensions of
 //     fours and late-move reductions of quiet moves;
+//   - optional, each off by default and measured by itself (experiments/gomoku-strength/):
+//     the answer to a four not counted as a ply (forced_extension), futility pruning of quiet
+//     moves one ply from the horizon (futility), razoring into the horizon's VCF at one or two
+//     plies (razoring), quiet moves past a count by depth left unsearched (move_count_pruning),
+//     and iterating past half the time while the best move changes (time_management);
 //   - an evaluation that is a linear function of the pattern counts (the features own_to_* and
 //     opp_to_* of features.hpp), so its weights live in YAML and `tune` fits them.
 //
@@ -31,6 +36,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,31 +44,10 @@
 #include "core/stop.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/move_scores.hpp"
 #include "games/gomoku/patterns.hpp"
 
 namespace sp::gomoku {
-
-// The move-ordering scores of a square by its pattern codes, from the hand ladder: attack (the
-// side to move's combination of lines) above defence (the opponent's), then the lines.
-struct MoveScoreTables {
-  int attack[patterns::kCodes], defend[patterns::kCodes];
-};
-inline constexpr MoveScoreTables kMoveScores = [] {
-  constexpr int kAttack[patterns::kCombos] = {0, 10, 40, 200, 900, 300, 2500, 6000, 20000};
-  constexpr int kDefend[patterns::kCombos] = {0, 8, 20, 150, 700, 150, 1500, 3000, 10000};
-  constexpr int kLine[patterns::kLines] = {0, 2, 4, 5, 12, 15, 30, 60};
-  MoveScoreTables t{};
-  for (int k = 0; k < patterns::kCodes; ++k) {
-    const uint8_t* l = patterns::kCodeTables.lines[k];
-    const patterns::Line lines[kDirections] = {
-        static_cast<patterns::Line>(l[0]), static_cast<patterns::Line>(l[1]),
-        static_cast<patterns::Line>(l[2]), static_cast<patterns::Line>(l[3])};
-    const int sum = kLine[l[0]] + kLine[l[1]] + kLine[l[2]] + kLine[l[3]];
-    t.attack[k] = kAttack[patterns::combine(lines)] + sum;
-    t.defend[k] = kDefend[patterns::combine(lines)] + sum;
-  }
-  return t;
-}();
 
 struct PatternSearchOptions {
   int depth = 0;             // plies, 1..kMaxDepth; 0: until soft/stop say so (then one is needed)
@@ -72,6 +57,16 @@ struct PatternSearchOptions {
   uint32_t root_vct_nodes = 100'000;  // VCT at the root; 0 = none
   int vct_depth = 8;           // attacker moves of a VCT that are open threes (fours are free)
   bool use_reductions = true;  // late-move reductions of quiet moves
+  // Off by default (the search as it was); experiments/gomoku-strength/ measures each.
+  bool forced_extension = false;    // the one answer to a four does not count a ply
+  bool futility = false;            // 1 ply to go: quiet moves that cannot reach alpha skipped
+  bool razoring = false;            // 1-2 plies to go, far below alpha: the horizon decides
+  bool move_count_pruning = false;  // 1-3 plies to go: quiet moves past a count skipped
+  bool time_management = false;     // iterate past `soft` while the best move changes
+  // Margins of futility and razoring, in evaluation units x 1000 (a to_open_four weighs 5000).
+  static constexpr int32_t kFutilityMargin = 1500;
+  static constexpr int32_t kRazorMargin[3] = {0, 2500, 5000};
+  static constexpr int kMoveCountLimit[4] = {0, 8, 12, 18};  // quiet moves searched, by depth
 };
 
 class PatternSearch {
@@ -95,10 +90,15 @@ class PatternSearch {
   };
 
   // weights: one per pattern feature (features.hpp, kPatternFeatures of them, from own_to_five),
-  // in evaluation units; scores are 1000 per unit, as the generic alpha-beta's. Throws
-  // std::invalid_argument for options out of range.
-  PatternSearch(const std::vector<double>& weights, const PatternSearchOptions& options)
-      : opt_(options) {
+  // in evaluation units; scores are 1000 per unit, as the generic alpha-beta's. move_scores: the
+  // move-score table (move_scores.hpp, kMoveScoreEntries values), empty for the hand ladder.
+  // Throws std::invalid_argument for options out of range.
+  PatternSearch(const std::vector<double>& weights, const PatternSearchOptions& options,
+                std::span<const double> move_scores = {})
+      : opt_(options), move_scores_(move_scores_from(move_scores)) {
+    if (!move_scores.empty() && move_scores.size() != static_cast<size_t>(kMoveScoreEntries))
+      throw std::invalid_argument("pattern search: " + std::to_string(kMoveScoreEntries) +
+                                  " move scores expected");
     if (weights.size() != static_cast<size_t>(kPatternFeatures + kCodeFeatures))
       throw std::invalid_argument(
           "pattern search: " + std::to_string(kPatternFeatures + kCodeFeatures) +
@@ -167,8 +167,12 @@ class PatternSearch {
 
     const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;
     root_best_ = -1;
+    int changed_at = 0;  // the last iteration whose best move differed from the one before
     for (int d = 1; d <= max_depth; ++d) {
-      if (d > 1 && soft()) break;
+      // With time management a root whose best move changed in the last two iterations goes on
+      // past `soft`, until `stop`.
+      const bool unstable = opt_.time_management && changed_at > 0 && d - 1 - changed_at < 2;
+      if (d > 1 && soft() && (stop_ || !unstable)) break;
       iteration_ = d;
       root_best_ = -1;
       root_improved_ = false;
@@ -183,6 +187,7 @@ class PatternSearch {
         }
         break;
       }
+      if (d > 1 && !(Board::move_of(pv_[0][0]) == r.best)) changed_at = d;
       r.depth = d;
       r.value = v;
       r.best = Board::move_of(pv_[0][0]);
@@ -274,9 +279,9 @@ class PatternSearch {
   // ---- Move generation
 
   // How much a stone on c does, for ordering: a table per pattern code of the side to move's
-  // square (attack) and of the opponent's (defence): kMoveScores.
+  // square (attack) and of the opponent's (defence): move_scores.hpp.
   int square_score(int c, int me) const {
-    return kMoveScores.attack[b_.code(me, c)] + kMoveScores.defend[b_.code(me ^ 1, c)];
+    return move_scores_.attack[b_.code(me, c)] + move_scores_.defend[b_.code(me ^ 1, c)];
   }
 
   // The moves of the side to move at a node `ply` plies from the root, best first (tt_cell first
@@ -479,19 +484,47 @@ class PatternSearch {
            (e.bound == kUpper && v <= alpha)))
         return v;
     }
+    // Near the horizon, in a null window, the opponent without a four: a static evaluation far
+    // below alpha leaves the position to the horizon's VCF and threat defences (razoring), or
+    // one ply from it, without an open three of the opponent, the quiet moves (futility).
+    const bool pv_node = beta - alpha > 1;
+    Score stand = -kInf;
+    if ((opt_.futility || opt_.razoring) && !pv_node && depth <= 2 && opp_fives == 0) {
+      stand = evaluate();
+      if (opt_.razoring && stand + PatternSearchOptions::kRazorMargin[depth] < alpha) {
+        const Score v = horizon(alpha, beta, ply, 0);
+        if (stop_) return 0;
+        if (v < alpha) return v;
+      }
+    }
+    const bool prune_futile = opt_.futility && depth == 1 && stand > -kInf &&
+                              stand + PatternSearchOptions::kFutilityMargin <= alpha &&
+                              !b_.threats(op, patterns::kWinNextSet).any();
+    const bool count_moves = opt_.move_count_pruning && !pv_node && depth <= 3 && opp_fives == 0;
     MoveBuffer moves;
     generate(moves, ply, tt_cell);
     const Score alpha0 = alpha;
     Score best = -kInf;
     int best_cell = moves.cell[0];
+    int quiet_seen = 0;
     for (int i = 0; i < moves.size; ++i) {
       const int c = moves.cell[i];
       const patterns::Combo mine = b_.combo(me, c), theirs = b_.combo(op, c);
       const bool four = mine >= patterns::kComboFour;
       const bool quiet = mine < patterns::kComboOpenThree && theirs < patterns::kComboOpenThree &&
                          moves.score[i] < (1 << 30);
+      // Quiet moves that cannot matter, once a move has been searched and no loss is on the table.
+      if (quiet && i > 0 && best > -kProven) {
+        if (prune_futile) {
+          best = std::max(best, stand + PatternSearchOptions::kFutilityMargin);
+          continue;
+        }
+        if (count_moves && ++quiet_seen > PatternSearchOptions::kMoveCountLimit[depth]) continue;
+      }
       int next = depth - 1;
       if (four && ply < kMaxDepth / 2) ++next;  // the reply is forced: look one ply further
+      // The one answer to a four (forced_extension) does not count a ply either.
+      if (opt_.forced_extension && opp_fives == 1 && ply < kMaxDepth / 2) ++next;
       int reduced = next;
       if (opt_.use_reductions && quiet && i >= 3 && depth >= 3)
         reduced = std::max(1, next - (i >= 10 ? 2 : 1));
@@ -595,6 +628,7 @@ class PatternSearch {
   }
 
   PatternSearchOptions opt_;
+  MoveScoreTables move_scores_;
   int64_t weight_[kPatternFeatures] = {};
   int32_t code_weight_[2][patterns::kCodes] = {};  // own, opp; code 0 weighs 0
   bool codes_ = false;                             // whether any code weighs

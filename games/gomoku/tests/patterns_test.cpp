@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -17,11 +18,13 @@
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/host.hpp"
+#include "games/gomoku/move_scores.hpp"
 #include "games/gomoku/notation.hpp"
 #include "games/gomoku/pattern_engine.hpp"
 #include "games/gomoku/pattern_search.hpp"
 #include "games/gomoku/patterns.hpp"
 #include "games/gomoku/threats.hpp"
+#include "host/engines/eval/weights.hpp"
 #include "host/play/config/load.hpp"
 #include "host/play/selfplay/driver.hpp"
 
@@ -515,6 +518,171 @@ TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
   }
 }
 
+// Random middle games near the centre (stones in the 7x7 block, none over), for search tests.
+std::vector<State> middle_games(uint32_t seed, size_t count, int stones = 16) {
+  std::vector<State> out;
+  WordStream rng({seed, 0, 0, kLeafSetup, 0});
+  while (out.size() < count) {
+    State s = initial_state();
+    for (int i = 0; i < stones && !is_over(s); ++i) {
+      const int x = 4 + static_cast<int>(rng.next() % 7), y = 4 + static_cast<int>(rng.next() % 7);
+      if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
+        apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+    }
+    if (!is_over(s)) out.push_back(s);
+  }
+  return out;
+}
+
+// Each optional search feature by itself (experiments/gomoku-strength/ measures their strength):
+// it still wins, blocks and meets an open three, searches deterministically, and does what it
+// says to the node count: the prunings search fewer nodes over middle games at depth 4, the
+// extension more. A feature wired to nothing fails here.
+TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
+  using Flag = bool PatternSearchOptions::*;
+  const struct {
+    const char* name;
+    Flag flag;
+    bool fewer;
+  } features[] = {{"futility", &PatternSearchOptions::futility, true},
+                  {"razoring", &PatternSearchOptions::razoring, true},
+                  {"move_count_pruning", &PatternSearchOptions::move_count_pruning, true},
+                  {"forced_extension", &PatternSearchOptions::forced_extension, false}};
+  const std::vector<State> positions = middle_games(91, 6);
+  PatternSearchOptions base;
+  base.depth = 4;
+  base.tt_size_mb = 2;
+  base.root_vct_nodes = 0;
+  uint64_t base_nodes = 0;
+  for (const State& s : positions) base_nodes += PatternSearch(ladder(), base).search(s).nodes;
+  for (const auto& f : features) {
+    PatternSearchOptions o = base;
+    o.*f.flag = true;
+    uint64_t nodes = 0;
+    for (const State& s : positions) nodes += PatternSearch(ladder(), o).search(s).nodes;
+    const PatternSearch::Result ra = PatternSearch(ladder(), o).search(positions[0]);
+    const PatternSearch::Result rb = PatternSearch(ladder(), o).search(positions[0]);
+    EXPECT_EQ(ra.best, rb.best) << f.name;
+    EXPECT_EQ(ra.nodes, rb.nodes) << f.name;
+    if (f.fewer)
+      EXPECT_LT(nodes, base_nodes) << f.name;
+    else
+      EXPECT_GT(nodes, base_nodes) << f.name;
+    // The tactics of SearchWinsBlocksAndMeetsAnOpenThree, at depths where the features act.
+    o.depth = 3;
+    o.tt_size_mb = 1;
+    o.root_vcf_nodes = 1u << 20;
+    PatternSearch::Result r = PatternSearch(ladder(), o).search(row8("...xxxx"));
+    EXPECT_EQ(r.value, PatternSearch::kWin - 1) << f.name;
+    r = PatternSearch(ladder(), o).search(row8("..oxxxx", 1));
+    EXPECT_EQ(r.best, (Move{7, 7})) << f.name;
+    o.depth = 4;
+    r = PatternSearch(ladder(), o).search(play_moves(initial_state(), "d8a1e8o1f8"));
+    const std::vector<Move> defences = {{2, 7}, {6, 7}, {1, 7}, {7, 7}};  // c8 g8 b8 h8
+    EXPECT_NE(std::find(defences.begin(), defences.end(), r.best), defences.end()) << f.name;
+  }
+}
+
+// The move-score table: the ladder's values given explicitly search exactly as the built-in
+// table; another table (attack scores dropped to the defence's) orders the moves otherwise and
+// changes the nodes, the tactics staying right; a weights file's move_scores reach the engine
+// through the config; a table of the wrong size is refused.
+TEST(GomokuPatterns, TheMoveScoreTableComesFromTheWeightsFile) {
+  PatternSearchOptions o;
+  o.depth = 4;
+  o.tt_size_mb = 2;
+  o.root_vct_nodes = 0;
+  std::vector<double> flat(kMoveScoreDefaults.begin(), kMoveScoreDefaults.end());
+  for (int k = 1; k < patterns::kCodes; ++k)
+    flat[static_cast<size_t>(move_score_entry(k, 0))] =
+        flat[static_cast<size_t>(move_score_entry(k, 1))];
+  int differ = 0;
+  for (const State& s : middle_games(33, 8)) {
+    const PatternSearch::Result a = PatternSearch(ladder(), o).search(s);
+    const PatternSearch::Result b = PatternSearch(ladder(), o, kMoveScoreDefaults).search(s);
+    const PatternSearch::Result c = PatternSearch(ladder(), o, flat).search(s);
+    EXPECT_EQ(a.nodes, b.nodes);
+    EXPECT_EQ(a.best, b.best);
+    differ += c.nodes != a.nodes;
+  }
+  EXPECT_GE(differ, 4);
+  PatternSearchOptions t = o;
+  t.depth = 3;
+  t.root_vcf_nodes = 1u << 20;
+  EXPECT_EQ(PatternSearch(ladder(), t, flat).search(row8("...xxxx")).value,
+            PatternSearch::kWin - 1);
+  EXPECT_EQ(PatternSearch(ladder(), t, flat).search(row8("..oxxxx", 1)).best, (Move{7, 7}));
+  EXPECT_THROW(PatternSearch(ladder(), o, std::vector<double>(3, 1.0)), std::invalid_argument);
+
+  // Through a weights file and the config: pattern.yaml with the flattened table.
+  std::ifstream in(std::string(SELFPLAY_SOURCE_DIR) + "/configs/gomoku/weights/pattern.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text += "move_scores:\n";
+  for (int k = 1; k < patterns::kCodes; ++k)
+    text += "  " + std::string(kMoveScoreNames[static_cast<size_t>(move_score_entry(k, 0))]) +
+            ": " + std::to_string(flat[static_cast<size_t>(move_score_entry(k, 0))]) + "\n";
+  const std::string path = ::testing::TempDir() + "flat-move-scores.yaml";
+  std::ofstream(path) << text;
+  const eval::Weights w = eval::load_weights<GomokuGame>(path);
+  EXPECT_EQ(w.move_scores, flat);
+  const auto engine_nodes = [](const std::string& weights) {
+    const auto cfg = config::load_campaign_config_text<GomokuGame>(
+        "game: gomoku\nengines:\n  player0: {type: alphabeta, search: pattern, depth: 4, "
+        "weights: \"" +
+            weights + "\"}\n",
+        "m.yaml");
+    const auto engine = selfplay::make_engine<GomokuGame>(cfg.engines[0], Rules{}, 0);
+    engine->begin(play_moves(initial_state(), "h8i9g7i7i8g9"), search::SearchIds{});
+    search::MoveStats stats;
+    engine->decision(&stats);
+    return stats.tree_nodes;
+  };
+  EXPECT_NE(engine_nodes(path), engine_nodes(std::string(SELFPLAY_SOURCE_DIR) +
+                                             "/configs/gomoku/weights/pattern.yaml"));
+}
+
+// time_management: past `soft` the search goes on while the best move changed in one of the last
+// two iterations (until `stop`, or the depth); without it, no iteration starts past `soft`.
+TEST(GomokuPatterns, TimeManagementIteratesOnWhileTheBestMoveChanges) {
+  // soft says "half spent" from the start of iteration 4 on; stop never.
+  int calls = 0;
+  const auto soft = [](void* c) { return ++*static_cast<int*>(c) >= 3; };
+  PatternSearchOptions o;
+  o.depth = 5;
+  o.tt_size_mb = 2;
+  o.root_vcf_nodes = 0;
+  o.root_vct_nodes = 0;
+  int unstable = 0, stable = 0;
+  for (const State& s : middle_games(5, 24, 12)) {
+    // Whether the best move changed at iteration 2 or 3: the fixed-depth searches say.
+    o.time_management = false;
+    std::vector<Move> best;
+    for (int d = 1; d <= 3; ++d) {
+      PatternSearchOptions fixed = o;
+      fixed.depth = d;
+      best.push_back(PatternSearch(ladder(), fixed).search(s).best);
+    }
+    const bool changed = !(best[1] == best[0]) || !(best[2] == best[1]);
+    calls = 0;
+    const PatternSearch::Result plain = PatternSearch(ladder(), o).search(s, {}, {soft, &calls});
+    if (plain.proven || std::string(plain.how) != "search") continue;
+    EXPECT_EQ(plain.depth, 3);
+    o.time_management = true;
+    calls = 0;
+    const PatternSearch::Result managed = PatternSearch(ladder(), o).search(s, {}, {soft, &calls});
+    o.time_management = false;
+    if (changed) {
+      EXPECT_GT(managed.depth, 3) << to_string(s);
+      ++unstable;
+    } else {
+      EXPECT_EQ(managed.depth, 3) << to_string(s);
+      ++stable;
+    }
+  }
+  EXPECT_GE(unstable, 3);
+  EXPECT_GE(stable, 3);
+}
+
 TEST(GomokuPatterns, TheConfigKeyMakesThePatternEngineAndRefusesWindowWeights) {
   const std::string base =
       std::string("game: gomoku\nengines:\n  player0:\n    type: alphabeta\n") +
@@ -523,6 +691,23 @@ TEST(GomokuPatterns, TheConfigKeyMakesThePatternEngineAndRefusesWindowWeights) {
       base + "/configs/gomoku/weights/pattern.yaml\n", "pattern.yaml");
   const auto engine = selfplay::make_engine<GomokuGame>(cfg.engines[0], Rules{}, 0);
   EXPECT_EQ(engine->describe().rfind("alphabeta(pattern search", 0), 0u) << engine->describe();
+  const auto featured = config::load_campaign_config_text<GomokuGame>(
+      base + "/configs/gomoku/weights/pattern.yaml\n    futility: true\n    razoring: true\n" +
+          "    move_count_pruning: true\n    forced_extension: true\n    time_management: true\n",
+      "featured.yaml");
+  EXPECT_NE(selfplay::make_engine<GomokuGame>(featured.engines[0], Rules{}, 0)
+                ->describe()
+                .find("forced extension, futility, razoring, move-count pruning, time management"),
+            std::string::npos);
+  try {
+    config::load_campaign_config_text<GomokuGame>(
+        "game: gomoku\nengines:\n  player0: {type: alphabeta, depth: 2, futility: true}\n",
+        "generic.yaml");
+    FAIL() << "futility is the pattern search's";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("engines.player0.futility"), std::string::npos)
+        << e.what();
+  }
   try {
     config::load_campaign_config_text<GomokuGame>(base + "/configs/gomoku/weights/classic.yaml\n",
                                                   "classic.yaml");

@@ -21,7 +21,19 @@ using WeightMap = std::map<std::string, double, std::less<>>;
 struct WeightsFile {
   std::string name, description;
   WeightMap w;
+  WeightMap move_scores;
 };
+
+Section<WeightMap> move_scores_schema(const MoveScoreSpec& spec) {
+  Section<WeightMap> s;
+  for (size_t i = 0; i < spec.names.size(); ++i) {
+    const std::string name(spec.names[i]);
+    s.real(
+        name, [name](WeightMap& w) -> double& { return w[name]; }, spec.defaults[i],
+        Range{-kMaxWeight, kMaxWeight}, "move score " + name);
+  }
+  return s;
+}
 
 Section<WeightMap> features_schema(std::span<const std::string_view> names, size_t required) {
   Section<WeightMap> s;
@@ -43,12 +55,16 @@ Section<WeightMap> features_schema(std::span<const std::string_view> names, size
   return s;
 }
 
-Section<WeightsFile> schema(std::span<const std::string_view> feature_names, size_t required) {
+Section<WeightsFile> schema(std::span<const std::string_view> feature_names, size_t required,
+                            const MoveScoreSpec& move_scores) {
   Section<WeightsFile> top;
   top.string("name", &WeightsFile::name, "unnamed", false, "short name shown in logs");
   top.string("description", &WeightsFile::description, "", true, "what the weights express");
   top.section("weights", &WeightsFile::w, features_schema(feature_names, required),
               "one weight per feature, from the side to move's view");
+  if (!move_scores.names.empty())
+    top.section("move_scores", &WeightsFile::move_scores, move_scores_schema(move_scores),
+                "the search's move-score table: entries left out keep their defaults");
   top.check([](const WeightsFile&, const Document& doc, const std::string&) {
     for (const char* key : {"name", "weights"})
       if (!doc.was_set(key)) doc.fail_key(key, "missing");
@@ -87,19 +103,23 @@ void refuse_other_files(const std::string& text, const std::string& name) {
 }  // namespace
 
 Weights load_weights_text(const std::string& text, const std::string& name,
-                          std::span<const std::string_view> feature_names, size_t required) {
+                          std::span<const std::string_view> feature_names, size_t required,
+                          const MoveScoreSpec& move_scores) {
   refuse_other_files(text, name);
-  WeightsFile f = schema(feature_names, required).load(text, name);
+  WeightsFile f = schema(feature_names, required, move_scores).load(text, name);
   Weights out;
   for (const std::string_view n : feature_names) out.w.push_back(f.w.find(n)->second);
+  for (const std::string_view n : move_scores.names)
+    out.move_scores.push_back(f.move_scores.find(n)->second);
   out.name = std::move(f.name);
   out.source = name;
   return out;
 }
 
 Weights load_weights(const std::string& path, std::span<const std::string_view> feature_names,
-                     size_t required) {
-  return load_weights_text(config::read_config_file(path), path, feature_names, required);
+                     size_t required, const MoveScoreSpec& move_scores) {
+  return load_weights_text(config::read_config_file(path), path, feature_names, required,
+                           move_scores);
 }
 
 }  // namespace sp::eval

@@ -23,9 +23,33 @@ inline constexpr double kMaxWeight = 1e6;
 
 struct Weights {
   std::vector<double> w;  // one per feature, in the order of the game's feature_names()
+  // The game's move-score table (MoveScoreGame: Gomoku's pattern search), one value per
+  // G::move_score_names(), the file's `move_scores:` or the defaults; empty for other games.
+  std::vector<double> move_scores;
   std::string name;
   std::string source;  // the file it was read from; empty when built in code
 };
+
+// A game whose weights files may also hold a move-score table for its own search, under
+// `move_scores:` (each entry optional, G::move_score_defaults() where left out).
+template <class G>
+concept MoveScoreGame = requires {
+  { G::move_score_names() } -> std::convertible_to<std::span<const std::string_view>>;
+  { G::move_score_defaults() } -> std::convertible_to<std::span<const double>>;
+};
+
+// The names and defaults of a move-score table; empty for games without one.
+struct MoveScoreSpec {
+  std::span<const std::string_view> names;
+  std::span<const double> defaults;
+};
+template <class G>
+constexpr MoveScoreSpec move_score_spec() {
+  if constexpr (MoveScoreGame<G>)
+    return {G::move_score_names(), G::move_score_defaults()};
+  else
+    return {};
+}
 
 // How many of G's features a weights file must weigh: the first G::kRequiredFeatures where the
 // game declares them (the entries of evaluation tables follow, each 0 unless the file gives it),
@@ -43,24 +67,27 @@ constexpr size_t required_features() {
 //   description: ...               (optional)
 //   weights: {own_cubes: 120, ...} (required: each of the first `required` features, each once;
 //                                   the others are 0 where left out)
+//   move_scores: {attack_6000: 2560} (only for games with a move-score table: each entry
+//                                   optional, its default where left out)
 // Throws sp::InputError (a config::ConfigError) "FILE:LINE:COLUMN: key 'weights.x': what is wrong"
 // for unknown features (with a "did you mean" hint), missing ones, values that are not finite
 // numbers in [-kMaxWeight, kMaxWeight], and unknown top-level keys; "cannot read FILE: reason"
 // when the file cannot be read. The result has one weight per name, in that order.
 Weights load_weights(const std::string& path, std::span<const std::string_view> feature_names,
-                     size_t required = SIZE_MAX);
+                     size_t required = SIZE_MAX, const MoveScoreSpec& move_scores = {});
 // The same for YAML text; name stands for the file in messages and becomes source.
 Weights load_weights_text(const std::string& text, const std::string& name,
                           std::span<const std::string_view> feature_names,
-                          size_t required = SIZE_MAX);
+                          size_t required = SIZE_MAX, const MoveScoreSpec& move_scores = {});
 // The same for the features of game G.
 template <FeatureGame G>
 Weights load_weights(const std::string& path) {
-  return load_weights(path, G::feature_names(), required_features<G>());
+  return load_weights(path, G::feature_names(), required_features<G>(), move_score_spec<G>());
 }
 template <FeatureGame G>
 Weights load_weights_text(const std::string& text, const std::string& name) {
-  return load_weights_text(text, name, G::feature_names(), required_features<G>());
+  return load_weights_text(text, name, G::feature_names(), required_features<G>(),
+                           move_score_spec<G>());
 }
 
 // w . G::extract_features(s, rules): the score for the side to move. Precondition: s is not over,

@@ -66,6 +66,9 @@ struct EngineConfig {
   bool lmr = false;                          // alphabeta: late-move reductions
   bool forced_extension = false;             // alphabeta: single moves do not count a ply
   bool time_management = false;              // alphabeta: partial iterations, unstable roots
+  bool futility = false;                     // alphabeta, search pattern: futility pruning
+  bool razoring = false;                     // alphabeta, search pattern: razoring
+  bool move_count_pruning = false;           // alphabeta, search pattern: move-count pruning
   // mcts, alphabeta in games with endgame databases (EndgameGame: checkers): their folder
   // (absolute path; "" = none) and the databases opened from it with the config, an
   // EndgameProbe<G::State> (make_engine casts it back).
@@ -90,9 +93,15 @@ inline search::NativeEngineSpec native_engine_spec(const EngineConfig& cfg) {
   spec.time_ms = cfg.time_ms;
   spec.tt_size_mb = cfg.tt_size_mb;
   spec.threat_nodes = cfg.threat_nodes;
+  spec.forced_extension = cfg.forced_extension;
+  spec.time_management = cfg.time_management;
+  spec.futility = cfg.futility;
+  spec.razoring = cfg.razoring;
+  spec.move_count_pruning = cfg.move_count_pruning;
   spec.has_weights = cfg.evaluation != nullptr;
   if (cfg.evaluation) {
     spec.weights = cfg.evaluation->w;
+    spec.move_scores = cfg.evaluation->move_scores;
     spec.evaluation_name = cfg.evaluation->name;
   }
   spec.weights_path = cfg.weights;

@@ -201,13 +201,16 @@ Section<EngineConfig> engine_eval_keys(bool chance_game, const WeightsLoader& lo
               "alphabeta: late-move reductions: a quiet move searched after the first three (not "
               "a killer, leaving no forced reply) goes a ply shallower first (two from the eighth "
               "on, 6+ plies to go), and to full depth only if it then beats the best so far");
+    s.only_if([](const EngineConfig& e) { return e.type == EngineType::kAlphaBeta; },
+              "for type alphabeta");
     s.boolean("forced_extension", &EngineConfig::forced_extension, false,
-              "alphabeta: a position with a single move (checkers: a forced capture) does not "
-              "count a ply, up to twice the iteration's depth from the root");
+              "alphabeta: a position with a single move (checkers: a forced capture; Gomoku's "
+              "pattern search: the answer to a four) does not count a ply, up to twice the "
+              "iteration's depth from the root (pattern: up to ply 32)");
     s.boolean("time_management", &EngineConfig::time_management, false,
               "alphabeta with a time limit: play a better move found by the iteration time cut "
-              "short, and go on iterating past half the time while the best move keeps changing; "
-              "false = the last completed iteration's move, no iteration started past half");
+              "short (the pattern search always does), and go on iterating past half the time "
+              "while the best move keeps changing; false = no iteration started past half");
   }
   s.only_if({}, "");
   s.check([chance_game, weights_example](const EngineConfig& e, const Document& doc,
@@ -301,6 +304,21 @@ Section<EngineConfig> engine_threat_keys() {
            "alphabeta: generic (the search of every game, over the weights' features) or pattern "
            "(Gomoku's own: incremental line patterns, threat-ranked moves, VCF and VCT; weighs "
            "only the own_to_*/opp_to_* features)");
+  s.only_if(
+      [](const EngineConfig& e) {
+        return e.type == EngineType::kAlphaBeta && e.search == SearchKind::kPattern;
+      },
+      "for type alphabeta with search pattern");
+  s.boolean("futility", &EngineConfig::futility, false,
+            "pattern search: one ply from the horizon, in a null window, quiet moves are not "
+            "searched when the static evaluation plus 1.5 units cannot reach alpha");
+  s.boolean("razoring", &EngineConfig::razoring, false,
+            "pattern search: one or two plies from the horizon, in a null window, a static "
+            "evaluation 2.5 or 5 units below alpha leaves the position to the horizon's VCF and "
+            "threat defences when they fail low too");
+  s.boolean("move_count_pruning", &EngineConfig::move_count_pruning, false,
+            "pattern search: one to three plies from the horizon, in a null window, quiet moves "
+            "past the 8th, 12th or 18th (in move-score order) are not searched");
   return s;
 }
 

@@ -71,6 +71,26 @@ std::string first_difference(const YAML::Node& stored, const YAML::Node& current
   return differs(brief(stored) + " in the file, " + brief(current) + " in this run");
 }
 
+YAML::Node child(const YAML::Node& node, const std::string& key) {
+  return node.IsMap() && node[key] ? node[key] : YAML::Node(YAML::NodeType::Undefined);
+}
+
+// Removes from `now` the keys `old` lacks whose value is the one `defaults` has there.
+void drop_new_defaults(YAML::Node now, const YAML::Node& old, const YAML::Node& defaults) {
+  if (!now.IsMap()) return;
+  std::vector<std::string> drop;
+  for (auto kv : now) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node o = child(old, key), d = child(defaults, key);
+    if (!o.IsDefined()) {
+      if (d.IsDefined() && YAML::Dump(d) == YAML::Dump(kv.second)) drop.push_back(key);
+    } else if (kv.second.IsMap()) {
+      drop_new_defaults(kv.second, o, d);
+    }
+  }
+  for (const std::string& key : drop) now.remove(key);
+}
+
 }  // namespace
 
 // Read in blocks: files can outgrow memory.
@@ -109,6 +129,16 @@ void check_resume_identity(const std::string& path, const std::string& identity,
   std::string difference;
   try {
     difference = identity_difference(stored, identity);
+    // Keys this build added since the file was written: equal where this run has the value the
+    // file's own config has in this build (a key it could not set: the default).
+    if (!difference.empty() && !reader.meta().identity.empty()) {
+      std::string rederived;
+      try {
+        rederived = identity_of(reader.meta().config_text, path + " (stored config)");
+      } catch (const InputError&) {
+      }
+      if (!rederived.empty()) difference = identity_difference(stored, identity, rederived);
+    }
   } catch (const YAML::Exception& e) {
     throw InputError("--resume: cannot read the identity stored in " + path + ": " + e.what());
   }
@@ -119,9 +149,11 @@ void check_resume_identity(const std::string& path, const std::string& identity,
         path + "` shows what the file was written with)");
 }
 
-std::string identity_difference(const std::string& stored, const std::string& current) {
+std::string identity_difference(const std::string& stored, const std::string& current,
+                                const std::string& added_defaults) {
   const YAML::Node old = YAML::Load(stored);
   YAML::Node now = YAML::Load(current);
+  if (!added_defaults.empty()) drop_new_defaults(now, old, YAML::Load(added_defaults));
   // Features appended to a game's list since the file was written (names are only ever
   // appended): a weight of 0 on one is the evaluation the file was written with.
   const auto map_at = [](const YAML::Node& node, const std::string& key) {

@@ -66,13 +66,18 @@ config::Config<G> with_overrides(config::Config<G> cfg, const RunOptions& option
 }
 
 // "" when the identities are equal; otherwise the first key that differs with its value in each,
-// e.g. "engines.player0.weights.own_cubes (120 in the file, 130 in this run)".
-std::string identity_difference(const std::string& stored, const std::string& current);
+// e.g. "engines.player0.weights.own_cubes (120 in the file, 130 in this run)". With
+// added_defaults (an identity of the same shape), a key stored lacks (one added by a later
+// version) counts as equal where current has the value added_defaults has there.
+std::string identity_difference(const std::string& stored, const std::string& current,
+                                const std::string& added_defaults = "");
 
 // The checks of a resume, shared by campaigns and matches: throws sp::InputError unless the file
 // at path (a readable campaign file) was written with the same identity. Files written
 // before identities were stored are compared through their stored config: identity_of(config_text,
-// name) loads it (whose weights files are read again from their stored paths).
+// name) loads it (whose weights files are read again from their stored paths). A key the stored
+// identity lacks (added by a later build) counts as equal where this run has the value that the
+// stored config has in this build (its default: the config could not set it).
 void check_resume_identity(const std::string& path, const std::string& identity, bool match,
                            const std::function<std::string(const std::string& config_text,
                                                            const std::string& name)>& identity_of);

@@ -40,35 +40,9 @@ std::string loop_identity(const std::string& explain_all, const std::vector<std:
   return selfplay::emit_identity(tree);
 }
 
-namespace {
-
-YAML::Node child(const YAML::Node& node, const std::string& key) {
-  return node.IsMap() && node[key] ? node[key] : YAML::Node(YAML::NodeType::Undefined);
-}
-
-// Removes from `now` the keys `old` lacks whose value is the one `defaults` has there.
-void drop_new_defaults(YAML::Node now, const YAML::Node& old, const YAML::Node& defaults) {
-  if (!now.IsMap()) return;
-  std::vector<std::string> drop;
-  for (auto kv : now) {
-    const std::string key = kv.first.as<std::string>();
-    const YAML::Node o = child(old, key), d = child(defaults, key);
-    if (!o.IsDefined()) {
-      if (d.IsDefined() && YAML::Dump(d) == YAML::Dump(kv.second)) drop.push_back(key);
-    } else if (kv.second.IsMap()) {
-      drop_new_defaults(kv.second, o, d);
-    }
-  }
-  for (const std::string& key : drop) now.remove(key);
-}
-
-}  // namespace
-
 std::string loop_identity_difference(const std::string& stored, const std::string& current,
                                      const std::string& defaults) {
-  YAML::Node now = YAML::Load(current);
-  drop_new_defaults(now, YAML::Load(stored), YAML::Load(defaults));
-  return selfplay::identity_difference(stored, selfplay::emit_identity(now));
+  return selfplay::identity_difference(stored, current, defaults);
 }
 
 bool claim_loop_dir(const std::string& dir, bool resume) {

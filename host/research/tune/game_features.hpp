@@ -18,14 +18,15 @@ struct GameFeatures {
   std::string game;                         // G::kName
   std::span<const std::string_view> names;  // G::feature_names() (static); empty: no features
   size_t required = 0;  // eval::required_features<G>(): the rest are table entries, 0 by default
+  eval::MoveScoreSpec move_scores;  // the weights files' move-score table (Gomoku), else empty
 };
 
 template <Game G>
 GameFeatures game_features() {
   if constexpr (FeatureGame<G>)
-    return {G::kName, G::feature_names(), eval::required_features<G>()};
+    return {G::kName, G::feature_names(), eval::required_features<G>(), eval::move_score_spec<G>()};
   else
-    return {G::kName, {}, 0};
+    return {G::kName, {}, 0, {}};
 }
 
 // Whether an entry of a list of features to tune (tune's weights.tune, improve's tune.features)

@@ -97,6 +97,14 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
         fmt::format("{:<40}{}# {} {}\n", line, line.size() >= 40 ? " " : "",
                     r.tuned[i] ? "initial" : "fixed at", config::detail::format_real(initial.w[i]));
   }
+  // The initial file's move-score table, not fitted: the entries that differ from the defaults.
+  std::string scores;
+  for (size_t i = 0; i < initial.move_scores.size() && i < r.move_scores.names.size(); ++i)
+    if (initial.move_scores[i] != r.move_scores.defaults[i])
+      scores += "  " + std::string(r.move_scores.names[i]) + ": " +
+                config::detail::format_real(initial.move_scores[i]) + "\n";
+  if (!scores.empty())
+    out += "move_scores:  # the initial file's, as it gave them (not fitted)\n" + scores;
   return out;
 }
 
@@ -174,11 +182,13 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
   check_features(config, features.game, features.names);
   report.game = features.game;
   report.feature_names.assign(features.names.begin(), features.names.end());
+  report.move_scores = features.move_scores;
   const std::vector<std::string>& names = report.feature_names;
 
   const eval::Weights initial = [&] {
     try {
-      return eval::load_weights(config.weights.initial, features.names, features.required);
+      return eval::load_weights(config.weights.initial, features.names, features.required,
+                                features.move_scores);
     } catch (const InputError& e) {
       throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
     }
@@ -350,9 +360,9 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
   report.date_utc = utc_now();
   const std::string text = weights_yaml(config, initial, report);
   // The file must read back as the weights just fitted; anything else is a bug here.
-  const eval::Weights check =
-      eval::load_weights_text(text, config.weights.output, features.names, features.required);
-  if (check.w != report.result.weights)
+  const eval::Weights check = eval::load_weights_text(text, config.weights.output, features.names,
+                                                      features.required, features.move_scores);
+  if (check.w != report.result.weights || check.move_scores != initial.move_scores)
     throw std::runtime_error("internal error: the weights file text does not read back exactly");
   write_file_atomically(config.weights.output, text);
   fmt::print(out, "\nwrote       {}\n", config.weights.output);

@@ -21,6 +21,7 @@ struct TuneReport {
   std::string config_path;
   std::string game;                        // the inputs' game
   std::vector<std::string> feature_names;  // its features, the order of the weights
+  eval::MoveScoreSpec move_scores;         // its move-score table (the initial's, written as read)
   std::string initial_path, initial_name;
   std::vector<FileSummary> files;
   std::vector<DuplicateFile> duplicates;  // inputs left out: the same data as another input
