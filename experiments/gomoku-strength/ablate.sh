@@ -6,20 +6,8 @@
 #   [selfplay binary]
 #   FEATURE: futility | razoring | move_count_pruning | forced_extension | time_management, or
 #   several joined by '+' (futility+razoring).
-set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-feature=${1:?usage: ablate.sh FEATURE [ms] [pairs] [binary]}
-ms=${2:-500}
-pairs=${3:-100}
-bin=$(realpath "${4:-$root/build/release/host/app/selfplay}")
-keys=()
-IFS=+ read -ra parts <<<"$feature"
-for f in "${parts[@]}"; do
-  case $f in
-    futility | razoring | move_count_pruning | forced_extension | time_management) keys+=("$f: true") ;;
-    *) echo "ablate.sh: unknown feature '$f'" >&2; exit 2 ;;
-  esac
-done
-exec "$root/experiments/common/feature-match.sh" "$here/ablation.yaml" "$here/results" "$feature" \
-  "$ms" "$pairs" "$bin" "${keys[@]}"
+exec "$here/../common/feature-match.sh" "$here/ablation.yaml" "$here/results" 500 \
+  "futility=futility: true" "razoring=razoring: true" \
+  "move_count_pruning=move_count_pruning: true" "forced_extension=forced_extension: true" \
+  "time_management=time_management: true" -- "$@"

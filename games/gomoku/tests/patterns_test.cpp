@@ -491,31 +491,37 @@ TEST(GomokuPatterns, TheLadderAsCodesSearchesAsTheLadder) {
 
 // The engine on an injected clock that advances 1 ms at every read: it stops within a few reads
 // of its budget, in the threat searches too, and answers a legal move; with the budget spent at
-// the first read it still answers one.
+// the first read it still answers one. The same with every optional search feature on.
 TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
-  for (const uint32_t budget : {1u, 20u, 200u}) {
-    PatternEngineOptions o;
-    o.time_ms = budget;
-    o.search.tt_size_mb = 1;
-    o.search.root_vct_nodes = 1u << 20;
-    PatternEngine engine(ladder(), o, "ladder");
-    auto t = std::chrono::steady_clock::time_point{};
-    int reads = 0;
-    engine.set_clock([&] {
-      ++reads;
-      return t += std::chrono::milliseconds(1);
-    });
-    const State s = play_moves(initial_state(), "h8i9g7i7i8g9j8k8");
-    engine.begin(s, search::SearchIds{});
-    const Move m = engine.decision(nullptr);
-    EXPECT_FALSE(test_square(s.stones[0], m.y * 15 + m.x) ||
-                 test_square(s.stones[1], m.y * 15 + m.x));
-    EXPECT_LE(reads, static_cast<int>(budget) + 4) << "budget " << budget;
-    EXPECT_LE(engine.last_seconds(), budget / 1000.0 + 0.005);
-    if (budget == 200) {
-      EXPECT_GE(engine.last_result().depth, 1);
+  for (const bool features : {false, true})
+    for (const uint32_t budget : {1u, 20u, 200u}) {
+      PatternEngineOptions o;
+      o.time_ms = budget;
+      o.search.tt_size_mb = 1;
+      o.search.root_vct_nodes = 1u << 20;
+      // Every optional feature on: time management iterates past half the budget, razoring runs
+      // the horizon's VCF inside the tree; the clock must hold all the same.
+      o.search.forced_extension = o.search.futility = o.search.razoring = features;
+      o.search.move_count_pruning = o.search.time_management = features;
+      PatternEngine engine(ladder(), o, "ladder");
+      auto t = std::chrono::steady_clock::time_point{};
+      int reads = 0;
+      engine.set_clock([&] {
+        ++reads;
+        return t += std::chrono::milliseconds(1);
+      });
+      const State s = play_moves(initial_state(), "h8i9g7i7i8g9j8k8");
+      engine.begin(s, search::SearchIds{});
+      const Move m = engine.decision(nullptr);
+      EXPECT_FALSE(test_square(s.stones[0], m.y * 15 + m.x) ||
+                   test_square(s.stones[1], m.y * 15 + m.x));
+      EXPECT_LE(reads, static_cast<int>(budget) + 4)
+          << "budget " << budget << ", features " << features;
+      EXPECT_LE(engine.last_seconds(), budget / 1000.0 + 0.005);
+      if (budget == 200) {
+        EXPECT_GE(engine.last_result().depth, 1);
+      }
     }
-  }
 }
 
 // Random middle games near the centre (stones in the 7x7 block, none over), for search tests.
