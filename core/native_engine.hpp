@@ -22,7 +22,7 @@ struct NativeEngineSpec {
   uint32_t threat_nodes = 0;  // threat search nodes per horizon position
   // Search features a config turns on (keys of the same names; the search says which it has).
   bool forced_extension = false, time_management = false;
-  bool futility = false, razoring = false, move_count_pruning = false;
+  bool futility = false, razoring = false, move_count_pruning = false, score_reductions = false;
   bool has_weights = false;         // the config names a weights file
   std::vector<double> weights;      // its weights, one per feature of the game's feature_names()
   std::vector<double> move_scores;  // its move-score table (the game's), empty for none

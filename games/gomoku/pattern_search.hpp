@@ -16,7 +16,8 @@
 //     the answer to a four not counted as a ply (forced_extension), futility pruning of quiet
 //     moves one ply from the horizon (futility), razoring into the horizon's VCF at one or two
 //     plies (razoring), quiet moves past a count by depth left unsearched (move_count_pruning),
-//     and iterating past half the time while the best move changes (time_management);
+//     iterating past half the time while the best move changes (time_management), and late-move
+//     reductions by the move score instead of the move's index (score_reductions);
 //   - an evaluation that is a linear function of the pattern counts (the features own_to_* and
 //     opp_to_* of features.hpp), so its weights live in YAML and `tune` fits them.
 //
@@ -63,10 +64,15 @@ struct PatternSearchOptions {
   bool razoring = false;            // 1-2 plies to go, far below alpha: the horizon decides
   bool move_count_pruning = false;  // 1-3 plies to go: quiet moves past a count skipped
   bool time_management = false;     // iterate past `soft` while the best move changes
+  bool score_reductions = false;    // late-move reductions by the move's score, not its index
   // Margins of futility and razoring, in evaluation units x 1000 (a to_open_four weighs 5000).
   static constexpr int32_t kFutilityMargin = 1500;
   static constexpr int32_t kRazorMargin[3] = {0, 2500, 5000};
   static constexpr int kMoveCountLimit[4] = {0, 8, 12, 18};  // quiet moves searched, by depth
+  // score_reductions: a quiet move whose square scores at least kKeepScore (a three for the
+  // side to move, or more) is reduced only from the sixth move on, by one ply; one that scores
+  // at least kOnePlyScore (a two of either side) by one ply; the rest by two.
+  static constexpr int kKeepScore = 60, kOnePlyScore = 20;
 };
 
 class PatternSearch {
@@ -526,8 +532,17 @@ class PatternSearch {
       // The one answer to a four (forced_extension) does not count a ply either.
       if (opt_.forced_extension && opp_fives == 1 && ply < kMaxDepth / 2) ++next;
       int reduced = next;
-      if (opt_.use_reductions && quiet && i >= 3 && depth >= 3)
-        reduced = std::max(1, next - (i >= 10 ? 2 : 1));
+      if (opt_.use_reductions && quiet && depth >= 3) {
+        if (opt_.score_reductions) {
+          const int score = square_score(c, me);  // the table's, without killer or history bonus
+          const int r = score >= PatternSearchOptions::kKeepScore
+                            ? (i >= 6 ? 1 : 0)
+                            : (score >= PatternSearchOptions::kOnePlyScore ? 1 : 2);
+          if (i >= 1) reduced = std::max(1, next - r);
+        } else if (i >= 3) {
+          reduced = std::max(1, next - (i >= 10 ? 2 : 1));
+        }
+      }
       b_.play(c);
       Score v;
       if (i == 0) {

@@ -502,7 +502,7 @@ TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
       // Every optional feature on: time management iterates past half the budget, razoring runs
       // the horizon's VCF inside the tree; the clock must hold all the same.
       o.search.forced_extension = o.search.futility = o.search.razoring = features;
-      o.search.move_count_pruning = o.search.time_management = features;
+      o.search.move_count_pruning = o.search.time_management = o.search.score_reductions = features;
       PatternEngine engine(ladder(), o, "ladder");
       auto t = std::chrono::steady_clock::time_point{};
       int reads = 0;
@@ -543,17 +543,19 @@ std::vector<State> middle_games(uint32_t seed, size_t count, int stones = 16) {
 // Each optional search feature by itself (experiments/gomoku-strength/ measures their strength):
 // it still wins, blocks and meets an open three, searches deterministically, and does what it
 // says to the node count: the prunings search fewer nodes over middle games at depth 4, the
-// extension more. A feature wired to nothing fails here.
+// extension more, the score-driven reductions other nodes (more here: they re-search). A feature
+// wired to nothing fails here.
 TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
   using Flag = bool PatternSearchOptions::*;
   const struct {
     const char* name;
     Flag flag;
-    bool fewer;
-  } features[] = {{"futility", &PatternSearchOptions::futility, true},
-                  {"razoring", &PatternSearchOptions::razoring, true},
-                  {"move_count_pruning", &PatternSearchOptions::move_count_pruning, true},
-                  {"forced_extension", &PatternSearchOptions::forced_extension, false}};
+    int nodes;  // -1: fewer nodes than the search without it, +1: more, 0: other nodes
+  } features[] = {{"futility", &PatternSearchOptions::futility, -1},
+                  {"razoring", &PatternSearchOptions::razoring, -1},
+                  {"move_count_pruning", &PatternSearchOptions::move_count_pruning, -1},
+                  {"forced_extension", &PatternSearchOptions::forced_extension, 1},
+                  {"score_reductions", &PatternSearchOptions::score_reductions, 0}};
   const std::vector<State> positions = middle_games(91, 6);
   PatternSearchOptions base;
   base.depth = 4;
@@ -570,10 +572,9 @@ TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
     const PatternSearch::Result rb = PatternSearch(ladder(), o).search(positions[0]);
     EXPECT_EQ(ra.best, rb.best) << f.name;
     EXPECT_EQ(ra.nodes, rb.nodes) << f.name;
-    if (f.fewer)
-      EXPECT_LT(nodes, base_nodes) << f.name;
-    else
-      EXPECT_GT(nodes, base_nodes) << f.name;
+    if (f.nodes < 0) EXPECT_LT(nodes, base_nodes) << f.name;
+    if (f.nodes > 0) EXPECT_GT(nodes, base_nodes) << f.name;
+    if (f.nodes == 0) EXPECT_NE(nodes, base_nodes) << f.name;
     // The tactics of SearchWinsBlocksAndMeetsAnOpenThree, at depths where the features act.
     o.depth = 3;
     o.tt_size_mb = 1;
@@ -699,11 +700,13 @@ TEST(GomokuPatterns, TheConfigKeyMakesThePatternEngineAndRefusesWindowWeights) {
   EXPECT_EQ(engine->describe().rfind("alphabeta(pattern search", 0), 0u) << engine->describe();
   const auto featured = config::load_campaign_config_text<GomokuGame>(
       base + "/configs/gomoku/weights/pattern.yaml\n    futility: true\n    razoring: true\n" +
-          "    move_count_pruning: true\n    forced_extension: true\n    time_management: true\n",
+          "    move_count_pruning: true\n    forced_extension: true\n    time_management: true\n" +
+          "    score_reductions: true\n",
       "featured.yaml");
   EXPECT_NE(selfplay::make_engine<GomokuGame>(featured.engines[0], Rules{}, 0)
                 ->describe()
-                .find("forced extension, futility, razoring, move-count pruning, time management"),
+                .find("forced extension, futility, razoring, move-count pruning, time management, "
+                      "score reductions"),
             std::string::npos);
   try {
     config::load_campaign_config_text<GomokuGame>(

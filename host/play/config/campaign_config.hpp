@@ -69,6 +69,7 @@ struct EngineConfig {
   bool futility = false;                     // alphabeta, search pattern: futility pruning
   bool razoring = false;                     // alphabeta, search pattern: razoring
   bool move_count_pruning = false;           // alphabeta, search pattern: move-count pruning
+  bool score_reductions = false;             // alphabeta, search pattern: LMR by move score
   // mcts, alphabeta in games with endgame databases (EndgameGame: checkers): their folder
   // (absolute path; "" = none) and the databases opened from it with the config, an
   // EndgameProbe<G::State> (make_engine casts it back).
@@ -98,6 +99,7 @@ inline search::NativeEngineSpec native_engine_spec(const EngineConfig& cfg) {
   spec.futility = cfg.futility;
   spec.razoring = cfg.razoring;
   spec.move_count_pruning = cfg.move_count_pruning;
+  spec.score_reductions = cfg.score_reductions;
   spec.has_weights = cfg.evaluation != nullptr;
   if (cfg.evaluation) {
     spec.weights = cfg.evaluation->w;

@@ -319,6 +319,10 @@ Section<EngineConfig> engine_threat_keys() {
   s.boolean("move_count_pruning", &EngineConfig::move_count_pruning, false,
             "pattern search: one to three plies from the horizon, in a null window, quiet moves "
             "past the 8th, 12th or 18th (in move-score order) are not searched");
+  s.boolean("score_reductions", &EngineConfig::score_reductions, false,
+            "pattern search: late-move reductions by the move's score instead of its index: a "
+            "quiet move making a three for the side to move (score 60+) is reduced by a ply from "
+            "the sixth move on only, one making a two (20+) by a ply, the rest by two");
   return s;
 }
 
