@@ -23,6 +23,7 @@ struct NativeEngineSpec {
   // Search features a config turns on (keys of the same names; the search says which it has).
   bool forced_extension = false, time_management = false;
   bool futility = false, razoring = false, move_count_pruning = false, score_reductions = false;
+  bool opponent_vct = false;
   bool has_weights = false;         // the config names a weights file
   std::vector<double> weights;      // its weights, one per feature of the game's feature_names()
   std::vector<double> move_scores;  // its move-score table (the game's), empty for none

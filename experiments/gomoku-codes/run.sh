@@ -8,13 +8,13 @@
 # Niced, one step after another; rerun the same command to continue (the loop and the match
 # resume). Writes results/: loop/ (the loop's folder, not in git), loop.txt, loop.log,
 # loop-lineage.h5, loop-champion.yaml, time500.{yaml,h5,txt}.
-# Usage: experiments/gomoku-codes/run.sh [GENERATIONS, default the config's] [PAIRS, default 148]
+# Usage: experiments/gomoku-codes/run.sh [GENERATIONS, default the config's] [PAIRS, default 500]
 #   [selfplay binary]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 generations=${1:-}
-pairs=${2:-148}
+pairs=${2:-500}
 bin=$(realpath "${3:-$root/build/release/host/app/selfplay}")
 [ -x "$bin" ] || { echo "run.sh: no selfplay binary at $bin" >&2; exit 2; }
 out=$here/results

@@ -5,9 +5,10 @@
 # Usage: experiments/gomoku-strength/ablate.sh FEATURE [ms a move, default 500] [pairs, default 100]
 #   [selfplay binary]
 #   FEATURE: futility | razoring | move_count_pruning | forced_extension | time_management |
-#   score_reductions, or several joined by '+' (futility+razoring).
+#   score_reductions | opponent_vct, or several joined by '+' (futility+razoring).
 here=$(cd "$(dirname "$0")" && pwd)
 exec "$here/../common/feature-match.sh" "$here/ablation.yaml" "$here/results" 500 \
   "futility=futility: true" "razoring=razoring: true" \
   "move_count_pruning=move_count_pruning: true" "forced_extension=forced_extension: true" \
-  "time_management=time_management: true" "score_reductions=score_reductions: true" -- "$@"
+  "time_management=time_management: true" "score_reductions=score_reductions: true" \
+  "opponent_vct=opponent_vct: true" -- "$@"

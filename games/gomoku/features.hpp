@@ -209,7 +209,11 @@ inline void code_features(const patterns::Board& b, int mover, float* out) {
 }
 
 // Fills out[0..kNumFeatures), or with codes false out[0..kRequiredFeatures).
-inline void extract_features(const State& s, float* out, bool codes = true) {
+inline void extract_features(const State& s, float* out, bool codes = true);
+
+// The first kFirstPatternFeature features only (the windows' counts: own_five .. opp_two), for
+// evaluations that weigh nothing after them: no pattern board is built.
+inline void extract_window_features(const State& s, float* out) {
   using namespace features_detail;
   int counts[2][kPatterns] = {};
   const int mover = s.side;
@@ -225,6 +229,11 @@ inline void extract_features(const State& s, float* out, bool codes = true) {
   });
   for (int p = 0; p < kPatterns; ++p)
     for (int view = 0; view < 2; ++view) out[2 * p + view] = static_cast<float>(counts[view][p]);
+}
+
+inline void extract_features(const State& s, float* out, bool codes) {
+  extract_window_features(s, out);
+  const int mover = s.side;
   const patterns::Board b(s);
   pattern_features(b, mover, out + kFirstPatternFeature);
   if (codes) code_features(b, mover, out + kRequiredFeatures);

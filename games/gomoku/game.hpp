@@ -94,6 +94,11 @@ struct GomokuGame {
   static void extract_required_features(const State& s, const Rules&, float* out) {
     gomoku::extract_features(s, out, false);
   }
+  // The first kPrefixFeatures only (the window counts), for evaluations that weigh no other.
+  static constexpr int kPrefixFeatures = gomoku::kFirstPatternFeature;
+  static void extract_prefix_features(const State& s, const Rules&, float* out) {
+    gomoku::extract_window_features(s, out);
+  }
   // The weighed sum of the pattern code features, straight from the board.
   static double table_score(const State& s, const Rules&, const double* table_weights) {
     return gomoku::code_score(s, table_weights);

@@ -377,6 +377,7 @@ std::unique_ptr<search::Engine<GomokuGame>> GameHost<GomokuGame>::native_engine(
   options.search.move_count_pruning = spec.move_count_pruning;
   options.search.time_management = spec.time_management;
   options.search.score_reductions = spec.score_reductions;
+  options.search.opponent_vct = spec.opponent_vct;
   const std::vector<double> weights(spec.weights.begin() + gomoku::kFirstPatternFeature,
                                     spec.weights.end());
   return std::make_unique<gomoku::PatternEngine>(weights, options, spec.evaluation_name,

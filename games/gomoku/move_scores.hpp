@@ -15,6 +15,8 @@
 #include <array>
 #include <cmath>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "games/gomoku/patterns.hpp"
@@ -85,8 +87,13 @@ inline constexpr std::array<double, kMoveScoreEntries> kMoveScoreDefaults = [] {
 }();
 
 // The tables of kMoveScoreEntries values (rounded to integers); an empty span: the ladder.
+// Throws std::invalid_argument for any other number of values.
 inline MoveScoreTables move_scores_from(std::span<const double> entries) {
   if (entries.empty()) return kLadderMoveScores;
+  if (entries.size() != static_cast<size_t>(kMoveScoreEntries))
+    throw std::invalid_argument("pattern search: " + std::to_string(kMoveScoreEntries) +
+                                " move scores expected, " + std::to_string(entries.size()) +
+                                " given");
   MoveScoreTables t{};
   for (int k = 1; k < patterns::kCodes; ++k) {
     t.attack[k] = static_cast<int>(std::lround(entries[move_score_entry(k, 0)]));

@@ -54,6 +54,7 @@ class PatternEngine final : public search::Engine<GomokuGame> {
     if (o.move_count_pruning) out += ", move-count pruning";
     if (o.time_management) out += ", time management";
     if (o.score_reductions) out += ", score reductions";
+    if (o.opponent_vct) out += ", opponent VCT";
     return out + ")";
   }
   void new_game() override { search_.clear(); }

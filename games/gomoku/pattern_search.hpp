@@ -17,7 +17,9 @@
 //     moves one ply from the horizon (futility), razoring into the horizon's VCF at one or two
 //     plies (razoring), quiet moves past a count by depth left unsearched (move_count_pruning),
 //     iterating past half the time while the best move changes (time_management), and late-move
-//     reductions by the move score instead of the move's index (score_reductions);
+//     reductions by the move score instead of the move's index (score_reductions), and a VCT of
+//     the opponent inside the search with its own table (opponent_vct: a move after which the
+//     opponent wins by fours and threes is scored as the loss it is, unsearched);
 //   - an evaluation that is a linear function of the pattern counts (the features own_to_* and
 //     opp_to_* of features.hpp), so its weights live in YAML and `tune` fits them.
 //
@@ -65,6 +67,7 @@ struct PatternSearchOptions {
   bool move_count_pruning = false;  // 1-3 plies to go: quiet moves past a count skipped
   bool time_management = false;     // iterate past `soft` while the best move changes
   bool score_reductions = false;    // late-move reductions by the move's score, not its index
+  bool opponent_vct = false;        // moves that leave the opponent a VCT: lost, unsearched
   // Margins of futility and razoring, in evaluation units x 1000 (a to_open_four weighs 5000).
   static constexpr int32_t kFutilityMargin = 1500;
   static constexpr int32_t kRazorMargin[3] = {0, 2500, 5000};
@@ -73,6 +76,15 @@ struct PatternSearchOptions {
   // side to move, or more) is reduced only from the sixth move on, by one ply; one that scores
   // at least kOnePlyScore (a two of either side) by one ply; the rest by two.
   static constexpr int kKeepScore = 60, kOnePlyScore = 20;
+  // opponent_vct: at nodes kOpponentVctDepth or more plies from the horizon, without a four or an
+  // open three of the opponent on the board, the opponent's VCT is looked for as if it moved now
+  // (a null move), with kOpponentVctNodes nodes and at most kOpponentVctThrees open threes; when
+  // it has one, every move is tested the same way and a move that leaves it one is lost. Results
+  // are kept in a table of kVctTableEntries positions (its own, 16 bytes an entry).
+  static constexpr int kOpponentVctDepth = 2;
+  static constexpr uint32_t kOpponentVctNodes = 60;
+  static constexpr int kOpponentVctThrees = 3;
+  static constexpr size_t kVctTableEntries = size_t{1} << 16;
 };
 
 class PatternSearch {
@@ -102,9 +114,6 @@ class PatternSearch {
   PatternSearch(const std::vector<double>& weights, const PatternSearchOptions& options,
                 std::span<const double> move_scores = {})
       : opt_(options), move_scores_(move_scores_from(move_scores)) {
-    if (!move_scores.empty() && move_scores.size() != static_cast<size_t>(kMoveScoreEntries))
-      throw std::invalid_argument("pattern search: " + std::to_string(kMoveScoreEntries) +
-                                  " move scores expected");
     if (weights.size() != static_cast<size_t>(kPatternFeatures + kCodeFeatures))
       throw std::invalid_argument(
           "pattern search: " + std::to_string(kPatternFeatures + kCodeFeatures) +
@@ -127,6 +136,8 @@ class PatternSearch {
   // Forgets the table (a new game).
   void clear() {
     if (table_) std::memset(table_.get(), 0, sizeof(Entry) * (mask_ + 1));
+    if (vct_table_)
+      std::memset(vct_table_.get(), 0, sizeof(VctEntry) * PatternSearchOptions::kVctTableEntries);
   }
 
   const PatternSearchOptions& options() const { return opt_; }
@@ -225,6 +236,10 @@ class PatternSearch {
     uint8_t depth;
     uint8_t bound;
   };
+  struct VctEntry {
+    uint64_t key;   // the position's hash; 0: empty
+    int32_t plies;  // the side to move's VCT: plies to its win, 0 if none was found
+  };
   struct MoveBuffer {
     int cell[kMaxSquares];
     int score[kMaxSquares];
@@ -241,6 +256,7 @@ class PatternSearch {
     while (2 * n * sizeof(Entry) <= bytes) n *= 2;
     table_.reset(new Entry[n]());
     mask_ = n - 1;
+    if (opt_.opponent_vct) vct_table_.reset(new VctEntry[PatternSearchOptions::kVctTableEntries]());
   }
 
   Result& decided(Result& r, int cell, Score v, const char* how) {
@@ -466,6 +482,21 @@ class PatternSearch {
     return longest + 1;
   }
 
+  // The side to move's VCT as opponent_vct looks for it (kOpponentVctNodes nodes, at most
+  // kOpponentVctThrees open threes): plies to its win, 0 if none was found; through vct_table_.
+  // A search the clock stopped is not kept.
+  int table_vct() {
+    const uint64_t key = b_.hash();
+    VctEntry& e = vct_table_[key & (PatternSearchOptions::kVctTableEntries - 1)];
+    if (e.key == key) return e.plies;
+    budget_ = PatternSearchOptions::kOpponentVctNodes;
+    const int plies = vct(0, PatternSearchOptions::kOpponentVctThrees, nullptr);
+    if (stop_) return 0;
+    e.key = key;
+    e.plies = plies;
+    return plies;
+  }
+
   // ---- Alpha-beta
 
   Score negamax(int depth, Score alpha, Score beta, int ply) {
@@ -507,6 +538,16 @@ class PatternSearch {
                               stand + PatternSearchOptions::kFutilityMargin <= alpha &&
                               !b_.threats(op, patterns::kWinNextSet).any();
     const bool count_moves = opt_.move_count_pruning && !pv_node && depth <= 3 && opp_fives == 0;
+    // opponent_vct: would the opponent win by fours and threes if it moved now? Then each move is
+    // tested: one after which it still does is lost in that many plies, not searched.
+    bool test_vct = false;
+    if (opt_.opponent_vct && depth >= PatternSearchOptions::kOpponentVctDepth && opp_fives == 0 &&
+        !b_.threats(op, patterns::kWinNextSet).any()) {
+      b_.pass();
+      test_vct = table_vct() > 0;
+      b_.pass();
+      if (stop_) return 0;
+    }
     MoveBuffer moves;
     generate(moves, ply, tt_cell);
     const Score alpha0 = alpha;
@@ -545,7 +586,13 @@ class PatternSearch {
       }
       b_.play(c);
       Score v;
-      if (i == 0) {
+      const int lost_in = test_vct ? table_vct() : 0;  // the opponent's VCT after c
+      if (lost_in > 0) {
+        v = -(kWin - (ply + 1 + lost_in));
+        pv_len_[ply + 1] = 0;
+      } else if (stop_) {
+        v = 0;
+      } else if (i == 0) {
         v = -negamax(next, -beta, -alpha, ply + 1);
       } else {
         v = -negamax(reduced, -alpha - 1, -alpha, ply + 1);
@@ -649,6 +696,7 @@ class PatternSearch {
   bool codes_ = false;                             // whether any code weighs
   std::unique_ptr<Entry[]> table_;
   size_t mask_ = 0;
+  std::unique_ptr<VctEntry[]> vct_table_;  // opponent_vct's results
   Board b_;
   StopCheck stop_check_;
   bool stop_ = false, in_vct_ = false;

@@ -303,6 +303,12 @@ class Board {
     hash_ ^= stone_key(side_, c) ^ kZobristKeys.white_to_move;
     remove_stone(c);
   }
+  // The turn passes without a stone (a null move, for the threat searches); a second pass() takes
+  // it back. Leaves the move history alone.
+  void pass() {
+    side_ ^= 1;
+    hash_ ^= kZobristKeys.white_to_move;
+  }
   // Cells played since set(), oldest first.
   int plies() const { return plies_; }
   int played(int i) const { return history_[i]; }

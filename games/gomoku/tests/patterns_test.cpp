@@ -314,6 +314,35 @@ TEST(GomokuPatterns, FeaturesAreTheBoardsCounts) {
   EXPECT_EQ(at("opp_open_three"), 1) << "the window features stay as they were";
 }
 
+// The engines' evaluation (eval::LinearEvaluation, MCTS's prior among them) over the shipped
+// weights files equals the dense dot product bit for bit on random games: classic.yaml weighs
+// only the window features, which it reads without building a pattern board; pattern.yaml its
+// pattern features. A window-only evaluation that read the wrong features fails here.
+TEST(GomokuPatterns, TheEnginesEvaluationIsTheDotProductOfEveryFeature) {
+  for (const char* file : {"classic.yaml", "pattern.yaml"}) {
+    const eval::Weights w = eval::load_weights<GomokuGame>(std::string(SELFPLAY_SOURCE_DIR) +
+                                                           "/configs/gomoku/weights/" + file);
+    const eval::LinearEvaluation<GomokuGame> evaluate(w);
+    int nonzero = 0;
+    for (uint32_t seed = 0; seed < 4; ++seed)
+      for (const int stones : {6, 12, 20, 30}) {
+        WordStream rng({seed, static_cast<uint32_t>(stones), 0, kLeafSetup, 0});
+        State s = initial_state();
+        for (int i = 0; i < stones && !is_over(s); ++i) {
+          const int x = 3 + static_cast<int>(rng.next() % 9),
+                    y = 3 + static_cast<int>(rng.next() % 9);
+          if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
+            apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+        }
+        if (is_over(s)) continue;
+        const double dense = eval::evaluate<GomokuGame>(w, s, Rules{});
+        EXPECT_EQ(evaluate(s, Rules{}), dense) << file << " seed " << seed << " stones " << stones;
+        nonzero += dense != 0;
+      }
+    EXPECT_GE(nonzero, 8) << file;
+  }
+}
+
 // The weights of configs/gomoku/weights/pattern.yaml, as a vector for PatternSearch (no code
 // weighs).
 std::vector<double> ladder() {
@@ -503,6 +532,7 @@ TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
       // the horizon's VCF inside the tree; the clock must hold all the same.
       o.search.forced_extension = o.search.futility = o.search.razoring = features;
       o.search.move_count_pruning = o.search.time_management = o.search.score_reductions = features;
+      o.search.opponent_vct = features;
       PatternEngine engine(ladder(), o, "ladder");
       auto t = std::chrono::steady_clock::time_point{};
       int reads = 0;
@@ -555,7 +585,8 @@ TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
                   {"razoring", &PatternSearchOptions::razoring, -1},
                   {"move_count_pruning", &PatternSearchOptions::move_count_pruning, -1},
                   {"forced_extension", &PatternSearchOptions::forced_extension, 1},
-                  {"score_reductions", &PatternSearchOptions::score_reductions, 0}};
+                  {"score_reductions", &PatternSearchOptions::score_reductions, 0},
+                  {"opponent_vct", &PatternSearchOptions::opponent_vct, 0}};
   const std::vector<State> positions = middle_games(91, 6);
   PatternSearchOptions base;
   base.depth = 4;
@@ -572,9 +603,13 @@ TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
     const PatternSearch::Result rb = PatternSearch(ladder(), o).search(positions[0]);
     EXPECT_EQ(ra.best, rb.best) << f.name;
     EXPECT_EQ(ra.nodes, rb.nodes) << f.name;
-    if (f.nodes < 0) EXPECT_LT(nodes, base_nodes) << f.name;
-    if (f.nodes > 0) EXPECT_GT(nodes, base_nodes) << f.name;
-    if (f.nodes == 0) EXPECT_NE(nodes, base_nodes) << f.name;
+    if (f.nodes < 0) {
+      EXPECT_LT(nodes, base_nodes) << f.name;
+    } else if (f.nodes > 0) {
+      EXPECT_GT(nodes, base_nodes) << f.name;
+    } else {
+      EXPECT_NE(nodes, base_nodes) << f.name;
+    }
     // The tactics of SearchWinsBlocksAndMeetsAnOpenThree, at depths where the features act.
     o.depth = 3;
     o.tt_size_mb = 1;
@@ -588,6 +623,49 @@ TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
     const std::vector<Move> defences = {{2, 7}, {6, 7}, {1, 7}, {7, 7}};  // c8 g8 b8 h8
     EXPECT_NE(std::find(defences.begin(), defences.end(), r.best), defences.end()) << f.name;
   }
+}
+
+// opponent_vct. White's f8 g8 and h6 h7 meet at h8, a double open three: White wins by it (a VCT)
+// unless Black, to move, takes it away. With one such square the search at depth 2 plays a move
+// after which White has no VCT (checked by White's own root VCT with a million nodes); with a
+// second one at l12, which no one move stops, every move is lost, and the search says so at depth
+// 2 in exactly the plies of the VCT (Black moves, White's double three, Black blocks one three,
+// White's open four, Black blocks one end, White's five: the sixth ply). Black's stones are far
+// away on the edges.
+TEST(GomokuPatterns, OpponentVctScoresTheMovesThatLeaveItAsLost) {
+  PatternSearchOptions o;
+  o.depth = 2;
+  o.tt_size_mb = 1;
+  o.root_vct_nodes = 0;
+  o.opponent_vct = true;
+  PatternSearchOptions check;  // White's own search for a win, at the root
+  check.depth = 1;
+  check.tt_size_mb = 1;
+  check.root_vcf_nodes = 1u << 20;
+  check.root_vct_nodes = 1u << 20;
+  const auto white_wins = [&](const State& s) {
+    const PatternSearch::Result r = PatternSearch(ladder(), check).search(s);
+    return r.value >= PatternSearch::kProven;
+  };
+
+  const State one = play_moves(initial_state(), "a1h6o1h7a15f8o15g8");
+  State pass = one;
+  pass.side ^= 1;
+  ASSERT_TRUE(white_wins(pass)) << "White would win if it moved now";
+  const PatternSearch::Result r = PatternSearch(ladder(), o).search(one);
+  EXPECT_GT(r.value, -PatternSearch::kProven);
+  State after = one;
+  apply(after, r.best);
+  EXPECT_FALSE(white_wins(after)) << "the answer " << int(r.best.x) << "," << int(r.best.y);
+
+  const State two = play_moves(initial_state(), "a1h6o1h7a15f8o15g8a8l10o8l11h1j12h15k12");
+  const PatternSearch::Result lost = PatternSearch(ladder(), o).search(two);
+  EXPECT_EQ(lost.value, -(PatternSearch::kWin - 6));
+  EXPECT_TRUE(lost.proven);
+  // Without the feature the same depth searches every move to the horizon: more nodes.
+  PatternSearchOptions plain = o;
+  plain.opponent_vct = false;
+  EXPECT_GT(PatternSearch(ladder(), plain).search(two).nodes, lost.nodes);
 }
 
 // The move-score table: the ladder's values given explicitly search exactly as the built-in
@@ -701,12 +779,12 @@ TEST(GomokuPatterns, TheConfigKeyMakesThePatternEngineAndRefusesWindowWeights) {
   const auto featured = config::load_campaign_config_text<GomokuGame>(
       base + "/configs/gomoku/weights/pattern.yaml\n    futility: true\n    razoring: true\n" +
           "    move_count_pruning: true\n    forced_extension: true\n    time_management: true\n" +
-          "    score_reductions: true\n",
+          "    score_reductions: true\n    opponent_vct: true\n",
       "featured.yaml");
   EXPECT_NE(selfplay::make_engine<GomokuGame>(featured.engines[0], Rules{}, 0)
                 ->describe()
                 .find("forced extension, futility, razoring, move-count pruning, time management, "
-                      "score reductions"),
+                      "score reductions, opponent VCT"),
             std::string::npos);
   try {
     config::load_campaign_config_text<GomokuGame>(

@@ -113,11 +113,21 @@ concept TableScoreGame = FeatureGame<G> &&
   { G::table_score(s, r, w) } -> std::convertible_to<double>;
 };
 
+// A game whose first G::kPrefixFeatures features come cheaper by themselves:
+// G::extract_prefix_features(s, rules, out) writes those of G::extract_features and no other.
+template <class G>
+concept PrefixFeatureGame = FeatureGame<G> &&
+    requires(const typename G::State& s, const typename G::Rules& r, float* out) {
+  { G::kPrefixFeatures } -> std::convertible_to<int>;
+  G::extract_prefix_features(s, r, out);
+};
+
 // evaluate<G> for one set of weights, as the engines call it at every leaf, without the terms
 // that weigh 0. The same score bit for bit (the terms added in feature order) when no table entry
 // is weighed, and then without computing the tables at all; with table entries weighed, a game
 // that has G::table_score sums them from the pieces (the same score up to rounding, for a fraction
-// of the cost of extracting every entry).
+// of the cost of extracting every entry). Weights on a game's prefix features alone
+// (PrefixFeatureGame) read only those: the same score bit for bit.
 template <FeatureGame G>
 class LinearEvaluation {
  public:
@@ -134,9 +144,19 @@ class LinearEvaluation {
       mode_ = tables ? Mode::kTableScore : Mode::kRequired;
       if (tables) table_weights_.assign(weights.w.begin() + required, weights.w.end());
     }
+    if constexpr (PrefixFeatureGame<G>)
+      if (!tables && (terms_.empty() || terms_.back().feature < G::kPrefixFeatures))
+        mode_ = Mode::kPrefix;
   }
   double operator()(const typename G::State& s, const typename G::Rules& rules) const {
     float f[G::kNumFeatures];
+    if constexpr (PrefixFeatureGame<G>)
+      if (mode_ == Mode::kPrefix) {
+        G::extract_prefix_features(s, rules, f);
+        double v = 0;
+        for (const Term& t : terms_) v += t.weight * static_cast<double>(f[t.feature]);
+        return v;
+      }
     if constexpr (TableScoreGame<G>) {
       G::extract_required_features(s, rules, f);
       double v = 0;
@@ -156,7 +176,7 @@ class LinearEvaluation {
     int feature;
     double weight;
   };
-  enum class Mode { kAll, kRequired, kTableScore };
+  enum class Mode { kAll, kRequired, kTableScore, kPrefix };
   std::vector<Term> terms_;
   std::vector<double> table_weights_;  // kTableScore: the table entries' weights
   Mode mode_ = Mode::kAll;

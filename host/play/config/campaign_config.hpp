@@ -70,6 +70,7 @@ struct EngineConfig {
   bool razoring = false;                     // alphabeta, search pattern: razoring
   bool move_count_pruning = false;           // alphabeta, search pattern: move-count pruning
   bool score_reductions = false;             // alphabeta, search pattern: LMR by move score
+  bool opponent_vct = false;                 // alphabeta, search pattern: the opponent's VCT
   // mcts, alphabeta in games with endgame databases (EndgameGame: checkers): their folder
   // (absolute path; "" = none) and the databases opened from it with the config, an
   // EndgameProbe<G::State> (make_engine casts it back).
@@ -100,6 +101,7 @@ inline search::NativeEngineSpec native_engine_spec(const EngineConfig& cfg) {
   spec.razoring = cfg.razoring;
   spec.move_count_pruning = cfg.move_count_pruning;
   spec.score_reductions = cfg.score_reductions;
+  spec.opponent_vct = cfg.opponent_vct;
   spec.has_weights = cfg.evaluation != nullptr;
   if (cfg.evaluation) {
     spec.weights = cfg.evaluation->w;

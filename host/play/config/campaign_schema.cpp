@@ -323,6 +323,10 @@ Section<EngineConfig> engine_threat_keys() {
             "pattern search: late-move reductions by the move's score instead of its index: a "
             "quiet move making a three for the side to move (score 60+) is reduced by a ply from "
             "the sixth move on only, one making a two (20+) by a ply, the rest by two");
+  s.boolean("opponent_vct", &EngineConfig::opponent_vct, false,
+            "pattern search: two or more plies from the horizon, when the opponent would win by "
+            "fours and open threes if it moved now (200 nodes, a table of its own), a move after "
+            "which it still would is scored as the loss, not searched");
   return s;
 }
 
