@@ -627,7 +627,7 @@ TEST(GomokuPatterns, EachSearchFeatureKeepsTheTacticsAndChangesTheNodes) {
 
 // opponent_vct. White's f8 g8 and h6 h7 meet at h8, a double open three: White wins by it (a VCT)
 // unless Black, to move, takes it away. With one such square the search at depth 2 plays a move
-// after which White has no VCT (checked by White's own root VCT with a million nodes); with a
+// after which White has no VCT (checked by White's own root VCF and VCT, 65,536 nodes each); with a
 // second one at l12, which no one move stops, every move is lost, and the search says so at depth
 // 2 in exactly the plies of the VCT (Black moves, White's double three, Black blocks one three,
 // White's open four, Black blocks one end, White's five: the sixth ply). Black's stones are far
@@ -641,8 +641,8 @@ TEST(GomokuPatterns, OpponentVctScoresTheMovesThatLeaveItAsLost) {
   PatternSearchOptions check;  // White's own search for a win, at the root
   check.depth = 1;
   check.tt_size_mb = 1;
-  check.root_vcf_nodes = 1u << 20;
-  check.root_vct_nodes = 1u << 20;
+  check.root_vcf_nodes = 1u << 16;
+  check.root_vct_nodes = 1u << 16;
   const auto white_wins = [&](const State& s) {
     const PatternSearch::Result r = PatternSearch(ladder(), check).search(s);
     return r.value >= PatternSearch::kProven;
