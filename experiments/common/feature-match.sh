@@ -41,12 +41,4 @@ sed -e "s|@ROOT@|$root|g" -e "s|@FEATURE@|$feature|g" -e "s|@MS@|$ms|g" -e "s|@P
     echo "$line"
   fi
 done >"$out/$name.yaml"
-resume=()
-[ -f "$out/$name.h5" ] && resume=(--resume)
-stamp() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"; }
-{
-  echo "== $name: $pairs pairs ($(stamp)), selfplay $(git -C "$root" rev-parse --short HEAD)"
-  nice -n 10 "$bin" match "$out/$name.yaml" --out "$out/$name.h5" "${resume[@]}" --quiet
-  echo "$(stamp) done"
-} >>"$out/$name.txt" 2>&1
-tail -n 30 "$out/$name.txt"
+exec "$root/experiments/common/match.sh" "$out/$name.yaml" "$out/$name" "$bin" "$name: $pairs pairs"

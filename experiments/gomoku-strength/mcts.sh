@@ -22,12 +22,4 @@ run=mcts-$name-$rollouts
 sed -e "s|@ROOT@|$root|g" -e "s|@LABEL@|$name|g" -e "s|@WEIGHTS@|$weights|g" \
   -e "s|@SCALE@|$scale|g" -e "s|@BIAS@|$bias|g" -e "s|@ROLLOUTS@|$rollouts|g" \
   -e "s|@PAIRS@|$pairs|g" "$here/mcts.yaml" >"$out/$run.yaml"
-resume=()
-[ -f "$out/$run.h5" ] && resume=(--resume)
-stamp() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"; }
-{
-  echo "== $run: $pairs pairs ($(stamp)), selfplay $(git -C "$root" rev-parse --short HEAD)"
-  nice -n 10 "$bin" match "$out/$run.yaml" --out "$out/$run.h5" "${resume[@]}" --quiet
-  echo "$(stamp) done"
-} >>"$out/$run.txt" 2>&1
-tail -n 30 "$out/$run.txt"
+exec "$root/experiments/common/match.sh" "$out/$run.yaml" "$out/$run" "$bin" "$run: $pairs pairs"
