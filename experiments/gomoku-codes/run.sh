@@ -6,8 +6,9 @@
 # (results/heldout-openings.pos: balanced openings of another seed, none of them a shipped one up
 # to symmetry; each twice, colours swapped).
 # Niced, one step after another; rerun the same command to continue (the loop and the match
-# resume). Writes results/: loop/ (the loop's folder, not in git), loop.txt, loop.log,
-# loop-lineage.h5, loop-champion.yaml, time500.{yaml,h5,txt}.
+# resume; once the match has started, a checkout without the loop's folder resumes the match).
+# Writes results/: loop/ (the loop's folder, not in git), loop.txt, loop.log, loop-lineage.h5,
+# loop-champion.yaml, time500.{yaml,h5,txt} (time500.h5 in git, for the resume).
 # Usage: experiments/gomoku-codes/run.sh [GENERATIONS, default the config's] [PAIRS, default 500]
 #   [selfplay binary]
 set -euo pipefail
@@ -21,14 +22,19 @@ out=$here/results
 mkdir -p "$out"
 stamp() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
-echo "== loop ($(stamp)), selfplay $(git -C "$root" rev-parse --short HEAD)"
-args=(improve "$root/configs/gomoku/improve-codes.yaml" --out "$out/loop" --quiet)
-[ -z "$generations" ] || args+=(--generations "$generations")
-[ ! -e "$out/loop/lineage.h5" ] || args+=(--resume)
-nice -n 10 "$bin" "${args[@]}" >"$out/loop.txt" 2>>"$out/loop.log"
-cat "$out/loop.txt"
-cp "$out/loop/lineage.h5" "$out/loop-lineage.h5"  # kept in git (the loop's folder is not)
-cp "$out/loop/champion.yaml" "$out/loop-champion.yaml"
+if [ -e "$out/time500.h5" ] && [ ! -e "$out/loop/lineage.h5" ]; then
+  # A later session (the loop's folder is not in git): the match goes on with the champion in git.
+  echo "== loop: done before, its champion results/loop-champion.yaml; the match resumes"
+else
+  echo "== loop ($(stamp)), selfplay $(git -C "$root" rev-parse --short HEAD)"
+  args=(improve "$root/configs/gomoku/improve-codes.yaml" --out "$out/loop" --quiet)
+  [ -z "$generations" ] || args+=(--generations "$generations")
+  [ ! -e "$out/loop/lineage.h5" ] || args+=(--resume)
+  nice -n 10 "$bin" "${args[@]}" >"$out/loop.txt" 2>>"$out/loop.log"
+  cat "$out/loop.txt"
+  cp "$out/loop/lineage.h5" "$out/loop-lineage.h5"  # kept in git (the loop's folder is not)
+  cp "$out/loop/champion.yaml" "$out/loop-champion.yaml"
+fi
 
 echo "== time500 ($(stamp))"
 engine() {
