@@ -51,6 +51,22 @@ State row8(const std::string& row, int side = 0, WinRule rule = WinRule::kFreest
 
 Line east(const Board& b, int side, int x) { return b.line(side, 0, Board::cell(x, 7)); }
 
+// Random middle games near the centre (stones in the 7x7 block, none over), for search tests.
+std::vector<State> middle_games(uint32_t seed, size_t count, int stones = 16) {
+  std::vector<State> out;
+  WordStream rng({seed, 0, 0, kLeafSetup, 0});
+  while (out.size() < count) {
+    State s = initial_state();
+    for (int i = 0; i < stones && !is_over(s); ++i) {
+      const int x = 4 + static_cast<int>(rng.next() % 7), y = 4 + static_cast<int>(rng.next() % 7);
+      if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
+        apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
+    }
+    if (!is_over(s)) out.push_back(s);
+  }
+  return out;
+}
+
 TEST(GomokuPatterns, LineClassesOnARow) {
   {
     const Board b(row8("...xxx"));                  // d8 e8 f8: an open three
@@ -324,19 +340,10 @@ TEST(GomokuPatterns, TheEnginesEvaluationIsTheDotProductOfEveryFeature) {
                                                            "/configs/gomoku/weights/" + file);
     const eval::LinearEvaluation<GomokuGame> evaluate(w);
     int nonzero = 0;
-    for (uint32_t seed = 0; seed < 4; ++seed)
-      for (const int stones : {6, 12, 20, 30}) {
-        WordStream rng({seed, static_cast<uint32_t>(stones), 0, kLeafSetup, 0});
-        State s = initial_state();
-        for (int i = 0; i < stones && !is_over(s); ++i) {
-          const int x = 3 + static_cast<int>(rng.next() % 9),
-                    y = 3 + static_cast<int>(rng.next() % 9);
-          if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
-            apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
-        }
-        if (is_over(s)) continue;
+    for (const int stones : {6, 12, 18, 24})
+      for (const State& s : middle_games(static_cast<uint32_t>(stones), 4, stones)) {
         const double dense = eval::evaluate<GomokuGame>(w, s, Rules{});
-        EXPECT_EQ(evaluate(s, Rules{}), dense) << file << " seed " << seed << " stones " << stones;
+        EXPECT_EQ(evaluate(s, Rules{}), dense) << file << " stones " << stones;
         nonzero += dense != 0;
       }
     EXPECT_GE(nonzero, 8) << file;
@@ -552,22 +559,6 @@ TEST(GomokuPatterns, TheEngineKeepsAnInjectedClock) {
         EXPECT_GE(engine.last_result().depth, 1);
       }
     }
-}
-
-// Random middle games near the centre (stones in the 7x7 block, none over), for search tests.
-std::vector<State> middle_games(uint32_t seed, size_t count, int stones = 16) {
-  std::vector<State> out;
-  WordStream rng({seed, 0, 0, kLeafSetup, 0});
-  while (out.size() < count) {
-    State s = initial_state();
-    for (int i = 0; i < stones && !is_over(s); ++i) {
-      const int x = 4 + static_cast<int>(rng.next() % 7), y = 4 + static_cast<int>(rng.next() % 7);
-      if (!test_square(s.stones[0], y * 15 + x) && !test_square(s.stones[1], y * 15 + x))
-        apply(s, Move{static_cast<uint8_t>(x), static_cast<uint8_t>(y)});
-    }
-    if (!is_over(s)) out.push_back(s);
-  }
-  return out;
 }
 
 // Each optional search feature by itself (experiments/gomoku-strength/ measures their strength):
