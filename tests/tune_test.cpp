@@ -344,6 +344,21 @@ TEST(TuneConfig, ErrorsNameFileLineAndKey) {
             "'validation_fraction'?");
   EXPECT_EQ(error_of("data: {inputs: []}\n"),
             "t.yaml:1:16: key 'data.inputs': empty list: give at least one HDF5 file or glob");
+  // move_scores: only for a game with a table, and only its entries.
+  EXPECT_EQ(error_of(in + "game: ewn\nmove_scores: {fit: true}\n"),
+            "t.yaml:3:20: key 'move_scores.fit': ewn has no move-score table (only Gomoku's "
+            "pattern search has one)");
+  EXPECT_EQ(
+      error_of(in + "game: gomoku\nmove_scores: {fit: true, tune: [attack_6000, atack_6000]}\n"),
+      "t.yaml:3:46: key 'move_scores.tune': unknown entry \"atack_6000\", did you mean "
+      "'attack_6000'?");
+  EXPECT_EQ(error_of(in + "game: gomoku\nmove_scores: {fit: true, tune: [\"defend_9*\"]}\n"),
+            "t.yaml:3:33: key 'move_scores.tune': the pattern \"defend_9*\" selects no entry of "
+            "the move-score table of gomoku (attack_DDDD and defend_DDDD per pattern code)");
+  EXPECT_EQ(error_of(in + "game: gomoku\nmove_scores: {fit: true, tune: [\"defend_*\"]}\n"),
+            "(no error)");
+  EXPECT_EQ(error_of(in + "move_scores: {fit: yes please}\n"),
+            "t.yaml:2:20: key 'move_scores.fit': expected true or false, found 'yes please'");
   // With a game: key, feature names are checked as the config is read (else once the inputs say
   // which game it is: TuneRun.FeaturesAreTheInputsGames).
   const std::string ewn = "game: ewn\n";
@@ -1197,6 +1212,87 @@ output: {path: unused.h5, positions_per_game: 0}
   const Outcome explain = selfplay("tune --explain " + dir.file("tune.yaml"));
   EXPECT_EQ(explain.code, 0);
   EXPECT_NE(explain.out.find("learning_rate: 0.01"), std::string::npos) << explain.out;
+}
+
+// move_scores.fit: Gomoku self-play of the pattern search, then a fit of its move-score table to
+// the moves played. The table fits the training moves better, reads back as fitted, keeps the
+// ladder's value where no candidate carried an entry, and a game without a table is refused at
+// the key.
+TEST(TuneCli, TheMoveScoreTableIsFittedToThePlayedMoves) {
+  TempDir dir;
+  const std::string weights =
+      std::string(SELFPLAY_SOURCE_DIR) + "/configs/gomoku/weights/pattern.yaml";
+  std::ofstream(dir.file("campaign.yaml"))
+      << "game: gomoku\nrules: {opening: random, opening_moves: 3}\n"
+         "campaign: {games: 16, concurrency: 2, seed: 9}\n"
+         "engines:\n"
+         "  player0: {type: alphabeta, search: pattern, depth: 2, weights: \"" +
+             weights +
+             "\"}\n"
+             "  player1: {type: alphabeta, search: pattern, depth: 2, weights: \"" +
+             weights +
+             "\"}\n"
+             "backend: {name: cpu, threads: 1}\noutput: {path: unused.h5, positions_per_game: 0}\n";
+  const Outcome run =
+      selfplay("run " + dir.file("campaign.yaml") + " --out " + dir.file("games.h5") + " --quiet");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto config = [&](const std::string& inputs, const std::string& initial) {
+    return config_for("data: {inputs: [" + inputs + "], validation_fraction: 0.25}\n" +
+                      "weights: {initial: " + initial + ", output: " + dir.file("out.yaml") +
+                      "}\ntexel: {epochs: 0}\n" +
+                      "move_scores: {fit: true, epochs: 60, learning_rate: 0.05}\n");
+  };
+  std::FILE* out = std::tmpfile();
+  const TuneReport r = run_tune(config(dir.file("games.h5"), weights), out);
+  std::rewind(out);
+  std::string printed(1 << 16, '\0');
+  printed.resize(std::fread(printed.data(), 1, printed.size(), out));
+  std::fclose(out);
+  ASSERT_TRUE(r.fitted_move_scores.has_value());
+  const MoveScoreReport& m = *r.fitted_move_scores;
+  ASSERT_EQ(m.files.size(), 1u);
+  EXPECT_EQ(m.files[0].games, 16u);
+  EXPECT_EQ(m.files[0].unreplayed, 0u);
+  EXPECT_GT(m.train_choices, 100u);
+  EXPECT_GT(m.validation_choices, 0u);
+  EXPECT_EQ(m.train_choices + m.validation_choices, m.files[0].choices);
+  EXPECT_LE(m.files[0].choices, m.files[0].plies);
+  EXPECT_TRUE(m.temperature_fitted);
+  EXPECT_GT(m.temperature, 0);
+  EXPECT_LT(m.result.history.back().train.loss, m.result.history.front().train.loss);
+  EXPECT_TRUE(m.result.diverged.empty()) << m.result.diverged;
+  const eval::Weights back = eval::load_weights<GomokuGame>(dir.file("out.yaml"));
+  EXPECT_EQ(back.move_scores, m.result.weights);
+  const auto defaults = GomokuGame::move_score_defaults();
+  int moved = 0;
+  for (size_t j = 0; j < defaults.size(); ++j) {
+    if (m.result.seen[j] == 0) {
+      EXPECT_EQ(back.move_scores[j], defaults[j]) << j;
+    }
+    moved += back.move_scores[j] != defaults[j];
+  }
+  EXPECT_GT(moved, 10);
+  std::ifstream in(dir.file("out.yaml"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("move_scores:  # fitted to " + std::to_string(m.train_choices) + " moves"),
+            std::string::npos)
+      << text;
+  for (const std::string needle : {"moves       ", "move scores train", "valid loss", "top-1"})
+    EXPECT_NE(printed.find(needle), std::string::npos) << needle << " missing in\n" << printed;
+
+  // EWN has no table: refused at the key, nothing written.
+  write_campaign(dir.file("ewn.h5"), meta_with(ewn_names(), 1),
+                 ewn_games(ewn_truth(), 0.01, 20, 4, 41));
+  std::ofstream(dir.file("ewn.yaml")) << weights_text(ewn_truth(), "start");
+  fs::remove(dir.file("out.yaml"));
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::tmpfile(), &std::fclose);
+  const std::string error =
+      input_error([&] { run_tune(config(dir.file("ewn.h5"), dir.file("ewn.yaml")), sink.get()); });
+  EXPECT_NE(error.find("tune.yaml:4:20: key 'move_scores.fit': ewn (the game of"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("has no move-score table"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(dir.file("out.yaml")));
 }
 
 TEST(TuneCli, OutputErrorsExitTwoAndADivergedFitExitsOne) {

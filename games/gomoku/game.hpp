@@ -3,14 +3,18 @@
 // a history index, candidate moves near the stones, continuous fours and threes as forced wins).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "core/game.hpp"
 #include "core/philox.hpp"
 #include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/gomoku.hpp"
+#include "games/gomoku/move_choice.hpp"
 #include "games/gomoku/move_scores.hpp"
 #include "games/gomoku/playout.hpp"
 #include "games/gomoku/tactics.hpp"
@@ -86,6 +90,12 @@ struct GomokuGame {
   }
   static constexpr std::span<const double> move_score_defaults() {
     return gomoku::kMoveScoreDefaults;
+  }
+  // A played move as a choice among the moves the pattern search orders there, each by its two
+  // move-score entries (move_choice.hpp): the data `selfplay tune` fits move_scores to.
+  static int move_choice(const State& s, const Rules&, Move played,
+                         std::vector<std::array<int32_t, 2>>& out) {
+    return gomoku::move_choice(s, played, out);
   }
   static void extract_features(const State& s, const Rules&, float* out) {
     gomoku::extract_features(s, out);

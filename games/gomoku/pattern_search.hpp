@@ -180,6 +180,11 @@ class PatternSearch {
       if (plies > 0 && !stop_) return decided(r, first, kWin - plies, "vct");
     }
     stop_ = false;  // a threat search stopped by the clock leaves the move to the main search
+    // An open four or two fours to make, the opponent without a four: a win in three plies. The
+    // root's VCF finds it first; without one (threat_nodes 0) negamax would score the root
+    // without a move (it returns such positions' value at once).
+    if (const int c = b_.threats(me, patterns::kWinNextSet).first(); c >= 0)
+      return decided(r, c, kWin - 3, "forced");
     if (stop_check_()) stop_ = true;
 
     const int max_depth = opt_.depth > 0 ? opt_.depth : kMaxDepth;

@@ -202,6 +202,7 @@ class GameRecordRules final : public RecordRules {
       }
       check_search(s, at, ply, legal.moves[found], candidates_of(stored, ply.ply), problems);
       out.before.push_back(s);
+      out.moves.push_back(legal.moves[found]);
       G::apply(s, legal.moves[found]);
       out.end = s;
       repeated = history.push(s);
@@ -321,10 +322,28 @@ class GameRecordRules final : public RecordRules {
     return out;
   }
 
- private:
   using State = typename G::State;
   using Move = typename G::Move;
 
+  // The plies of a replayed game up to the first it could not play: the state before each (chance
+  // drawn) and its move; then the game is forgotten. Empty for a game not replayed.
+  struct Plays {
+    std::vector<State> before;
+    std::vector<Move> moves;
+  };
+  // The rules the games are replayed under.
+  const typename G::Rules& rules() const { return rules_; }
+  Plays take_plays(uint64_t game_id) {
+    Plays out;
+    const auto it = games_.find(game_id);
+    if (it == games_.end()) return out;
+    out.before = std::move(it->second.before);
+    out.moves = std::move(it->second.moves);
+    games_.erase(it);
+    return out;
+  }
+
+ private:
   // The /candidates rows of ply `ply` of a game (sorted by ply, then rank).
   static std::span<const Indexed<io::CandidateRow>> candidates_of(const StoredGame& game,
                                                                   uint64_t ply) {
@@ -416,6 +435,7 @@ class GameRecordRules final : public RecordRules {
   struct Replayed {
     uint64_t plies = 0;         // in /plies
     std::vector<State> before;  // the state (chance drawn) before each ply the replay played
+    std::vector<Move> moves;    // the move of each of those plies
     std::optional<State> end;   // the state after the last ply it played (or its start)
     bool finished = false;      // the replay reached the end of the game
     int winner = -1;            // then: as /games stores it, -1 for a draw

@@ -18,6 +18,7 @@
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/host.hpp"
+#include "games/gomoku/move_choice.hpp"
 #include "games/gomoku/move_scores.hpp"
 #include "games/gomoku/notation.hpp"
 #include "games/gomoku/pattern_engine.hpp"
@@ -715,6 +716,79 @@ TEST(GomokuPatterns, TheMoveScoreTableComesFromTheWeightsFile) {
   };
   EXPECT_NE(engine_nodes(path), engine_nodes(std::string(SELFPLAY_SOURCE_DIR) +
                                              "/configs/gomoku/weights/pattern.yaml"));
+}
+
+// Without threat searches (threat_nodes 0) the search still plays the open four it has, and a whole
+// game of it is legal to its end (it once replayed a stale move: the root returned the win
+// without a move).
+TEST(GomokuPatterns, WithoutThreatSearchesTheOpenFourIsPlayedAndEveryMoveIsLegal) {
+  PatternSearchOptions o;
+  o.depth = 2;
+  o.tt_size_mb = 1;
+  o.vcf_nodes = o.root_vcf_nodes = o.root_vct_nodes = 0;
+  PatternSearch search(ladder(), o);
+  const PatternSearch::Result r = search.search(row8("....xxx", 0));
+  EXPECT_TRUE(r.best == (Move{3, 7}) || r.best == (Move{7, 7})) << int(r.best.x);
+  EXPECT_EQ(r.value, PatternSearch::kWin - 3);
+  for (const State& start : middle_games(5, 3, 4)) {
+    State s = start;
+    search.clear();
+    while (!is_over(s)) {
+      const Move m = search.search(s).best;
+      ASSERT_FALSE(test_square(s.stones[0], square_of(s, m)) ||
+                   test_square(s.stones[1], square_of(s, m)))
+          << "ply " << s.ply;
+      apply(s, m);
+    }
+    EXPECT_LT(s.ply, 120);
+  }
+}
+
+// The data of the move-score fit: a played move among the squares the search orders, each with
+// the table entries of its codes; positions the search does not order are no choice.
+TEST(GomokuPatterns, AMoveChoiceIsTheSearchsCandidatesWithTheirEntries) {
+  std::vector<std::array<int32_t, 2>> out;
+  int checked = 0;
+  for (const State& s : middle_games(71, 12, 9)) {
+    const Board b(s);
+    const int me = b.side_to_move();
+    if (b.threats(0, patterns::kFiveSet).any() || b.threats(1, patterns::kFiveSet).any() ||
+        b.threats(me ^ 1, patterns::kWinNextSet).any())
+      continue;
+    std::vector<int> cells;
+    b.near().for_each([&](int c) { cells.push_back(c); });
+    const int pick = cells[cells.size() / 2];
+    ASSERT_EQ(move_choice(s, Board::move_of(pick), out), static_cast<int>(cells.size() / 2));
+    ASSERT_EQ(out.size(), cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const int mine = b.code(me, cells[i]), theirs = b.code(me ^ 1, cells[i]);
+      EXPECT_EQ(out[i][0], mine ? move_score_entry(mine, 0) : -1);
+      EXPECT_EQ(out[i][1], theirs ? move_score_entry(theirs, 1) : -1);
+    }
+    // The ladder's score of a candidate is the sum of its entries.
+    const MoveScoreTables& t = kLadderMoveScores;
+    EXPECT_EQ((out[0][0] < 0 ? 0 : kMoveScoreDefaults[static_cast<size_t>(out[0][0])]) +
+                  (out[0][1] < 0 ? 0 : kMoveScoreDefaults[static_cast<size_t>(out[0][1])]),
+              t.attack[b.code(me, cells[0])] + t.defend[b.code(me ^ 1, cells[0])]);
+    // A square far from every stone is none of them.
+    EXPECT_EQ(move_choice(s, Move{0, 0}, out), -1);
+    EXPECT_TRUE(out.empty());
+    ++checked;
+  }
+  EXPECT_GE(checked, 6);
+  // Black to move against White's open three: only the squares of a four of either side.
+  const State three = row8("x.x...ooo....", 0);
+  const Board b(three);
+  patterns::CellSet fours = b.threats(0, patterns::kFourSet);
+  for (int i = 0; i < patterns::kCellWords; ++i)
+    fours.w[i] |= b.threats(1, patterns::kFourSet).w[i];
+  ASSERT_EQ(move_choice(three, Move{4, 7}, out), 0);  // x = 4 makes the broken four o.ooo
+  EXPECT_EQ(static_cast<int>(out.size()), fours.count());
+  EXPECT_LT(fours.count(), b.near().count());
+  // A four on the board (a five to make or to block), the empty board: no choice.
+  EXPECT_EQ(move_choice(row8("..oooo", 0), Move{1, 7}, out), -1);
+  EXPECT_EQ(move_choice(row8("xxxx...o", 1), Move{4, 7}, out), -1);
+  EXPECT_EQ(move_choice(initial_state(), Move{7, 7}, out), -1);
 }
 
 // time_management: past `soft` the search goes on while the best move changed in one of the last

@@ -54,6 +54,14 @@ struct TuneSettings {
   // A fit whose validation loss does not fall is rejected without a gate; false: every fit that
   // changed a weight goes to the gate.
   bool require_validation_gain = true;
+  // tune.move_scores: the fit of the move-score table too (a tune config's move_scores: keys).
+  struct MoveScores {
+    bool fit = false;
+    double temperature = 0;
+    double learning_rate = 0.05;
+    uint32_t epochs = 200;
+    double l2 = 1e-4;
+  } move_scores;
   SpsaStepSettings spsa;
 };
 
@@ -266,6 +274,24 @@ config::Section<ImproveConfig<G>> improve_schema() {
   fit.boolean("require_validation_gain", &TuneSettings::require_validation_gain, true,
               "reject a fit whose validation loss does not fall without playing its gate; false: "
               "the gate decides every fit");
+  {
+    using M = TuneSettings::MoveScores;
+    Section<M> m;
+    m.boolean("fit", &M::fit, false,
+              "each fit also fits the move-score table of the game's search (Gomoku's pattern "
+              "search) to the moves played in the window's games (tune's move_scores:)");
+    m.only_if([](const M& x) { return x.fit; }, "with tune.move_scores.fit");
+    m.real("temperature", &M::temperature, 0, config::Range{0, 1e6},
+           "T of the softmax over the candidates' scores / T; 0 = fitted to the parent's table");
+    m.real("learning_rate", &M::learning_rate, 0.05, config::Range{0, 1000, true, false},
+           "Adam's step, in units of score / T");
+    m.integer("epochs", &M::epochs, 200, 0, 10'000'000, "full passes over the training moves");
+    m.real("l2", &M::l2, 1e-4, config::Range{0, 1000},
+           "penalty l2 * sum of ((entry - parent's) / T)^2");
+    if constexpr (eval::MoveScoreGame<G>)
+      fit.section("move_scores", &TuneSettings::move_scores, std::move(m),
+                  "the move-score table's fit (games with one: Gomoku)");
+  }
   fit.section("spsa", &TuneSettings::spsa, detail::spsa_step_keys(),
               "optional second step: SPSA of the champion engine's real-valued keys");
   s.section("data", &C::data, detail::data_keys(known), "which positions each fit reads");

@@ -319,10 +319,11 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       }
       std::vector<double> candidate(names.size(), std::nan(""));
       if (fitted) {
-        candidate = eval::load_weights<G>(candidate_path).w;
+        const eval::Weights fit = eval::load_weights<G>(candidate_path);
+        candidate = fit.w;
         const std::string hash = weights_hash(candidate);
         std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
-        if (candidate == parent_weights->w) {
+        if (candidate == parent_weights->w && fit.move_scores == parent_weights->move_scores) {
           fitted = false;
           row.verdict = static_cast<uint8_t>(Verdict::kReject);
           set_reason(row, "the fit left every weight as it was");

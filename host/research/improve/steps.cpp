@@ -98,6 +98,16 @@ std::string tune_yaml(const std::string& game, uint64_t seed,
   y << YAML::Key << "l2" << YAML::Value << fmt::format("{}", tune.l2);
   y << YAML::Key << "log" << YAML::Value << log;
   y << YAML::EndMap;
+  if (tune.move_scores.fit) {
+    const TuneSettings::MoveScores& m = tune.move_scores;
+    y << YAML::Key << "move_scores" << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << "fit" << YAML::Value << true;
+    y << YAML::Key << "temperature" << YAML::Value << fmt::format("{}", m.temperature);
+    y << YAML::Key << "learning_rate" << YAML::Value << fmt::format("{}", m.learning_rate);
+    y << YAML::Key << "epochs" << YAML::Value << m.epochs;
+    y << YAML::Key << "l2" << YAML::Value << fmt::format("{}", m.l2);
+    y << YAML::EndMap;
+  }
   y << YAML::EndMap;
   return std::string(
              "# The fit of one generation of selfplay improve (rerun: selfplay tune "

@@ -43,6 +43,8 @@ std::string one_line(const std::string& text) {
   return out.size() > kMax ? out.substr(0, kMax) + "..." : out;
 }
 
+}  // namespace
+
 io::CampaignReader open_campaign(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path + ": no such file");
@@ -55,6 +57,8 @@ io::CampaignReader open_campaign(const std::string& path) {
     throw InputError(path + ": not a selfplay campaign file (" + one_line(e.what()) + ")");
   }
 }
+
+namespace {
 
 // For each wanted feature, its column in the file; an InputError names the differences.
 // The file's column of each wanted feature; kAbsent for one the file lacks and may lack.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/base/hdf5/campaign_file.hpp"
 #include "host/research/tune/texel.hpp"
 #include "host/research/tune/tune_config.hpp"
 
@@ -43,6 +44,10 @@ struct InputsGame {
   std::string file;  // the first file, for messages
 };
 InputsGame inputs_game(const std::vector<std::string>& files, const std::string& where);
+
+// The campaign or match file at path, or an InputError saying why it is none (missing, a folder,
+// not a selfplay campaign file).
+io::CampaignReader open_campaign(const std::string& path);
 
 // The key of a game in Positions::games: campaigns differ by seed, so (campaign seed, game id)
 // names a game across files. Two files of the same campaign seed share keys, which keeps a game

@@ -290,6 +290,35 @@ Section<TuneConfig::Texel> texel_schema() {
   return s;
 }
 
+Section<TuneConfig::MoveScores> move_scores_schema() {
+  using M = TuneConfig::MoveScores;
+  Section<M> s;
+  s.node(
+      "fit", &M::fit, {}, "true | false",
+      [](const YAML::Node& v, Mark at, Document& doc, const std::string& path) {
+        return TuneConfig::FitSwitch{config::detail::read_bool(v, at, doc, path), at};
+      },
+      [](const TuneConfig::FitSwitch& f) { return std::string(f.on ? "true" : "false"); },
+      "fit the move-score table of the game's search (Gomoku: attack_* and defend_* per "
+      "pattern code) to the moves played in the inputs' games; the fitted table goes to "
+      "weights.output under move_scores:");
+  s.only_if([](const M& x) { return x.fit.on; }, "with move_scores.fit");
+  s.real("temperature", &M::temperature, 0, Range{0, 1e6},
+         "T of the softmax over the candidates' scores / T; 0 = the T that fits the initial "
+         "table best, then frozen");
+  s.real("learning_rate", &M::learning_rate, 0.05, Range{0, 1000, true, false},
+         "Adam's step, in units of score / T");
+  s.integer("epochs", &M::epochs, 200, 0, 10'000'000, "full passes over the training choices");
+  s.real("l2", &M::l2, 1e-4, Range{0, 1000},
+         "penalty l2 * sum of ((entry - initial) / T)^2: entries the data rarely see stay near "
+         "the initial table");
+  s.integer("report_every", &M::report_every, 20, 1, 10'000'000,
+            "epochs between printed lines (the first and last are always printed)");
+  s.node("tune", &M::tune, {}, "all | list of entry names and patterns such as attack_*",
+         &read_tune, &format_tune, "the entries to fit; the others keep the initial values");
+  return s;
+}
+
 Section<SpsaSettings> spsa_schema() {
   using S = SpsaSettings;
   Section<S> s;
@@ -338,6 +367,8 @@ const Section<TuneConfig>& schema() {
     top.section("k", &TuneConfig::k, k_schema(),
                 "the scale K in sigmoid(K * eval), fitted once on the training set, then frozen");
     top.section("texel", &TuneConfig::texel, texel_schema(), "the optimiser (method: texel)");
+    top.section("move_scores", &TuneConfig::move_scores, move_scores_schema(),
+                "the move-score table's fit (method: texel, games with one: Gomoku)");
     top.section("spsa", &TuneConfig::spsa, spsa_schema(), "method: spsa");
     top.check([](const TuneConfig& c, const Document& doc, const std::string&) {
       if (c.method == Method::kSpsa) {
@@ -373,6 +404,7 @@ TuneConfig load_tune_config_text(const std::string& text, const std::string& nam
       check_features(c, features.game, features.names);
     else if (c.method == Method::kTexel)
       fail_at(c, c.game.at, "game", no_features_text(features.game));
+    check_move_scores(c, features.game, features.move_scores.names);
   }
   return c;
 }
@@ -399,6 +431,31 @@ void check_features(const TuneConfig& config, const std::string& game,
   for (const FeatureName& f : config.data.skip_positions_with)
     check(f.name, f.at, "data.skip_positions_with");
   for (const auto& [name, b] : config.weights.bounds) check(name, b.at, "weights.bounds." + name);
+}
+
+void check_move_scores(const TuneConfig& config, const std::string& game,
+                       std::span<const std::string_view> names) {
+  const TuneConfig::MoveScores& m = config.move_scores;
+  if (!m.fit.on && m.tune.empty()) return;
+  if (names.empty()) {
+    const std::string why =
+        game + " has no move-score table (only Gomoku's pattern search has one)";
+    if (m.fit.on) fail_at(config, m.fit.at, "move_scores.fit", why);
+    fail_at(config, m.tune.front().at, "move_scores.tune", why);
+  }
+  const std::vector<std::string> known(names.begin(), names.end());
+  for (const FeatureName& f : m.tune) {
+    if (std::any_of(known.begin(), known.end(),
+                    [&](const std::string& k) { return feature_selected(f.name, k); }))
+      continue;
+    const std::string hint = is_feature_pattern(f.name) ? "" : config::closest_match(f.name, known);
+    fail_at(config, f.at, "move_scores.tune",
+            (is_feature_pattern(f.name) ? "the pattern " + quote(f.name) + " selects no entry"
+                                        : "unknown entry " + quote(f.name)) +
+                (hint.empty() ? " of the move-score table of " + game +
+                                    " (attack_DDDD and defend_DDDD per pattern code)"
+                              : ", did you mean '" + hint + "'?"));
+  }
 }
 
 TuneConfig load_tune_config(const std::string& path) {

@@ -91,6 +91,24 @@ struct TuneConfig {
     bool write_if_diverged = false;  // write weights.output even when the fit diverged
   } texel;
 
+  // The move-score table of the game's search (Gomoku's pattern search: move_scores.hpp), fitted
+  // to the moves played in the inputs' games (move_score_fit.hpp) when fit is set.
+  // move_scores.fit, with where it was written (a game without a table is found late).
+  struct FitSwitch {
+    bool on = false;
+    config::Mark at;
+    friend bool operator==(const FitSwitch& a, const FitSwitch& b) { return a.on == b.on; }
+  };
+  struct MoveScores {
+    FitSwitch fit;
+    double temperature = 0;  // 0 = fitted with the initial table
+    double learning_rate = 0.05;
+    int epochs = 200;
+    double l2 = 1e-4;
+    int report_every = 20;
+    std::vector<FeatureName> tune;  // entry names and patterns; empty = all
+  } move_scores;
+
   SpsaSettings spsa;  // method: spsa
 
   std::string source_path;  // the file it was read from
@@ -118,6 +136,11 @@ std::string explain_tune_config(const TuneConfig& config);
 // the list of the game's features, for one the game lacks.
 void check_features(const TuneConfig& config, const std::string& game,
                     std::span<const std::string_view> names);
+
+// Checks move_scores.fit and move_scores.tune against the move-score table of `game` (names:
+// G::move_score_names(), empty for a game without one), throwing ConfigError at the key.
+void check_move_scores(const TuneConfig& config, const std::string& game,
+                       std::span<const std::string_view> names);
 
 // Throws ConfigError "FILE:LINE:COLUMN: key 'PATH': WHAT" at the config's mark for path (as
 // config::Document::fail_key would while loading), for errors found after loading, e.g. a glob

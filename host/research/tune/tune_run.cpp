@@ -97,14 +97,32 @@ std::string weights_yaml(const TuneConfig& config, const eval::Weights& initial,
         fmt::format("{:<40}{}# {} {}\n", line, line.size() >= 40 ? " " : "",
                     r.tuned[i] ? "initial" : "fixed at", config::detail::format_real(initial.w[i]));
   }
-  // The initial file's move-score table, not fitted: the entries that differ from the defaults.
+  // The move-score table: fitted (move_scores.fit), or the initial file's as it gave them; the
+  // entries that differ from the defaults.
+  const MoveScoreReport* fit = r.fitted_move_scores ? &*r.fitted_move_scores : nullptr;
+  const std::vector<double>& table = fit ? fit->result.weights : initial.move_scores;
   std::string scores;
-  for (size_t i = 0; i < initial.move_scores.size() && i < r.move_scores.names.size(); ++i)
-    if (initial.move_scores[i] != r.move_scores.defaults[i])
+  for (size_t i = 0; i < table.size() && i < r.move_scores.names.size(); ++i)
+    if (table[i] != r.move_scores.defaults[i])
       scores += "  " + std::string(r.move_scores.names[i]) + ": " +
-                config::detail::format_real(initial.move_scores[i]) + "\n";
-  if (!scores.empty())
+                config::detail::format_real(table[i]) + "\n";
+  if (fit) {
+    const MoveScoreEpoch &a = fit->result.history.front(), &b = fit->result.history.back();
+    const bool valid = fit->validation_choices > 0;
+    const ChoiceStats &before = valid ? a.validation : a.train,
+                      &after = valid ? b.validation : b.train;
+    out += fmt::format(
+        "move_scores:  # fitted to {} moves (validation {}): softmax of score / T, T {} ({}), "
+        "{} epochs, l2 {}; {} loss {:.4f} -> {:.4f}, first in the order {:.1f}% -> {:.1f}%, "
+        "among the first five {:.1f}% -> {:.1f}%; entries not listed keep the ladder's values\n",
+        fit->train_choices, fit->validation_choices, config::detail::format_real(fit->temperature),
+        fit->temperature_fitted ? "fitted" : "given", config.move_scores.epochs,
+        config.move_scores.l2, valid ? "validation" : "training", before.loss, after.loss,
+        100 * before.top1, 100 * after.top1, 100 * before.top5, 100 * after.top5);
+    out += scores.empty() ? "  {}\n" : scores;
+  } else if (!scores.empty()) {
     out += "move_scores:  # the initial file's, as it gave them (not fitted)\n" + scores;
+  }
   return out;
 }
 
@@ -127,6 +145,95 @@ void check_spsa_outputs(const TuneConfig& config) {
   if (same_file(s.output, s.result))
     throw InputError(result + ": " + excerpt(s.result) +
                      " is also spsa.output; the trajectory and the result need two files");
+}
+
+MoveScoreReport fit_move_score_table(const TuneConfig& config,
+                                     const std::vector<std::string>& files, const std::string& game,
+                                     const eval::MoveScoreSpec& spec,
+                                     const std::vector<double>& initial, std::FILE* out) {
+  const TuneConfig::MoveScores& c = config.move_scores;
+  check_move_scores(config, game, spec.names);
+  if (!has_move_choices(game))
+    fail_at(config, c.fit.at, "move_scores.fit",
+            game + " does not say which moves its search orders: no choices to fit");
+  MoveScoreReport r;
+  LoadedChoices loaded = load_move_choices(files, game);
+  r.files = loaded.files;
+  for (const ChoiceFileSummary& f : loaded.files)
+    fmt::print(out, "moves       {} ({} choices in {} plies of {} games{})\n", f.path, f.choices,
+               f.plies, f.games,
+               f.unreplayed ? fmt::format("; {} games did not replay (selfplay verify says why)",
+                                          f.unreplayed)
+                            : std::string());
+  if (loaded.choices.size() == 0)
+    fail_at(config, c.fit.at, "move_scores.fit",
+            "no move of the inputs' finished games is a choice of the search's ordering (no "
+            "finished games, or only forced moves)");
+  ChoiceSplit split =
+      split_choices_by_game(loaded.choices, config.data.validation_fraction, config.seed);
+  r.train_choices = split.train.size();
+  r.validation_choices = split.validation.size();
+  if (r.train_choices == 0)
+    throw InputError(config.source_path +
+                     ": key 'data.validation_fraction': every move choice went to the validation "
+                     "set; lower the fraction or add games");
+  const std::vector<double> w0 =
+      initial.empty() ? std::vector<double>(spec.defaults.begin(), spec.defaults.end()) : initial;
+  if (c.temperature > 0) {
+    r.temperature = c.temperature;
+  } else {
+    try {
+      const TemperatureFit t = fit_temperature(split.train, w0, 1e-3, 1e7);
+      r.temperature = t.t;
+      r.temperature_fitted = true;
+    } catch (const InputError& e) {
+      throw InputError(config.source_path + ": key 'weights.initial': " + e.what());
+    }
+  }
+  MoveScoreFitOptions o;
+  o.learning_rate = c.learning_rate;
+  o.epochs = c.epochs;
+  o.l2 = c.l2;
+  o.report_every = c.report_every;
+  o.bound = eval::kMaxWeight;
+  o.tuned.assign(w0.size(), c.tune.empty());
+  for (size_t j = 0; j < w0.size(); ++j)
+    for (const FeatureName& f : c.tune)
+      o.tuned[j] = o.tuned[j] || feature_selected(f.name, spec.names[j]);
+  r.tuned = static_cast<size_t>(std::count(o.tuned.begin(), o.tuned.end(), true));
+  fmt::print(out,
+             "move scores train {} choices, validation {}; T {:.6g} ({}); fitting {} of {} "
+             "entries, learning rate {}, {} epochs, l2 {}\n",
+             r.train_choices, r.validation_choices, r.temperature,
+             r.temperature_fitted ? "fitted to the initial table" : "move_scores.temperature",
+             r.tuned, w0.size(), c.learning_rate, c.epochs, c.l2);
+  fmt::print(out, "{:>8}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}\n", "epoch", "train loss",
+             "top-1", "top-5", "valid loss", "top-1", "top-5");
+  r.result = fit_move_scores(
+      split.train, split.validation, w0, r.temperature, o, [&](const MoveScoreEpoch& e) {
+        fmt::print(out,
+                   "{:>8}  {:>10.5f}  {:>9.2f}%  {:>9.2f}%  {:>10.5f}  "
+                   "{:>9.2f}%  {:>9.2f}%\n",
+                   e.epoch, e.train.loss, 100 * e.train.top1, 100 * e.train.top5, e.validation.loss,
+                   100 * e.validation.top1, 100 * e.validation.top5);
+        std::fflush(out);
+      });
+  // The search rounds each entry to an integer: the file holds what it will use.
+  for (double& v : r.result.weights) v = std::round(v);
+  // The largest changes, for the reader.
+  std::vector<size_t> order(w0.size());
+  for (size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::abs(r.result.weights[a] - w0[a]) > std::abs(r.result.weights[b] - w0[b]);
+  });
+  fmt::print(out, "\n{:<16}{:>10}  {:>10}  {:>12}\n", "entry", "initial", "fitted", "candidates");
+  for (size_t i = 0; i < std::min<size_t>(12, order.size()); ++i) {
+    const size_t j = order[i];
+    if (r.result.weights[j] == w0[j]) break;
+    fmt::print(out, "{:<16}{:>10}  {:>10}  {:>12}\n", spec.names[j], w0[j], r.result.weights[j],
+               r.result.seen[j]);
+  }
+  return r;
 }
 
 TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLookup& lookup) {
@@ -357,12 +464,35 @@ TuneReport run_tune(const TuneConfig& config, std::FILE* out, const FeatureLooku
                  : " (the weights are not finite numbers, so no file can hold them)"));
   }
 
+  if (config.move_scores.fit.on) {
+    if (features.move_scores.names.empty())
+      fail_at(config, config.move_scores.fit.at, "move_scores.fit",
+              features.game + " (the game of " + excerpt(inputs.file) +
+                  ") has no move-score table (only Gomoku's pattern search has one)");
+    fmt::print(out, "\n");
+    report.fitted_move_scores = fit_move_score_table(
+        config, files, features.game, features.move_scores, initial.move_scores, out);
+    const MoveScoreFitResult& m = report.fitted_move_scores->result;
+    if (!m.diverged.empty()) {
+      fmt::print(out, "\nwarning     the move-score fit diverged: {}\n", m.diverged);
+      std::fflush(out);
+      if (!config.texel.write_if_diverged)
+        throw TuneDiverged(
+            fmt::format("{}: the move-score fit diverged ({}); nothing written to {}: lower "
+                        "move_scores.learning_rate, or set texel.write_if_diverged: true "
+                        "(--write-if-diverged) to write the table anyway",
+                        config.source_path, m.diverged, excerpt(output)));
+    }
+  }
+
   report.date_utc = utc_now();
   const std::string text = weights_yaml(config, initial, report);
   // The file must read back as the weights just fitted; anything else is a bug here.
   const eval::Weights check = eval::load_weights_text(text, config.weights.output, features.names,
                                                       features.required, features.move_scores);
-  if (check.w != report.result.weights || check.move_scores != initial.move_scores)
+  const std::vector<double>& table =
+      report.fitted_move_scores ? report.fitted_move_scores->result.weights : initial.move_scores;
+  if (check.w != report.result.weights || check.move_scores != table)
     throw std::runtime_error("internal error: the weights file text does not read back exactly");
   write_file_atomically(config.weights.output, text);
   fmt::print(out, "\nwrote       {}\n", config.weights.output);

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,10 +12,22 @@
 #include "host/engines/eval/weights.hpp"
 #include "host/research/tune/dataset.hpp"
 #include "host/research/tune/game_features.hpp"
+#include "host/research/tune/move_choices.hpp"
+#include "host/research/tune/move_score_fit.hpp"
 #include "host/research/tune/texel.hpp"
 #include "host/research/tune/tune_config.hpp"
 
 namespace sp::tune {
+
+// What the move-score fit did (move_scores.fit).
+struct MoveScoreReport {
+  std::vector<ChoiceFileSummary> files;
+  size_t train_choices = 0, validation_choices = 0;
+  double temperature = 0;
+  bool temperature_fitted = false;  // else move_scores.temperature's
+  MoveScoreFitResult result;        // weights: the table, rounded to integers as the search uses it
+  size_t tuned = 0;                 // entries fitted
+};
 
 // What a tuning run did, for the provenance of the weights file.
 struct TuneReport {
@@ -29,8 +42,9 @@ struct TuneReport {
   size_t validation_positions = 0, validation_games = 0;
   KFit k;
   TexelResult result;
-  std::vector<bool> tuned;  // per feature
-  std::string date_utc;     // "2026-12-01T10:00:00Z"
+  std::vector<bool> tuned;                            // per feature
+  std::optional<MoveScoreReport> fitted_move_scores;  // with move_scores.fit
+  std::string date_utc;                               // "2026-12-01T10:00:00Z"
   std::string git_commit;
 };
 
@@ -52,10 +66,19 @@ using FeatureLookup = std::function<GameFeatures(const std::string& game)>;
 // file as another or a byte-for-byte copy of it is read once, and said so. Throws sp::InputError
 // (naming the file and, for config values, the key or the option that set it) for unusable inputs
 // and outputs, and TuneDiverged when the fit diverged and texel.write_if_diverged is off; the
-// output file is then left as it was.
+// output file is then left as it was. With move_scores.fit it also fits the game's move-score
+// table to the moves played in the inputs' games (fit_move_score_table) and writes it too.
 TuneReport run_tune(
     const TuneConfig& config, std::FILE* out,
     const FeatureLookup& lookup = [](const std::string& game) { return game_features(game); });
+
+// The move-score fit of run_tune (move_scores.fit) on the inputs `files` of game `game` (whose
+// table is `spec`), from the table `initial`, printing its progress to out. Throws InputError
+// naming the key for a game without a table or inputs without a single choice.
+MoveScoreReport fit_move_score_table(const TuneConfig& config,
+                                     const std::vector<std::string>& files, const std::string& game,
+                                     const eval::MoveScoreSpec& spec,
+                                     const std::vector<double>& initial, std::FILE* out);
 
 // Method spsa: the checks run_tune makes of its outputs, for spsa.output and spsa.result (which
 // must differ, and be neither the tune config nor spsa.match). Call before run_spsa.
