@@ -212,7 +212,7 @@ const std::map<std::string, Room> kHostRooms = {
     {"host/research/tune",
      {4,
       {"host/base/hdf5", "host/base/system", "host/engines/eval", "host/play/config",
-       "host/play/selfplay"}}},
+       "host/play/selfplay", "host/records"}}},
     {"host/research/improve",
      {4,
       {"host/base/hdf5", "host/base/mpi", "host/base/stats", "host/base/system",

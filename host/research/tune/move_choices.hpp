@@ -1,8 +1,8 @@
 // The move choices of stored games (move_score_fit.hpp), read from campaign and match files:
 // every finished game is replayed with its game's rules (host/records), and each ply whose
 // position the game's search orders is a choice among the moves it would order there
-// (MoveChoiceGame: Gomoku's pattern search, games/gomoku/move_choice.hpp). Every problem with an
-// input is an sp::InputError that names the file.
+// (MoveChoiceGame: Gomoku's pattern search, its game folder's move_choice.hpp). Every problem with
+// an input is an sp::InputError that names the file.
 #pragma once
 
 #include <array>

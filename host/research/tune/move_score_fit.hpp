@@ -1,6 +1,6 @@
 // Fitting a move-score table (the scores a search orders its moves by, such as Gomoku's attack and
-// defend entries per pattern code, games/gomoku/move_scores.hpp) to the moves played in stored
-// games. Each position is a choice among the candidates the search would order there, each
+// defend entries per pattern code, in its game folder's move_scores.hpp) to the moves played in
+// stored games. Each position is a choice among the candidates the search would order there, each
 // candidate scored by the sum of its table entries s = sum of w[e], and the model gives the played
 // move the probability softmax(s / T) among them: the generalized Bradley-Terry model of move
 // patterns (R. Coulom, "Computing Elo Ratings of Move Patterns in the Game of Go", 2007). T is
