@@ -135,26 +135,12 @@ TemperatureFit fit_temperature(const MoveChoices& c, const std::vector<double>& 
     for (double& v : u) v /= std::exp(log_t);
     return loss_and_gradient(c, u, nullptr);
   };
-  // Golden-section search on log T, reusing one inner point per step.
-  const double ratio = (std::sqrt(5.0) - 1) / 2, a0 = std::log(lo), b0 = std::log(hi);
-  double a = a0, b = b0;
-  double x = b - ratio * (b - a), y = a + ratio * (b - a);
-  double fx = at(x), fy = at(y);
-  while (b - a > 1e-6) {
-    if (fx <= fy) {
-      b = y, y = x, fy = fx;
-      x = b - ratio * (b - a);
-      fx = at(x);
-    } else {
-      a = x, x = y, fx = fy;
-      y = a + ratio * (b - a);
-      fy = at(y);
-    }
-  }
-  const double best = fx <= fy ? x : y;
+  const double a0 = std::log(lo), b0 = std::log(hi);
+  const GoldenMinimum m = golden_minimum(at, a0, b0, 1e-6);
+  const double best = m.x;
   TemperatureFit fit;
   fit.t = std::exp(best);
-  fit.loss = std::min(fx, fy);
+  fit.loss = m.value;
   fit.at_boundary = best - a0 < 1e-3 || b0 - best < 1e-3;
   return fit;
 }
@@ -223,14 +209,9 @@ MoveScoreFitResult fit_move_scores(const MoveChoices& train, const MoveChoices& 
   }
   weights();
   result.weights = w;
-  const double before = result.objective_before, after = result.objective_after;
-  if (result.diverged.empty() && !(after <= before + kDivergedRise * std::abs(before))) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "the training objective (loss plus L2) rose from %.6g to %.6g over %d epochs",
-                  before, after, result.history.back().epoch);
-    result.diverged = text;
-  }
+  if (result.diverged.empty())
+    result.diverged = objective_rise(result.objective_before, result.objective_after,
+                                     result.history.back().epoch);
   return result;
 }
 

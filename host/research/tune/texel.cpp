@@ -158,26 +158,10 @@ KFit fit_k(const Positions& p, const std::vector<double>& w, Loss loss,
     fit.at_boundary = best == 0 || best == n - 1;
     return fit;
   }
-  // Golden-section search on log K, reusing one inner point per step.
-  const double ratio = (std::sqrt(5.0) - 1) / 2;
-  double a = a0, b = b0;
-  double c = b - ratio * (b - a), d = a + ratio * (b - a);
-  double fc = at(c), fd = at(d);
-  const double stop = std::log1p(options.tolerance);
-  while (b - a > stop) {
-    if (fc <= fd) {
-      b = d, d = c, fd = fc;
-      c = b - ratio * (b - a);
-      fc = at(c);
-    } else {
-      a = c, c = d, fc = fd;
-      d = a + ratio * (b - a);
-      fd = at(d);
-    }
-  }
-  const double best = fc <= fd ? c : d;
+  const GoldenMinimum m = golden_minimum(at, a0, b0, std::log1p(options.tolerance));
+  const double best = m.x;
   fit.k = std::exp(best);
-  fit.loss = std::min(fc, fd);
+  fit.loss = m.value;
   const double edge = 1e-3;  // within 0.1% of an end
   fit.at_boundary = best - a0 < edge || b0 - best < edge;
   return fit;
@@ -251,15 +235,38 @@ TexelResult tune_weights(const Positions& train, const Positions& validation,
   result.weights = std::move(w);
   result.before = result.history.front();
   result.after = result.history.back();
-  const double before = result.objective_before, after = result.objective_after;
-  if (result.diverged.empty() && !(after <= before + kDivergedRise * std::abs(before))) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "the training objective (loss plus L2) rose from %.6g to %.6g over %d epochs",
-                  before, after, result.history.back().epoch);
-    result.diverged = text;
-  }
+  if (result.diverged.empty())
+    result.diverged = objective_rise(result.objective_before, result.objective_after,
+                                     result.history.back().epoch);
   return result;
+}
+
+std::string objective_rise(double before, double after, int epochs) {
+  if (after <= before + kDivergedRise * std::abs(before)) return "";
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "the training objective (loss plus L2) rose from %.6g to %.6g over %d epochs",
+                before, after, epochs);
+  return text;
+}
+
+GoldenMinimum golden_minimum(const std::function<double(double)>& f, double a, double b,
+                             double tolerance) {
+  const double ratio = (std::sqrt(5.0) - 1) / 2;
+  double c = b - ratio * (b - a), d = a + ratio * (b - a);
+  double fc = f(c), fd = f(d);
+  while (b - a > tolerance) {
+    if (fc <= fd) {
+      b = d, d = c, fd = fc;
+      c = b - ratio * (b - a);
+      fc = f(c);
+    } else {
+      a = c, c = d, fc = fd;
+      d = a + ratio * (b - a);
+      fd = f(d);
+    }
+  }
+  return fc <= fd ? GoldenMinimum{c, fc} : GoldenMinimum{d, fd};
 }
 
 }  // namespace sp::tune

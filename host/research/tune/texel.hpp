@@ -115,6 +115,18 @@ struct TexelResult {
 // were too large (a learning rate too high), not a better fit.
 inline constexpr double kDivergedRise = 0.01;
 
+// Why a fit whose objective went from `before` to `after` over `epochs` epochs diverged: "" when
+// it did not (after at most kDivergedRise above before), else a sentence saying so.
+std::string objective_rise(double before, double after, int epochs);
+
+// The minimum of f on [a, b] by golden-section search (one new point per step), narrowing the
+// bracket until it is at most `tolerance` wide; assumes one minimum in the range.
+struct GoldenMinimum {
+  double x = 0, value = 0;
+};
+GoldenMinimum golden_minimum(const std::function<double(double)>& f, double a, double b,
+                             double tolerance);
+
 // Fits the tuned weights by minimising the training loss (plus L2) with K frozen; untuned weights
 // keep their values. on_report is called for every history entry as it is made. Sets diverged
 // when the fit failed (the weights are then whatever the last step left). Preconditions:
