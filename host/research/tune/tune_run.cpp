@@ -202,9 +202,11 @@ MoveScoreReport fit_move_score_table(const TuneConfig& config,
       o.tuned[j] = o.tuned[j] || feature_selected(f.name, spec.names[j]);
   r.tuned = static_cast<size_t>(std::count(o.tuned.begin(), o.tuned.end(), true));
   fmt::print(out,
-             "move scores train {} choices, validation {}; T {:.6g} ({}); fitting {} of {} "
-             "entries, learning rate {}, {} epochs, l2 {}\n",
-             r.train_choices, r.validation_choices, r.temperature,
+             "move scores train {} choices ({:.1f} candidates each), validation {}; T {:.6g} ({}); "
+             "fitting {} of {} entries, learning rate {}, {} epochs, l2 {}\n",
+             r.train_choices,
+             static_cast<double>(split.train.candidates()) / static_cast<double>(r.train_choices),
+             r.validation_choices, r.temperature,
              r.temperature_fitted ? "fitted to the initial table" : "move_scores.temperature",
              r.tuned, w0.size(), c.learning_rate, c.epochs, c.l2);
   fmt::print(out, "{:>8}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}\n", "epoch", "train loss",
