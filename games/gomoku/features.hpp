@@ -239,6 +239,18 @@ inline void extract_features(const State& s, float* out, bool codes) {
   if (codes) code_features(b, mover, out + kRequiredFeatures);
 }
 
+// The pattern features (kFirstPatternFeature .. kRequiredFeatures) of every child of s, the
+// position after moves[k], as extract_features gives them (kPatternFeatures each, child after
+// child): one board for all of them, each move played on it and taken back.
+inline void child_pattern_features(const State& s, const Move* moves, int n, float* out) {
+  patterns::Board b(s);
+  for (int k = 0; k < n; ++k) {
+    b.play(patterns::Board::cell(moves[k].x, moves[k].y));
+    pattern_features(b, b.side_to_move(), out + k * kPatternFeatures);
+    b.undo();
+  }
+}
+
 // The weighed sum of the code features (w: their weights, kCodeFeatures of them) of s, straight
 // from the board's code counts.
 inline double code_score(const State& s, const double* w) {

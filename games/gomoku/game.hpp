@@ -109,6 +109,13 @@ struct GomokuGame {
   static void extract_prefix_features(const State& s, const Rules&, float* out) {
     gomoku::extract_window_features(s, out);
   }
+  // The pattern features of every child at once (one pattern board, each move played and taken
+  // back), for MCTS priors that weigh only them.
+  static constexpr int kChildFeaturesFirst = gomoku::kFirstPatternFeature;
+  static constexpr int kChildFeaturesEnd = gomoku::kRequiredFeatures;
+  static void child_features(const State& s, const Rules&, const Move* moves, int n, float* out) {
+    gomoku::child_pattern_features(s, moves, n, out);
+  }
   // The weighed sum of the pattern code features, straight from the board.
   static double table_score(const State& s, const Rules&, const double* table_weights) {
     return gomoku::code_score(s, table_weights);

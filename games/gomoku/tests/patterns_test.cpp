@@ -28,6 +28,7 @@
 #include "host/engines/eval/weights.hpp"
 #include "host/play/config/load.hpp"
 #include "host/play/selfplay/driver.hpp"
+#include "host/play/selfplay/engine_factory.hpp"
 
 namespace sp::gomoku {
 namespace {
@@ -716,6 +717,44 @@ TEST(GomokuPatterns, TheMoveScoreTableComesFromTheWeightsFile) {
   };
   EXPECT_NE(engine_nodes(path), engine_nodes(std::string(SELFPLAY_SOURCE_DIR) +
                                              "/configs/gomoku/weights/pattern.yaml"));
+}
+
+// MCTS priors of every child at once (one pattern board, each move played and taken back) are the
+// priors child by child, bit for bit; weights on the window counts keep the one-by-one path.
+TEST(GomokuPatterns, ChildPriorsAtOnceAreThoseChildByChild) {
+  const auto pattern = std::make_shared<const eval::Weights>(eval::load_weights<GomokuGame>(
+      std::string(SELFPLAY_SOURCE_DIR) + "/configs/gomoku/weights/pattern.yaml"));
+  const auto classic = std::make_shared<const eval::Weights>(eval::load_weights<GomokuGame>(
+      std::string(SELFPLAY_SOURCE_DIR) + "/configs/gomoku/weights/classic.yaml"));
+  EXPECT_TRUE(eval::LinearEvaluation<GomokuGame>(*pattern).children_at_once());
+  EXPECT_FALSE(eval::LinearEvaluation<GomokuGame>(*classic).children_at_once());
+  EXPECT_FALSE(selfplay::children_prior<GomokuGame>(classic, Rules{}, 0.1));
+  const auto at_once = selfplay::children_prior<GomokuGame>(pattern, Rules{}, 0.18);
+  const auto one = selfplay::evaluation_prior<GomokuGame>(pattern, Rules{}, 0.18);
+  ASSERT_TRUE(at_once);
+  int children = 0, differ = 0;
+  for (const State& s : middle_games(23, 10, 11)) {
+    GomokuGame::MoveList moves;
+    GomokuGame::candidate_moves(s, Rules{}, moves);
+    std::vector<double> priors(static_cast<size_t>(moves.size));
+    at_once(s, moves.moves, moves.size, priors.data());
+    for (int k = 0; k < moves.size; ++k) {
+      State child = s;
+      apply(child, moves.moves[k]);
+      ASSERT_EQ(priors[static_cast<size_t>(k)], one(child)) << k;
+      differ += priors[static_cast<size_t>(k)] != priors[0];
+      ++children;
+    }
+    // The windows' evaluation, one by one through children(), as operator() gives it.
+    const eval::LinearEvaluation<GomokuGame> windows(*classic);
+    std::vector<double> scores(static_cast<size_t>(moves.size));
+    windows.children(s, Rules{}, moves.moves, moves.size, scores.data());
+    State child = s;
+    apply(child, moves.moves[moves.size - 1]);
+    EXPECT_EQ(scores.back(), windows(child, Rules{}));
+  }
+  EXPECT_GT(children, 200);
+  EXPECT_GT(differ, children / 4);  // the priors tell the children apart
 }
 
 // Without threat searches (threat_nodes 0) the search still plays the open four it has, and a whole

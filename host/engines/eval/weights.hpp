@@ -122,6 +122,19 @@ concept PrefixFeatureGame = FeatureGame<G> &&
   G::extract_prefix_features(s, r, out);
 };
 
+// A game that gives the features [G::kChildFeaturesFirst, G::kChildFeaturesEnd) of every child of
+// a position at once, cheaper than child by child: G::child_features(s, rules, moves, n, out)
+// writes, for the position after moves[k], those features of G::extract_features at
+// out[k * (End - First)], and a move passes the turn (the child's side to move is the other).
+template <class G>
+concept ChildFeatureGame = FeatureGame<G> &&
+    requires(const typename G::State& s, const typename G::Rules& r, const typename G::Move* m,
+             int n, float* out) {
+  { G::kChildFeaturesFirst } -> std::convertible_to<int>;
+  { G::kChildFeaturesEnd } -> std::convertible_to<int>;
+  G::child_features(s, r, m, n, out);
+};
+
 // evaluate<G> for one set of weights, as the engines call it at every leaf, without the terms
 // that weigh 0. The same score bit for bit (the terms added in feature order) when no table entry
 // is weighed, and then without computing the tables at all; with table entries weighed, a game
@@ -147,6 +160,39 @@ class LinearEvaluation {
     if constexpr (PrefixFeatureGame<G>)
       if (!tables && (terms_.empty() || terms_.back().feature < G::kPrefixFeatures))
         mode_ = Mode::kPrefix;
+    if constexpr (ChildFeatureGame<G>)
+      children_ = !tables && !terms_.empty() && mode_ != Mode::kPrefix &&
+                  terms_.front().feature >= G::kChildFeaturesFirst &&
+                  terms_.back().feature < G::kChildFeaturesEnd;
+  }
+
+  // Whether children() reads every child at once (ChildFeatureGame, every weighed feature among
+  // those it gives); else it evaluates them one by one.
+  bool children_at_once() const { return children_; }
+
+  // out[k]: the score of the position after moves[k] (for its side to move), bit for bit as
+  // operator() gives it.
+  void children(const typename G::State& s, const typename G::Rules& rules,
+                const typename G::Move* moves, int n, double* out) const {
+    if constexpr (ChildFeatureGame<G>) {
+      if (children_) {
+        constexpr int kFirst = G::kChildFeaturesFirst, kWidth = G::kChildFeaturesEnd - kFirst;
+        std::vector<float> f(static_cast<size_t>(n) * kWidth);
+        G::child_features(s, rules, moves, n, f.data());
+        for (int k = 0; k < n; ++k) {
+          const float* x = f.data() + static_cast<size_t>(k) * kWidth;
+          double v = 0;
+          for (const Term& t : terms_) v += t.weight * static_cast<double>(x[t.feature - kFirst]);
+          out[k] = v;
+        }
+        return;
+      }
+    }
+    for (int k = 0; k < n; ++k) {
+      typename G::State child = s;
+      G::apply(child, moves[k]);
+      out[k] = (*this)(child, rules);
+    }
   }
   double operator()(const typename G::State& s, const typename G::Rules& rules) const {
     float f[G::kNumFeatures];
@@ -180,6 +226,7 @@ class LinearEvaluation {
   std::vector<Term> terms_;
   std::vector<double> table_weights_;  // kTableScore: the table entries' weights
   Mode mode_ = Mode::kAll;
+  bool children_ = false;  // children() reads every child at once
 };
 
 // V >= |evaluate<G>(weights, s, rules)| for every position: sum of |w_i| times the largest value

@@ -62,6 +62,10 @@ class MctsEngine final : public Engine<Game> {
   void observe(Move move, const State& next_root) override { tree_.advance(move, next_root); }
   void set_time_limit(uint32_t ms) override { tree_.set_time_limit(ms ? ms : params_.time_ms); }
   void set_interrupt(const std::atomic<bool>* flag) override { tree_.set_interrupt(flag); }
+  // The evaluator's priors of a node's children at once (Mcts::set_children_evaluator).
+  void set_children_evaluator(typename Mcts<Game>::ChildrenEvaluator f) {
+    tree_.set_children_evaluator(std::move(f));
+  }
   // Endgame databases solving the nodes they cover (Mcts::set_endgame); before the first move.
   void set_endgame(std::shared_ptr<const EndgameProbe<State>> tables) {
     endgame_named_ = tables != nullptr;

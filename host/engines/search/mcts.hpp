@@ -115,6 +115,10 @@ class Mcts {
   using Rules = typename Game::Rules;
   // Prior of a non-terminal state: player 0's win probability, 0..1. Deterministic.
   using Evaluator = std::function<double(const State&)>;
+  // The evaluator's priors of every child of a decision node at once (out[k]: the position after
+  // moves[k]), exactly as the evaluator gives them one by one, but cheaper. Optional.
+  using ChildrenEvaluator =
+      std::function<void(const State& parent, const Move* moves, int n, double* out)>;
 
   // The evaluator is needed (and used) only when eval_blend or progressive_bias is above 0.
   Mcts(const MctsParams& params, const Rules& rules, Evaluator evaluator = {})
@@ -184,6 +188,10 @@ class Mcts {
   }
   // A flag that ends the following searches when set (Deadline::set_interrupt).
   void set_interrupt(const std::atomic<bool>* flag) { deadline_.set_interrupt(flag); }
+  // The priors of a node's children at once (ChildrenEvaluator), used where the evaluator is.
+  void set_children_evaluator(ChildrenEvaluator f) {
+    if (evaluator_) children_evaluator_ = std::move(f);
+  }
   // True when select_leaves() would add nothing now (budget spent, or results are pending).
   bool wants_leaves() const { return !single_move_ && pending_.empty() && budget_left(); }
 
@@ -612,7 +620,9 @@ class Mcts {
   }
 
   // probe: a decision node the endgame databases cover is solved (never the root).
-  Node make_node(const State& s, Kind kind, Move m, bool probe = true) const {
+  // prior: the evaluator's value of s when the caller has it (children_evaluator_).
+  Node make_node(const State& s, Kind kind, Move m, bool probe = true,
+                 const double* prior = nullptr) const {
     Node n;
     n.move = m;
     n.kind = Game::is_over(s) ? Kind::kTerminal : kind;
@@ -631,7 +641,8 @@ class Mcts {
         return n;
       }
     }
-    if (evaluator_ && n.kind != Kind::kTerminal) n.prior0 = static_cast<float>(evaluator_(s));
+    if (evaluator_ && n.kind != Kind::kTerminal)
+      n.prior0 = static_cast<float>(prior ? *prior : evaluator_(s));
     return n;
   }
 
@@ -678,10 +689,15 @@ class Mcts {
     if (nodes_.size() + moves.size > node_limit_ && node != 0) return false;
     make_room(static_cast<size_t>(moves.size));
     const uint32_t first = static_cast<uint32_t>(nodes_.size());
+    if (children_evaluator_) {
+      child_priors_.resize(static_cast<size_t>(moves.size));
+      children_evaluator_(s, moves.moves, moves.size, child_priors_.data());
+    }
     for (int i = 0; i < moves.size; ++i) {
       State child = s;
       Game::apply(child, moves.moves[i]);
-      nodes_.push_back(make_node(child, kAfterMove, moves.moves[i]));
+      nodes_.push_back(make_node(child, kAfterMove, moves.moves[i], true,
+                                 children_evaluator_ ? &child_priors_[i] : nullptr));
     }
     nodes_[node].first_child = first;
     nodes_[node].num_children = static_cast<uint16_t>(moves.size);
@@ -802,7 +818,9 @@ class Mcts {
 
   MctsParams p_;
   Rules rules_;
-  Evaluator evaluator_;  // null unless eval_blend or progressive_bias is used
+  Evaluator evaluator_;                   // null unless eval_blend or progressive_bias is used
+  ChildrenEvaluator children_evaluator_;  // optional, with evaluator_: its priors, children at once
+  std::vector<double> child_priors_;      // expand()'s scratch for them
   std::shared_ptr<const EndgameProbe<State>> endgame_;  // null: no databases
   bool probe_ = false;            // per search: endgame_ set and the root not covered
   std::vector<Move> root_moves_;  // per search: a covered root's kept moves (empty: none)

@@ -44,6 +44,29 @@ typename search::Mcts<G>::Evaluator evaluation_prior(std::shared_ptr<const eval:
   }
 }
 
+// evaluation_prior's values for every child of a node at once, where the game gives the features
+// the weights weigh child by child cheaper (eval::ChildFeatureGame); null otherwise.
+template <HostGame G>
+typename search::Mcts<G>::ChildrenEvaluator children_prior(
+    std::shared_ptr<const eval::Weights> weights, const typename G::Rules& rules, double scale) {
+  if constexpr (eval::ChildFeatureGame<G>) {
+    if (!weights) return {};
+    eval::LinearEvaluation<G> evaluate(*weights);
+    if (!evaluate.children_at_once()) return {};
+    return [evaluate, rules, scale](const typename G::State& s, const typename G::Move* moves,
+                                    int n, double* out) {
+      evaluate.children(s, rules, moves, n, out);
+      const bool child_player0 = G::side_to_move(s) == 1;  // a move passes the turn
+      for (int k = 0; k < n; ++k) {
+        const double e0 = child_player0 ? out[k] : -out[k];
+        out[k] = 1 / (1 + std::exp(-scale * e0));
+      }
+    };
+  } else {
+    return {};
+  }
+}
+
 // The endgame databases of an engine config (the `egtb` key), null when none.
 template <HostGame G>
 std::shared_ptr<const EndgameProbe<typename G::State>> endgame_of(const config::EngineConfig& cfg) {
@@ -65,6 +88,8 @@ std::unique_ptr<search::Engine<G>> make_search_engine(const config::EngineConfig
                               params, rules, policy_slot,
                               evaluation_prior<G>(cfg.evaluation, rules, cfg.eval_scale),
                               cfg.evaluation ? cfg.evaluation->name : "");
+      if (params.eval_blend != 0 || params.progressive_bias != 0)
+        engine->set_children_evaluator(children_prior<G>(cfg.evaluation, rules, cfg.eval_scale));
       if (cfg.endgame) engine->set_endgame(endgame_of<G>(cfg));
       return engine;
     }
