@@ -5,6 +5,8 @@
 # Usage: experiments/gomoku-strength/mcts.sh NAME WEIGHTS SCALE [ROLLOUTS, default 10000]
 #   [PAIRS, default 100] [BIAS, default 3] [selfplay binary]
 #   WEIGHTS: a weights file (relative to the repository or absolute); SCALE: its eval_scale.
+#   CONCURRENCY=n (default auto): games at once; a few keep a long match resumable game by game
+#   (auto plays them all at once at 1e5 rollouts, so none finishes before the end).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -21,5 +23,6 @@ mkdir -p "$out"
 run=mcts-$name-$rollouts
 sed -e "s|@ROOT@|$root|g" -e "s|@LABEL@|$name|g" -e "s|@WEIGHTS@|$weights|g" \
   -e "s|@SCALE@|$scale|g" -e "s|@BIAS@|$bias|g" -e "s|@ROLLOUTS@|$rollouts|g" \
-  -e "s|@PAIRS@|$pairs|g" "$here/mcts.yaml" >"$out/$run.yaml"
+  -e "s|@PAIRS@|$pairs|g" -e "s|concurrency: auto|concurrency: ${CONCURRENCY:-auto}|" \
+  "$here/mcts.yaml" >"$out/$run.yaml"
 exec "$root/experiments/common/match.sh" "$out/$run.yaml" "$out/$run" "$bin" "$run: $pairs pairs"
