@@ -61,16 +61,17 @@ TEST(MoveScoreFit, TheTemperatureOfTheTrueTableIsRecovered) {
 }
 
 TEST(MoveScoreFit, RecoversTheOrderOfTheTableFromAFlatStart) {
-  const MoveChoices all = synthetic(600, 20, 11);
+  const MoveChoices all = synthetic(400, 20, 11);
   const ChoiceSplit s = split_choices_by_game(all, 0.2, 3);
   ASSERT_GT(s.validation.size(), 0u);
   std::vector<double> w0(kEntries, 300.0);
   w0[0] = 0;  // a little order to fit T with
   w0[10] = 600;
   MoveScoreFitOptions o;
-  o.epochs = 300;
-  o.learning_rate = 0.05;
+  o.epochs = 150;
+  o.learning_rate = 0.1;
   o.l2 = 0;
+  o.report_every = 50;
   const MoveScoreFitResult r = fit_move_scores(s.train, s.validation, w0, kTrueT, o);
   ASSERT_TRUE(r.diverged.empty()) << r.diverged;
   EXPECT_LT(r.history.back().train.loss, r.history.front().train.loss);
