@@ -27,7 +27,8 @@ tmp, archs = sys.argv[1], sys.argv[2:]
 # Per SM on sm_80 and sm_90: 65536 registers allocated per warp in units of 256, 64 warps and 32
 # blocks at most (CUDA occupancy calculator's tables).
 REGS, UNIT, MAX_WARPS, MAX_BLOCKS = 65536, 256, 64, 32
-variant_names = {"GomokuGame": ["15x15 uniform", "15x15 weighted", "20x20 uniform", "20x20 weighted"]}
+variant_names = {"GomokuGame": ["15x15 uniform", "15x15 weighted", "20x20 uniform", "20x20 weighted",
+                                "15x15 pattern", "20x20 pattern"]}
 def warps(regs, block):
     wpb = block // 32
     per_warp = -(-regs * 32 // UNIT) * UNIT

@@ -260,6 +260,50 @@ TEST(AlphaBetaEngine, NeverLosesToRandomMoves) {
   EXPECT_GT(wins, 20);
 }
 
+// An engine that answers one square whatever the position, legal or not.
+class FixedSquareEngine final : public Engine<TicTacToe> {
+ public:
+  explicit FixedSquareEngine(uint8_t square) : square_(square) {}
+  std::string describe() const override { return "fixed square"; }
+  void new_game() override {}
+  void begin(const State&, const SearchIds&) override {}
+  void collect(std::vector<Leaf>&) override {}
+  void absorb(std::span<const rollout::LeafStats>) override {}
+  bool decided() const override { return true; }
+  Move decision(MoveStats* stats) override {
+    if (stats) *stats = MoveStats{};
+    return ttt::Move{square_};
+  }
+  void observe(Move, const State&) override {}
+
+ private:
+  uint8_t square_;
+};
+
+// decide_in_place (terminal play and the protocol servers) returns only moves the rules allow: an
+// engine's illegal move throws a logic_error naming the engine, game and ply.
+TEST(AlphaBetaEngine, DecideInPlaceRefusesAnIllegalMove) {
+  rollout::cpu_detail::CpuBackend<TicTacToe> backend(rollout::BackendOptions{});
+  std::vector<rollout::Leaf<TicTacToe>> leaves;
+  std::vector<rollout::LeafStats> stats;
+  ttt::State s = ttt::initial_state(0);
+  ttt::apply(s, ttt::Move{4});
+  FixedSquareEngine legal(0), occupied(4);
+  EXPECT_EQ(decide_in_place<TicTacToe>(legal, s, SearchIds{3, 1, 7}, backend, params(1), nullptr,
+                                       leaves, stats)
+                .square,
+            0);
+  try {
+    decide_in_place<TicTacToe>(occupied, s, SearchIds{3, 1, 7}, backend, params(1), nullptr, leaves,
+                               stats);
+    ADD_FAILURE() << "an occupied square was returned";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("fixed square chose an illegal move in game 3 at ply 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(AlphaBetaEngine, DrawsAgainstItself) {
   for (uint32_t game = 0; game < 2; ++game) {
     AlphaBetaEngine<TicTacToe> a(evaluate, {}, options(9, true, true, true)),

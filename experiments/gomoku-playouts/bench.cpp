@@ -7,10 +7,10 @@
 // that first and fails if not.
 //
 // The bitboard playouts are measured as the CPU runs them (line words, gomoku::playout) and as the
-// kernels do (bitboard walks, BitRep), uniform and weighted, and as the CPU backend's
-// lane-parallel paths play them, uniform and weighted (games/gomoku/lanes.hpp, AVX2 and AVX-512
-// where the processor has them; run.sh compiles their files with the ISA flags). Rates are per
-// second of this thread's CPU time, so that other processes on a shared machine do not count
+// kernels do (bitboard walks, BitRep), uniform, weighted and pattern (line words), and as the CPU
+// backend's lane-parallel paths play them, uniform and weighted (games/gomoku/lanes.hpp, AVX2 and
+// AVX-512 where the processor has them; run.sh compiles their files with the ISA flags). Rates are
+// per second of this thread's CPU time, so that other processes on a shared machine do not count
 // against them.
 //
 // Usage: gomoku-bench [--seconds S] [--size 15|20] (CPU seconds per measurement, default 3, board
@@ -27,6 +27,7 @@
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/lanes.hpp"
 #include "games/gomoku/playout.hpp"
+#include "games/gomoku/playout_variants.hpp"
 
 namespace {
 
@@ -108,6 +109,8 @@ int main(int argc, char** argv) {
   const gomoku::Policy uniform{};
   gomoku::Policy weighted;
   weighted.kind = gomoku::PolicyKind::kWeighted;
+  gomoku::Policy pattern = weighted;
+  pattern.kind = gomoku::PolicyKind::kPattern;
   // The two implementations must agree playout for playout.
   for (uint32_t r = 0; r < 2000; ++r) {
     BlockStream a({2026, 1, 0, 0, r}), b({2026, 1, 0, 0, r});
@@ -126,6 +129,8 @@ int main(int argc, char** argv) {
       measure(seconds, [&](BlockStream& rng) { return gomoku::plain::playout(board, rng); });
   const Measure heavy =
       measure(seconds, [&](BlockStream& rng) { return gomoku::playout(start, weighted, rng); });
+  const Measure patterned =
+      measure(seconds, [&](BlockStream& rng) { return gomoku::playout(start, pattern, rng); });
   // The kernels' representation (bitboard walks) on the CPU, for comparison.
   const Measure walks = measure(seconds, [&](BlockStream& rng) {
     return size == 20 ? gomoku::uniform_playout<20, gomoku::playout_detail::BitRep<20>>(start, rng)
@@ -134,6 +139,7 @@ int main(int argc, char** argv) {
   print("bitboard uniform", bit);
   print("array uniform", arr);
   print("bitboard weighted", heavy);
+  print("bitboard pattern", patterned);
   print("walks uniform", walks);
   std::printf("ratio bitboard / array (uniform): %.2f\n", bit.per_second / arr.per_second);
 #if defined(__x86_64__) || defined(__i386__)

@@ -235,19 +235,4 @@ SP_HD inline PlayoutResult compact_weighted_playout(const State& s, const Policy
   }
 }
 
-// The playout of variant V (playout_variant) as its GPU kernel runs it: uniform on BitRep, weighted
-// on CompactBoards. The CPU runs the same code when asked (tests compare it with playout()).
-// Precondition: playout_variant(s, policy) == V.
-template <int V>
-SP_HD SP_FORCEINLINE PlayoutResult kernel_playout(const State& s, const Policy& policy,
-                                                  BlockStream& rng) {
-  static_assert(V >= 0 && V < kPlayoutVariants);
-  constexpr int kN = V >= 2 ? 20 : 15;
-  if (is_over(s)) return PlayoutResult{s.winner, 0};
-  if constexpr (V % 2 == 1)
-    return compact_weighted_playout<kN>(s, policy, rng);
-  else
-    return uniform_playout<kN, playout_detail::BitRep<kN>>(s, rng);
-}
-
 }  // namespace sp::gomoku

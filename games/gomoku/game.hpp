@@ -11,12 +11,12 @@
 
 #include "core/game.hpp"
 #include "core/philox.hpp"
-#include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/features.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/move_choice.hpp"
 #include "games/gomoku/move_scores.hpp"
 #include "games/gomoku/playout.hpp"
+#include "games/gomoku/playout_variants.hpp"
 #include "games/gomoku/tactics.hpp"
 #include "games/gomoku/threats.hpp"
 #include "games/gomoku/zobrist.hpp"
@@ -70,7 +70,7 @@ struct GomokuGame {
   // 78 to 62 with 4, no spills; the weighted kernels only spill under any hint (15x15: 72
   // registers without, 64 and 28 bytes of spills with 4; scripts/kernel_resources.sh prints the
   // table).
-  static constexpr int kKernelMinBlocks[kPlayoutVariants] = {1, 0, 4, 0};
+  static constexpr int kKernelMinBlocks[kPlayoutVariants] = {1, 0, 4, 0, 0, 0};
   template <int V>
   SP_HD static SP_FORCEINLINE Result playout_of(const State& s, const Rules&, const Policy& policy,
                                                 BlockStream& rng) {

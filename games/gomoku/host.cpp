@@ -104,15 +104,28 @@ config::Section<gomoku::Policy> GameHost<GomokuGame>::policy_section() {
                                        false};
   config::Section<P> s;
   s.choice("policy", &P::kind, gomoku::PolicyKind::kUniform,
-           {{"uniform", gomoku::PolicyKind::kUniform}, {"weighted", gomoku::PolicyKind::kWeighted}},
-           "playouts: uniform random moves, or weighted (a winning move when there is one, else a "
-           "block of the opponent's winning square, else the weights below)");
-  s.fixed_point("adjacent_weight", &P::adjacent_weight, 16.0, kWeightRange, gomoku::kWeightOne,
-                "weighted playouts: weight of an empty square next to a stone (a square farther "
-                "than two from every stone weighs 1)");
-  s.fixed_point("near_weight", &P::near_weight, 4.0, kWeightRange, gomoku::kWeightOne,
-                "weighted playouts: weight of an empty square whose nearest stone is two squares "
-                "away");
+           {{"uniform", gomoku::PolicyKind::kUniform},
+            {"weighted", gomoku::PolicyKind::kWeighted},
+            {"pattern", gomoku::PolicyKind::kPattern}},
+           "playouts: uniform random moves; weighted (a winning move when there is one, else a "
+           "block of the opponent's winning square, else the weights below); or pattern (the "
+           "weighted playout's weights times exp(move score / temperature), the pattern search's "
+           "move scores)");
+  s.fixed_point(
+      "adjacent_weight", &P::adjacent_weight, 16.0, kWeightRange, gomoku::kWeightOne,
+      "weighted and pattern playouts: weight of an empty square next to a stone (a square "
+      "farther than two from every stone weighs 1)");
+  s.fixed_point(
+      "near_weight", &P::near_weight, 4.0, kWeightRange, gomoku::kWeightOne,
+      "weighted and pattern playouts: weight of an empty square whose nearest stone is two "
+      "squares away");
+  constexpr config::Range kTemperatureRange{1, gomoku::kMaxTemperature / double(gomoku::kWeightOne),
+                                            false, false};
+  s.fixed_point("temperature", &P::temperature,
+                gomoku::kDefaultTemperature / double(gomoku::kWeightOne), kTemperatureRange,
+                gomoku::kWeightOne,
+                "pattern playouts: move-score units per factor e of a square's weight (lower: "
+                "the strongest squares more often)");
   return s;
 }
 

@@ -149,8 +149,10 @@ struct GameHost<GomokuGame> {
   // Tuning: why playout key `key` has no effect under `policy` ("" when it has one).
   static std::string inert_policy_key(const gomoku::Policy& policy, std::string_view key) {
     if ((key == "adjacent_weight" || key == "near_weight") &&
-        policy.kind != gomoku::PolicyKind::kWeighted)
-      return "its playout policy is not weighted";
+        policy.kind == gomoku::PolicyKind::kUniform)
+      return "its playout policy is uniform";
+    if (key == "temperature" && policy.kind != gomoku::PolicyKind::kPattern)
+      return "its playout policy is not pattern";
     return "";
   }
 };

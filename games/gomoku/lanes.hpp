@@ -1,7 +1,8 @@
 // Gomoku's lane-parallel CPU playouts (host only; core/simd/lane_playouts.hpp): one thread
 // advances 8 (AVX2) or 16 (AVX-512) uniform or weighted playouts on 15x15 or 20x20 boards at once,
 // each exactly as uniform_playout or weighted_playout plays it on its own stream, so the statistics
-// are bit-identical to the scalar path's. The CUDA kernels keep their own (scalar) playouts.
+// are bit-identical to the scalar path's; pattern playouts take the scalar path. The CUDA kernels
+// keep their own (scalar) playouts.
 #pragma once
 
 #include <cstddef>
@@ -30,8 +31,10 @@ template <>
 struct LanePlayouts<GomokuGame> {
   static constexpr bool kAvailable = true;
 
-  static constexpr const char* kScalarCases = "";
-  static bool handles(const GomokuGame::State&, const GomokuGame::Policy&) { return true; }
+  static constexpr const char* kScalarCases = "pattern playouts";
+  static bool handles(const GomokuGame::State&, const GomokuGame::Policy& p) {
+    return p.kind != gomoku::PolicyKind::kPattern;
+  }
   static void run(SimdPath path, const LaneTask<GomokuGame>* tasks, size_t n,
                   const GomokuGame::Rules&, LaneCounts* counts) {
     switch (path) {

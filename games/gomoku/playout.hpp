@@ -27,18 +27,24 @@ inline constexpr uint32_t kWeightOne = 256;
 inline constexpr uint32_t kMaxWeight = 100 * kWeightOne;  // largest weight a config may give
 static_assert(uint64_t{kMaxWeight} * kMaxSquares < (uint64_t{1} << 32));
 
-enum class PolicyKind : uint8_t { kUniform, kWeighted };
+inline constexpr uint32_t kDefaultTemperature = 30 * kWeightOne;
+inline constexpr uint32_t kMaxTemperature = 100000 * kWeightOne;
+
+enum class PolicyKind : uint8_t { kUniform, kWeighted, kPattern };
 
 // Rollout policy. Weighted: a move that makes a winning row is played when there is one (chosen
 // uniformly among them); else a move onto a square where the opponent would make one (blocking
 // its four); else an empty square is picked with probability proportional to its weight:
 // adjacent_weight when a stone of either side lies within one square of it (in both coordinates),
 // near_weight when the nearest stone is two squares away, and 1.0 otherwise (uniformly when all
-// weights of the empty squares are 0).
+// weights of the empty squares are 0). Pattern (pattern_playout.hpp): the same wins and blocks,
+// else a square with probability proportional to these weights times exp(its move score /
+// temperature).
 struct Policy {
   PolicyKind kind = PolicyKind::kUniform;
   uint32_t adjacent_weight = 16 * kWeightOne;
   uint32_t near_weight = 4 * kWeightOne;
+  uint32_t temperature = kDefaultTemperature;  // pattern: in 1/256 units of a move score
 };
 
 struct PlayoutResult {
@@ -466,23 +472,6 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
     rep.swap(empty);
     swap_boards(threats_mine, threats_theirs);
   }
-}
-
-// The playout's code paths, one kernel each on a GPU (core/game.hpp, VariantGame; the
-// kernels' playouts are in compact_playout.hpp): 2 * (board is 20x20) + (policy is weighted).
-inline constexpr int kPlayoutVariants = 4;
-SP_HD SP_FORCEINLINE int playout_variant(const State& s, const Policy& policy) {
-  return 2 * static_cast<int>(s.size == 20) +
-         static_cast<int>(policy.kind == PolicyKind::kWeighted);
-}
-
-// Plays s to the end with the policy. A state that is already over returns its winner and 0 plies.
-SP_HD inline PlayoutResult playout(const State& s, const Policy& policy, BlockStream& rng) {
-  if (is_over(s)) return PlayoutResult{s.winner, 0};
-  const bool weighted = policy.kind == PolicyKind::kWeighted;
-  if (s.size == 20)
-    return weighted ? weighted_playout<20>(s, policy, rng) : uniform_playout<20>(s, rng);
-  return weighted ? weighted_playout<15>(s, policy, rng) : uniform_playout<15>(s, rng);
 }
 
 }  // namespace sp::gomoku

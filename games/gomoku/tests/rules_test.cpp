@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "core/philox.hpp"
-#include "games/gomoku/compact_playout.hpp"
 #include "games/gomoku/game.hpp"
 #include "games/gomoku/gomoku.hpp"
 #include "games/gomoku/notation.hpp"
 #include "games/gomoku/playout.hpp"
+#include "games/gomoku/playout_variants.hpp"
 #include "games/gomoku/tactics.hpp"
 #include "host/engines/rollout/backend.hpp"
 #include "host/engines/rollout/bench.hpp"
@@ -255,6 +255,7 @@ std::vector<State> random_positions(uint64_t seed, int count) {
 
 template <int N, template <int> class Rep>
 PlayoutResult run_playout(const State& s, const Policy& p, BlockStream& rng) {
+  if (p.kind == PolicyKind::kPattern) return pattern_playout<N, Rep<N>>(s, p, rng);
   return p.kind == PolicyKind::kWeighted ? weighted_playout<N, Rep<N>>(s, p, rng)
                                          : uniform_playout<N, Rep<N>>(s, rng);
 }
@@ -264,8 +265,8 @@ PlayoutResult playout_with(const State& s, const Policy& p, BlockStream& rng) {
   return s.size == 20 ? run_playout<20, Rep>(s, p, rng) : run_playout<15, Rep>(s, p, rng);
 }
 
-// Uniform, weighted, and weighted with odd and with zero weights: what the playout comparisons
-// run on.
+// Uniform, weighted, weighted with odd and with zero weights, and pattern at two temperatures
+// (one odd): what the playout comparisons run on.
 std::vector<Policy> compared_policies() {
   Policy weighted;
   weighted.kind = PolicyKind::kWeighted;
@@ -274,7 +275,11 @@ std::vector<Policy> compared_policies() {
   odd.near_weight = 3 * kWeightOne + 17;
   Policy zero = weighted;
   zero.adjacent_weight = zero.near_weight = 0;
-  return {Policy{}, weighted, odd, zero};
+  Policy pattern;
+  pattern.kind = PolicyKind::kPattern;
+  Policy hot = pattern;
+  hot.temperature = 37 * kWeightOne + 91;
+  return {Policy{}, weighted, odd, zero, pattern, hot};
 }
 
 TEST(GomokuRules, LineWordsAndBitboardWalksPlayTheSamePlayouts) {
@@ -297,9 +302,9 @@ PlayoutResult kernel_playout_of(const State& s, const Policy& p, BlockStream& rn
   return kernel_playout<V>(s, p, rng);
 }
 
-// The kernels' playouts (compact_playout.hpp: BitRep for uniform, CompactBoards for weighted) play
-// exactly the CPU's playouts, on every variant, rule and weight setting, from positions of all
-// stages (threats of both sides included) and from positions that are over.
+// The kernels' playouts (playout_variants.hpp: BitRep for uniform and pattern, CompactBoards for
+// weighted) play exactly the CPU's playouts, on every variant, rule and weight setting, from
+// positions of all stages (threats of both sides included) and from positions that are over.
 TEST(GomokuRules, KernelPlayoutsEqualTheCpuPlayouts) {
   const std::vector<Policy> policies = compared_policies();
   int variants[kPlayoutVariants] = {}, index = 0, wins = 0;
@@ -314,7 +319,9 @@ TEST(GomokuRules, KernelPlayoutsEqualTheCpuPlayouts) {
         const PlayoutResult kernel = v == 0   ? kernel_playout_of<0>(s, p, b)
                                      : v == 1 ? kernel_playout_of<1>(s, p, b)
                                      : v == 2 ? kernel_playout_of<2>(s, p, b)
-                                              : kernel_playout_of<3>(s, p, b);
+                                     : v == 3 ? kernel_playout_of<3>(s, p, b)
+                                     : v == 4 ? kernel_playout_of<4>(s, p, b)
+                                              : kernel_playout_of<5>(s, p, b);
         ASSERT_EQ(cpu.winner, kernel.winner) << to_string(s) << " variant " << v;
         ASSERT_EQ(cpu.plies, kernel.plies) << to_string(s) << " variant " << v;
         wins += cpu.winner != kNoWinner;

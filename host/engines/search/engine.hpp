@@ -207,9 +207,26 @@ class RandomEngine final : public Engine<Game> {
   Move move_{};
 };
 
+// Whether m is one of the moves of s under rules; true for a game whose moves cannot be compared.
+template <sp::Game Game>
+bool is_legal_move(const typename Game::State& s, const typename Game::Rules& rules,
+                   const typename Game::Move& m) {
+  if constexpr (requires(const typename Game::Move& a) { a == a; }) {
+    typename Game::MoveList legal;
+    Game::generate_moves(s, rules, legal);
+    for (int k = 0; k < legal.size; ++k)
+      if (legal.moves[k] == m) return true;
+    return false;
+  } else {
+    return true;
+  }
+}
+
 // Decides engine's move at root with its rounds of leaves run one at a time on backend, for callers
-// with one game and no other games to batch with (terminal play, `selfplay pbrain`); the driver
-// batches the rounds of many games instead. leaves and leaf_stats are the caller's buffers.
+// with one game and no other games to batch with (terminal play, `selfplay pbrain`, the checkers
+// engine protocol); the driver batches the rounds of many games instead. leaves and leaf_stats are
+// the caller's buffers. The move is checked against the rules before it is returned: an engine's
+// illegal move (a bug) throws std::logic_error rather than reaching a board or a protocol peer.
 template <sp::Game Game>
 typename Game::Move decide_in_place(Engine<Game>& engine, const typename Game::State& root,
                                     const SearchIds& ids, rollout::Backend<Game>& backend,
@@ -229,7 +246,12 @@ typename Game::Move decide_in_place(Engine<Game>& engine, const typename Game::S
     backend.run(leaves, params, leaf_stats);
     engine.absorb(leaf_stats);
   }
-  return engine.decision(stats);
+  const typename Game::Move move = engine.decision(stats);
+  if (!is_legal_move<Game>(root, params.rules, move))
+    throw std::logic_error("internal error: " + engine.describe() +
+                           " chose an illegal move in game " + std::to_string(ids.game) +
+                           " at ply " + std::to_string(ids.ply));
+  return move;
 }
 
 }  // namespace sp::search

@@ -229,19 +229,6 @@ class Driver {
   // engines), so slots step in parallel on the pool.
   void step(Slot& slot);
   // The game of slot ended (winner set): its engines are told, the slot yields it.
-  // Whether m is one of the moves of s (chance drawn) under the run's rules; true for a game whose
-  // moves cannot be compared.
-  bool is_legal(const State& s, Move m) const {
-    if constexpr (requires(const Move& a) { a == a; }) {
-      typename G::MoveList legal;
-      G::generate_moves(s, params_.rules, legal);
-      for (int k = 0; k < legal.size; ++k)
-        if (legal.moves[k] == m) return true;
-      return false;
-    } else {
-      return true;
-    }
-  }
 
   void finish(Slot& slot) {
     slot.game.duration_s = ms_since(slot.game_start) / 1000.0;
@@ -321,7 +308,7 @@ void Driver<G>::step(Slot& slot) {
       const Move move = info.move;
       // An engine's move is checked against the rules before it is played: a bug in a search
       // stops the run here instead of filling a file with games the rules never allowed.
-      if (!is_legal(s, move))
+      if (!search::is_legal_move<G>(s, params_.rules, move))
         throw std::logic_error(
             "internal error: " + engine.describe() + " chose an illegal move in game " +
             std::to_string(slot.game.game_id) + " at ply " + std::to_string(ply) + " (" +

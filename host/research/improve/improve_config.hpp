@@ -51,8 +51,9 @@ struct TuneSettings {
   uint32_t epochs = 200;
   double l2 = 0;
   std::vector<std::string> features;  // tuned features; empty = all
-  // A fit whose validation loss does not fall is rejected without a gate; false: every fit that
-  // changed a weight goes to the gate.
+  // A fit whose validation loss does not fall (the weights', nor with move_scores.fit the changed
+  // move-score table's) is rejected without a gate; false: every fit that changed a weight goes
+  // to the gate.
   bool require_validation_gain = true;
   // tune.move_scores: the fit of the move-score table too (a tune config's move_scores: keys).
   struct MoveScores {
@@ -272,7 +273,8 @@ config::Section<ImproveConfig<G>> improve_schema() {
       },
       detail::format_feature_list, "the weights the fit may change; the others keep their value");
   fit.boolean("require_validation_gain", &TuneSettings::require_validation_gain, true,
-              "reject a fit whose validation loss does not fall without playing its gate; false: "
+              "reject a fit whose validation loss does not fall (the weights', nor with "
+              "move_scores.fit the changed move-score table's) without playing its gate; false: "
               "the gate decides every fit");
   {
     using M = TuneSettings::MoveScores;

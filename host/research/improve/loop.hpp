@@ -162,7 +162,8 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       lineage.features = names;
       LineageRow row;
       set_reason(row, "initial weights " + initial_source);
-      const std::string hash = weights_hash(initial.w);
+      const std::string hash =
+          weights_hash(initial.w, initial.move_scores, eval::move_score_spec<G>().defaults);
       std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
       row.anchor_elo = row.anchor_elo_lo = row.anchor_elo_hi = 0;
       lineage.rows.push_back(row);
@@ -292,6 +293,8 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
                                 parent_file, candidate_path, fmt::format("gen-{:03}", g),
                                 gdir + "/tune-losses.csv"));
       bool fitted = false, diverged = false;
+      // The move-score fit's validation loss before and after (tune.move_scores.fit), else NaN.
+      double table_loss_before = std::nan(""), table_loss = std::nan("");
       {
         const tune::TuneConfig tc = tune::load_tune_config(gdir + "/tune.yaml");
         std::FILE* log_file = std::fopen((gdir + "/tune.log").c_str(), "w");
@@ -306,6 +309,11 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
           row.train_loss = report.result.after.train_loss;
           row.validation_loss_before = report.result.before.validation_loss;
           row.validation_loss = report.result.after.validation_loss;
+          if (report.fitted_move_scores && !report.fitted_move_scores->result.history.empty()) {
+            const auto& history = report.fitted_move_scores->result.history;
+            table_loss_before = history.front().validation.loss;
+            table_loss = history.back().validation.loss;
+          }
           fitted = true;
         } catch (const tune::TuneDiverged& e) {
           std::fclose(log_file);
@@ -321,18 +329,27 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
       if (fitted) {
         const eval::Weights fit = eval::load_weights<G>(candidate_path);
         candidate = fit.w;
-        const std::string hash = weights_hash(candidate);
+        const std::string hash =
+            weights_hash(candidate, fit.move_scores, eval::move_score_spec<G>().defaults);
         std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
         if (candidate == parent_weights->w && fit.move_scores == parent_weights->move_scores) {
           fitted = false;
           row.verdict = static_cast<uint8_t>(Verdict::kReject);
           set_reason(row, "the fit left every weight as it was");
         } else if (c.tune.require_validation_gain && std::isfinite(row.validation_loss) &&
-                   !(row.validation_loss < row.validation_loss_before)) {
+                   !(row.validation_loss < row.validation_loss_before) &&
+                   !(fit.move_scores != parent_weights->move_scores &&
+                     table_loss < table_loss_before)) {
+          // Neither the weights' validation loss nor, where the move-score table changed, the
+          // table's fell.
           fitted = false;
           row.verdict = static_cast<uint8_t>(Verdict::kReject);
-          set_reason(row, fmt::format("validation loss did not fall ({:.6f} -> {:.6f})",
-                                      row.validation_loss_before, row.validation_loss));
+          set_reason(row, fmt::format("validation loss did not fall ({:.6f} -> {:.6f}{})",
+                                      row.validation_loss_before, row.validation_loss,
+                                      std::isfinite(table_loss_before)
+                                          ? fmt::format("; move scores {:.6f} -> {:.6f}",
+                                                        table_loss_before, table_loss)
+                                          : ""));
         }
       }
       progress.step_done("tune", fitted
@@ -351,7 +368,8 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
         if (!fitted) {
           write_text_file(candidate_path, read_text_file(parent_file));
           candidate = parent_weights->w;
-          const std::string hash = weights_hash(candidate);
+          const std::string hash = weights_hash(candidate, parent_weights->move_scores,
+                                                eval::move_score_spec<G>().defaults);
           std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
         }
         const std::optional<std::vector<double>> tuned =

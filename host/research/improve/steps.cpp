@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -21,13 +22,19 @@ uint64_t step_seed(uint64_t seed, uint32_t generation, Step step) {
   return splitmix64(x ^ static_cast<uint64_t>(step));
 }
 
-std::string weights_hash(const std::vector<double>& w) {
+std::string weights_hash(const std::vector<double>& w, std::span<const double> move_scores,
+                         std::span<const double> move_score_defaults) {
   uint64_t h = 0xcbf29ce484222325ull;
-  for (const double v : w) {
-    for (const char ch : fmt::format("{};", v)) {
+  const auto add = [&h](std::string_view text) {
+    for (const char ch : text) {
       h ^= static_cast<unsigned char>(ch);
       h *= 0x100000001b3ull;
     }
+  };
+  for (const double v : w) add(fmt::format("{};", v));
+  if (!move_scores.empty() && !std::ranges::equal(move_scores, move_score_defaults)) {
+    add("|");
+    for (const double v : move_scores) add(fmt::format("{};", v));
   }
   return fmt::format("{:016x}", h);
 }

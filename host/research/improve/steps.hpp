@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -44,8 +45,12 @@ enum class Step : uint64_t { kCampaign = 1, kTune = 2, kGate = 3, kAnchor = 4, k
 // whatever generation plays it, so every anchor match plays the same openings and dice.
 uint64_t step_seed(uint64_t seed, uint32_t generation, Step step);
 
-// fnv1a64 over the weight values' shortest exact texts, as 16 hex digits.
-std::string weights_hash(const std::vector<double>& w);
+// fnv1a64 over the weight values' shortest exact texts, as 16 hex digits; then, when a weights
+// file's move-score table differs from the game's defaults (a fitted table), over "|" and its
+// entries, so that a candidate that changed only the table has its own hash (files without one
+// keep the hashes they always had).
+std::string weights_hash(const std::vector<double>& w, std::span<const double> move_scores = {},
+                         std::span<const double> move_score_defaults = {});
 
 // DIR/gen-007 for generation 7.
 std::string generation_dir(const std::string& dir, uint32_t generation);
