@@ -260,6 +260,29 @@ TEST(AlphaBetaEngine, NeverLosesToRandomMoves) {
   EXPECT_GT(wins, 20);
 }
 
+// A budget keeps back a tenth for the move's cost around the search, at most 30 ms: the deadline
+// expires at 90 ms of 100, 470 of 500, 1970 of 2000, half of that for half_spent; never without
+// a budget.
+TEST(Deadline, ExpiresAtTheBudgetLessItsReserve) {
+  Deadline::Clock::time_point t{};
+  Deadline d;
+  d.set_clock([&] { return t; });
+  for (const auto& [budget, stop] : {std::pair{100u, 90}, {500u, 470}, {2000u, 1970}, {1u, 1}}) {
+    t = {};
+    d.start(budget);
+    t += std::chrono::milliseconds(stop - 1);
+    EXPECT_FALSE(d.expired()) << budget;
+    EXPECT_EQ(d.half_spent(), 2 * (stop - 1) >= stop) << budget;
+    t += std::chrono::milliseconds(1);
+    EXPECT_TRUE(d.expired()) << budget;
+    EXPECT_TRUE(d.half_spent()) << budget;
+  }
+  d.start(0);
+  t += std::chrono::hours(1);
+  EXPECT_FALSE(d.expired());
+  EXPECT_FALSE(d.half_spent());
+}
+
 // An engine that answers one square whatever the position, legal or not.
 class FixedSquareEngine final : public Engine<TicTacToe> {
  public:

@@ -265,6 +265,46 @@ TEST_F(ImproveDir, ShippedConfigsLoadAndDocumentEveryKey) {
 }
 
 // The fit's config carries data.skip_positions_with to selfplay tune, which reads it back.
+// The decision before a gate: a fit that changed nothing is rejected; with the validation rule, a
+// fit is rejected only when neither its weights' validation loss nor its changed move-score
+// table's fell; a loss that was not measured (NaN) rejects nothing.
+TEST(ImproveSteps, AFitGoesToItsGateWhenEitherValidationLossFell) {
+  const double nan = std::nan("");
+  EXPECT_EQ(fit_rejection(FitChange{false, false, 1.0, 0.5, nan, nan}, true),
+            "the fit left every weight as it was");
+  EXPECT_EQ(fit_rejection(FitChange{true, false, 1.0, 0.9, nan, nan}, true), "");
+  EXPECT_EQ(fit_rejection(FitChange{true, false, 1.0, 1.0, nan, nan}, true),
+            "validation loss did not fall (1.000000 -> 1.000000)");
+  EXPECT_EQ(fit_rejection(FitChange{true, false, 1.0, 1.1, nan, nan}, false), "");
+  EXPECT_EQ(fit_rejection(FitChange{true, false, 1.0, nan, nan, nan}, true), "");
+  // The table's loss fell: the gate plays it, whatever the weights' loss did.
+  EXPECT_EQ(fit_rejection(FitChange{true, true, 1.0, 1.2, 3.0, 2.5}, true), "");
+  EXPECT_EQ(fit_rejection(FitChange{false, true, 1.0, 1.0, 3.0, 2.5}, true), "");
+  // ... but only a table the fit changed counts.
+  EXPECT_EQ(fit_rejection(FitChange{true, false, 1.0, 1.2, 3.0, 2.5}, true),
+            "validation loss did not fall (1.000000 -> 1.200000; move scores 3.000000 -> "
+            "2.500000)");
+  EXPECT_EQ(fit_rejection(FitChange{true, true, 1.0, 1.2, 3.0, 3.5}, true),
+            "validation loss did not fall (1.000000 -> 1.200000; move scores 3.000000 -> "
+            "3.500000)");
+}
+
+// weights_hash: a move-score table equal to the defaults adds nothing (lineages keep their
+// hashes); a fitted table makes its own hash.
+TEST(ImproveSteps, TheWeightsHashCoversAFittedMoveScoreTable) {
+  const std::vector<double> w = {0.5, -1.25, 3.0};
+  const std::vector<double> defaults = {10, 20, 30};
+  const std::string plain = weights_hash(w);
+  EXPECT_EQ(plain.size(), 16u);
+  EXPECT_EQ(weights_hash(w, defaults, defaults), plain);
+  const std::vector<double> fitted = {10, 21, 30};
+  EXPECT_NE(weights_hash(w, fitted, defaults), plain);
+  EXPECT_EQ(weights_hash(w, fitted, defaults), weights_hash(w, fitted, defaults));
+  const std::vector<double> other = {10, 22, 30};
+  EXPECT_NE(weights_hash(w, fitted, defaults), weights_hash(w, other, defaults));
+  EXPECT_NE(weights_hash({0.5, -1.25, 3.5}), plain);
+}
+
 TEST(ImproveSteps, TheFitsConfigCarriesTheDataKeys) {
   DataSettings data;
   data.positions_per_game = 5;

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Time per move and game lengths of a Gomoku match file: per engine (A = engines.player0, which
 plays player 0 in the first game of each pair and player 1 in the second), the moves it searched,
-their mean, median, 95th percentile and largest time in ms, and how the games ended.
-Usage: analyse.py MATCH.h5"""
+their mean, median, 95th percentile and largest time in ms, and how the games ended. With
+--budget-ms MS also how many of each engine's moves took longer than MS, and by how much.
+Usage: analyse.py MATCH.h5 [--budget-ms MS]"""
 import sys
 
 import h5py
 import numpy as np
 
 
-def main(path):
+def main(path, budget_ms=None):
     with h5py.File(path, "r") as f:
         games = f["games"][:]
         plies = f["plies"][:]
@@ -24,6 +25,10 @@ def main(path):
               f"time per searched move: mean {searched.mean():.0f} ms, median "
               f"{np.median(searched):.0f} ms, 95th percentile {np.percentile(searched, 95):.0f} ms, "
               f"largest {searched.max():.0f} ms")
+        if budget_ms is not None:
+            over = t[t > budget_ms]
+            print(f"engine {engine}: {len(over)} of {len(t)} moves over the {budget_ms:g} ms budget"
+                  + (f", by at most {over.max() - budget_ms:.1f} ms" if len(over) else ""))
     lengths = games["plies"]
     print(f"games: {len(games)}, plies per game after the opening: mean {lengths.mean():.1f}, "
           f"median {np.median(lengths):.0f}, range {lengths.min()}-{lengths.max()}")
@@ -38,6 +43,11 @@ def main(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    budget = None
+    if len(args) == 3 and args[1] == "--budget-ms":
+        budget = float(args[2])
+        args = args[:1]
+    if len(args) != 1:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(args[0], budget)

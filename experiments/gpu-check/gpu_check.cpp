@@ -78,7 +78,7 @@ struct Setup<CheckersGame> {
 template <>
 struct Setup<GomokuGame> {
   static gomoku::State start(uint64_t, uint32_t) { return gomoku::initial_state(); }  // 15x15
-  // The checks' positions: both board sizes and both rules, so that every one of the four
+  // The checks' positions: both board sizes and both rules, so that every one of the six
   // kernels (board size x policy kind) runs.
   static gomoku::State check_start(uint64_t, uint32_t game) {
     gomoku::Rules rules;
@@ -88,6 +88,8 @@ struct Setup<GomokuGame> {
   }
   static constexpr gomoku::PolicyKind kWeighted = gomoku::PolicyKind::kWeighted;
   static constexpr const char* kWeightedName = "weighted";
+  // Mixed batches also hold pattern playouts (their own two kernels).
+  static constexpr gomoku::PolicyKind kThird = gomoku::PolicyKind::kPattern;
   static constexpr uint64_t kSignature = 7150806;
   static constexpr double kKernelTarget = 1e8;  // issue 13, 15x15
 };
@@ -116,17 +118,22 @@ std::string first_difference(const std::vector<LeafStats>& got,
   return "";
 }
 
-// Policies of a batch: every leaf on the uniform policy, every leaf on the weighted one, or both
-// mixed in one batch (leaf i on policy i % 3 % 2), which the cuda backend groups before the launch
-// and un-permutes after.
+// Policies of a batch: every leaf on the uniform policy, every leaf on the weighted one, or all
+// mixed in one batch (leaf i on policy i % 3: uniform, weighted, and the game's third policy where
+// it has one (Gomoku's pattern playouts), else weighted again), which the cuda backend groups
+// before the launch and un-permutes after.
 enum class Mix { kUniform, kWeighted, kMixed };
 
 template <class G>
 void set_policies(std::vector<Leaf<G>>& leaves, PlayoutParams<G>& p, Mix mix) {
   p.policies[0].kind = mix == Mix::kWeighted ? Setup<G>::kWeighted : decltype(p.policies[0].kind){};
   p.policies[1].kind = Setup<G>::kWeighted;
+  if constexpr (requires { Setup<G>::kThird; })
+    p.policies[2].kind = Setup<G>::kThird;
+  else
+    p.policies[2].kind = Setup<G>::kWeighted;
   if (mix == Mix::kMixed)
-    for (size_t i = 0; i < leaves.size(); ++i) leaves[i].policy = static_cast<uint32_t>(i % 3 % 2);
+    for (size_t i = 0; i < leaves.size(); ++i) leaves[i].policy = static_cast<uint32_t>(i % 3);
 }
 
 template <class G>

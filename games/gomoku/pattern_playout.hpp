@@ -314,17 +314,7 @@ SP_HD inline PlayoutResult pattern_playout(const State& s, const Policy& p, Bloc
   pattern_playout_detail::PatternState<N> ps;
   ps.init(s, rep, empty, p);
   uint64_t threats_mine[W] = {}, threats_theirs[W] = {};
-  for (int turn = 0; turn < 2; ++turn) {  // the side to move's stones, then the other side's
-    const int side = s.side ^ turn;
-    SP_UNROLL
-    for (int w = 0; w < W; ++w)
-      for (uint64_t stones = s.stones[side][w]; stones; stones &= stones - 1) {
-        const int sq = 64 * w + lsb64(stones);
-        add_threats<N>(rep, empty, rule, sq % N, sq / N, threats_mine);
-      }
-    rep.swap(empty);
-    swap_boards(threats_mine, threats_theirs);
-  }
+  init_threats<N>(s, rep, empty, threats_mine, threats_theirs, [](int, int) {});
   int me = s.side;
   uint32_t left = static_cast<uint32_t>(N * N - s.ply), plies = 0;
   Philox4x32 block{};
@@ -332,16 +322,8 @@ SP_HD inline PlayoutResult pattern_playout(const State& s, const Policy& p, Bloc
     if (left == 0) return PlayoutResult{kNoWinner, static_cast<uint16_t>(plies)};
     if ((plies & 3u) == 0) block = rng.next();
     const uint32_t word = word_of(block, plies & 3u);
-    for (int w = 0; w < W; ++w) threats_mine[w] &= empty[w];
-    keep_wins<N>(threats_mine, rep, false, rule, empty);
-    uint32_t n = static_cast<uint32_t>(count_all(threats_mine));
     bool mine = true;
-    if (n == 0) {
-      for (int w = 0; w < W; ++w) threats_theirs[w] &= empty[w];
-      keep_wins<N>(threats_theirs, rep, true, rule, empty);
-      n = static_cast<uint32_t>(count_all(threats_theirs));
-      mine = false;
-    }
+    const uint32_t n = forced_squares<N>(threats_mine, threats_theirs, rep, rule, empty, mine);
     int sq = 0;
     if (n != 0)
       sq = mine ? nth_square(threats_mine, bounded(word, n))

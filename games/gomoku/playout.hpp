@@ -341,6 +341,47 @@ SP_HD SP_FORCEINLINE void keep_wins(uint64_t (&candidates)[W], const Rep& rep, b
     }
 }
 
+// The threat squares of both sides in s (threats_mine: the side to move's), as add_threats grows
+// them from every stone; on_stone(x, y) is called for each stone too (a playout's own sets).
+template <int N, class Rep, int W, class OnStone>
+SP_HD SP_FORCEINLINE void init_threats(const State& s, Rep& rep, const uint64_t (&empty)[W],
+                                       uint64_t (&threats_mine)[W], uint64_t (&threats_theirs)[W],
+                                       OnStone&& on_stone) {
+  for (int turn = 0; turn < 2; ++turn) {  // the side to move's stones, then the other side's
+    const int side = s.side ^ turn;
+    SP_UNROLL
+    for (int w = 0; w < W; ++w)
+      for (uint64_t stones = s.stones[side][w]; stones; stones &= stones - 1) {
+        const int sq = 64 * w + lsb64(stones), x = sq % N, y = sq / N;
+        on_stone(x, y);
+        add_threats<N>(rep, empty, s.rule, x, y, threats_mine);
+      }
+    rep.swap(empty);
+    swap_boards(threats_mine, threats_theirs);
+  }
+}
+
+// Wins first, then blocks: the checked threat squares of the mover (threats_mine) and, when it
+// has none, of the opponent (threats_theirs). Returns how many there are (0: neither side has a
+// winning square); of_mine tells whose they are.
+template <int N, class Rep, int W>
+SP_HD SP_FORCEINLINE uint32_t forced_squares(uint64_t (&threats_mine)[W],
+                                             uint64_t (&threats_theirs)[W], const Rep& rep,
+                                             WinRule rule, const uint64_t (&empty)[W],
+                                             bool& of_mine) {
+  for (int w = 0; w < W; ++w) threats_mine[w] &= empty[w];
+  keep_wins<N>(threats_mine, rep, false, rule, empty);
+  uint32_t n = static_cast<uint32_t>(count_all(threats_mine));
+  of_mine = true;
+  if (n == 0) {
+    for (int w = 0; w < W; ++w) threats_theirs[w] &= empty[w];
+    keep_wins<N>(threats_theirs, rep, true, rule, empty);
+    n = static_cast<uint32_t>(count_all(threats_theirs));
+    of_mine = false;
+  }
+  return n;
+}
+
 // The weighted ply's choice when no side has a win to take or block: of the `left` empty squares,
 // na are adjacent to a stone and nn near one (the rest far); word picks a square with probability
 // proportional to its class's weight. kind: 0 any empty square (no weight left), 1 adjacent,
@@ -407,37 +448,21 @@ SP_HD inline PlayoutResult weighted_playout(const State& s, const Policy& p, Blo
   rep.init(s);
   const WinRule rule = s.rule;
   uint64_t near1[W] = {}, near2[W] = {}, threats_mine[W] = {}, threats_theirs[W] = {};
-  for (int turn = 0; turn < 2; ++turn) {  // the side to move's stones, then the other side's
-    const int side = s.side ^ turn;
-    SP_UNROLL
-    for (int w = 0; w < W; ++w)
-      for (uint64_t stones = s.stones[side][w]; stones; stones &= stones - 1) {
-        const int sq = 64 * w + lsb64(stones), x = sq % N, y = sq / N;
-        set_area_at<N>(near1, x, y, 1);
-        set_area_at<N>(near2, x, y, 2);
-        add_threats<N>(rep, empty, rule, x, y, threats_mine);
-      }
-    rep.swap(empty);
-    swap_boards(threats_mine, threats_theirs);
-  }
+  init_threats<N>(s, rep, empty, threats_mine, threats_theirs, [&](int x, int y) {
+    set_area_at<N>(near1, x, y, 1);
+    set_area_at<N>(near2, x, y, 2);
+  });
   uint32_t left = static_cast<uint32_t>(N * N - s.ply), plies = 0;
   Philox4x32 block{};
   for (;;) {
     if (left == 0) return PlayoutResult{kNoWinner, static_cast<uint16_t>(plies)};
     if ((plies & 3u) == 0) block = rng.next();
     const uint32_t word = word_of(block, plies & 3u);
-    // Wins first, then blocks: the checked threat squares of each side. The set the ply picks
-    // from is never stored (nth_square_of): which one it is, is kind.
-    for (int w = 0; w < W; ++w) threats_mine[w] &= empty[w];
-    keep_wins<N>(threats_mine, rep, false, rule, empty);
-    uint32_t n = static_cast<uint32_t>(count_all(threats_mine));
-    int kind = 4;  // 4 threats_mine, 5 threats_theirs, else the weight class below
-    if (n == 0) {
-      for (int w = 0; w < W; ++w) threats_theirs[w] &= empty[w];
-      keep_wins<N>(threats_theirs, rep, true, rule, empty);
-      n = static_cast<uint32_t>(count_all(threats_theirs));
-      kind = 5;
-    }
+    // Wins first, then blocks. The set the ply picks from is never stored (nth_square_of): which
+    // one it is, is kind.
+    bool of_mine = true;
+    const uint32_t n = forced_squares<N>(threats_mine, threats_theirs, rep, rule, empty, of_mine);
+    int kind = of_mine ? 4 : 5;  // 4 threats_mine, 5 threats_theirs, else the weight class below
     uint32_t k = 0;
     if (n != 0) {
       k = bounded(word, n);

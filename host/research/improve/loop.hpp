@@ -332,24 +332,15 @@ ImproveResult run_improve(const ImproveConfig<G>& c, const ImproveOptions& optio
         const std::string hash =
             weights_hash(candidate, fit.move_scores, eval::move_score_spec<G>().defaults);
         std::snprintf(row.weights_hash, sizeof row.weights_hash, "%s", hash.c_str());
-        if (candidate == parent_weights->w && fit.move_scores == parent_weights->move_scores) {
+        const std::string why = fit_rejection(
+            FitChange{candidate != parent_weights->w,
+                      fit.move_scores != parent_weights->move_scores, row.validation_loss_before,
+                      row.validation_loss, table_loss_before, table_loss},
+            c.tune.require_validation_gain);
+        if (!why.empty()) {
           fitted = false;
           row.verdict = static_cast<uint8_t>(Verdict::kReject);
-          set_reason(row, "the fit left every weight as it was");
-        } else if (c.tune.require_validation_gain && std::isfinite(row.validation_loss) &&
-                   !(row.validation_loss < row.validation_loss_before) &&
-                   !(fit.move_scores != parent_weights->move_scores &&
-                     table_loss < table_loss_before)) {
-          // Neither the weights' validation loss nor, where the move-score table changed, the
-          // table's fell.
-          fitted = false;
-          row.verdict = static_cast<uint8_t>(Verdict::kReject);
-          set_reason(row, fmt::format("validation loss did not fall ({:.6f} -> {:.6f}{})",
-                                      row.validation_loss_before, row.validation_loss,
-                                      std::isfinite(table_loss_before)
-                                          ? fmt::format("; move scores {:.6f} -> {:.6f}",
-                                                        table_loss_before, table_loss)
-                                          : ""));
+          set_reason(row, why);
         }
       }
       progress.step_done("tune", fitted

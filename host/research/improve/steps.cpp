@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -20,6 +21,18 @@ uint64_t step_seed(uint64_t seed, uint32_t generation, Step step) {
   uint64_t x = splitmix64(seed);
   x = splitmix64(x ^ generation);
   return splitmix64(x ^ static_cast<uint64_t>(step));
+}
+
+std::string fit_rejection(const FitChange& f, bool require_validation_gain) {
+  if (!f.weights_changed && !f.table_changed) return "the fit left every weight as it was";
+  if (!require_validation_gain || !std::isfinite(f.loss)) return "";
+  if (f.loss < f.loss_before) return "";
+  if (f.table_changed && f.table_loss < f.table_loss_before) return "";
+  return fmt::format(
+      "validation loss did not fall ({:.6f} -> {:.6f}{})", f.loss_before, f.loss,
+      std::isfinite(f.table_loss_before)
+          ? fmt::format("; move scores {:.6f} -> {:.6f}", f.table_loss_before, f.table_loss)
+          : "");
 }
 
 std::string weights_hash(const std::vector<double>& w, std::span<const double> move_scores,

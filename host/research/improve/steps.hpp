@@ -45,6 +45,19 @@ enum class Step : uint64_t { kCampaign = 1, kTune = 2, kGate = 3, kAnchor = 4, k
 // whatever generation plays it, so every anchor match plays the same openings and dice.
 uint64_t step_seed(uint64_t seed, uint32_t generation, Step step);
 
+// What a generation's fit did, for the decision before its gate: whether it changed a weight or
+// the move-score table, and the validation losses before and after (NaN where not measured: no
+// held-out positions, or no move-score fit).
+struct FitChange {
+  bool weights_changed = false, table_changed = false;
+  double loss_before = 0, loss = 0;
+  double table_loss_before = 0, table_loss = 0;
+};
+// Why the fit is rejected before its gate, "" when the gate plays it: a fit that changed nothing;
+// with require_validation_gain, a fit whose weights' validation loss did not fall and whose
+// changed move-score table's did not either (a loss not measured cannot reject).
+std::string fit_rejection(const FitChange& f, bool require_validation_gain);
+
 // fnv1a64 over the weight values' shortest exact texts, as 16 hex digits; then, when a weights
 // file's move-score table differs from the game's defaults (a fitted table), over "|" and its
 // entries, so that a candidate that changed only the table has its own hash (files without one
