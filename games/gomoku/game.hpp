@@ -60,7 +60,7 @@ struct GomokuGame {
     return gomoku::playout(s, policy, rng);
   }
 
-  // One kernel per board size and policy kind (core/game.hpp, VariantGame).
+  // One kernel per board size and policy kind (core/game.hpp, VariantGame; playout_variants.hpp).
   static constexpr int kPlayoutVariants = gomoku::kPlayoutVariants;
   SP_HD static SP_FORCEINLINE int playout_variant(const State& s, const Policy& policy) {
     return gomoku::playout_variant(s, policy);
@@ -69,7 +69,8 @@ struct GomokuGame {
   // for sm_90: 15x15 uniform drops from 64 to 48 registers with a hint of 1, 20x20 uniform from
   // 78 to 62 with 4, no spills; the weighted kernels only spill under any hint (15x15: 72
   // registers without, 64 and 28 bytes of spills with 4; scripts/kernel_resources.sh prints the
-  // table).
+  // table); the pattern kernels (variants 4 and 5) keep their per-square arrays in local memory
+  // and take no hint.
   static constexpr int kKernelMinBlocks[kPlayoutVariants] = {1, 0, 4, 0, 0, 0};
   template <int V>
   SP_HD static SP_FORCEINLINE Result playout_of(const State& s, const Rules&, const Policy& policy,

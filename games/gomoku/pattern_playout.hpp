@@ -16,8 +16,8 @@
 // follow the rule exactly). Weights are integers (the score's factor 2^16 for 0, exp by a table of
 // 2^(i/256), at most 2^8 times that), so the CPU and a GPU draw the same squares. A thread keeps
 // the classes and both sides' weights of every square (12 bytes a square, in local memory on a
-// GPU) and draws by a walk over the empty squares: about 5 times slower than a scalar weighted
-// playout (experiments/gomoku-strength/README.md, "Pattern playouts").
+// GPU) and draws by a walk over the empty squares: a playout costs about 6 times a scalar weighted
+// one (10 times a ply; experiments/gomoku-strength/README.md, "Pattern playouts").
 #pragma once
 
 #include <cstdint>
